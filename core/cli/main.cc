@@ -1,0 +1,177 @@
+// The native `vramcalc` command: the same JSON contract as the wasm module, plus the whole
+// reference page as Markdown.
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/json_codec.h"
+#include "vramcalc/page_markdown.h"
+#include "vramcalc/version.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitNotOk = 1;  // the response has "ok": false
+constexpr int kExitUsage = 2;
+
+constexpr std::string_view kUsage = R"(vramcalc - how much GPU memory an open-weight LLM needs, and how fast it decodes
+
+Usage:
+  vramcalc evaluate '<request json>'   print the response JSON for one request
+  vramcalc evaluate -                  read the request JSON from standard input
+  vramcalc page --model ID [options]   print the whole page for a model as Markdown
+  vramcalc catalog                     print the catalog (models, devices, formats, strings)
+  vramcalc version                     print the version
+  vramcalc COMMAND --help              help for one command
+)";
+
+constexpr std::string_view kEvaluateHelp = R"(Usage: vramcalc evaluate '<request json>' | -
+
+Request keys (only "model" is required; defaults are the reference page's):
+  model     catalog id, e.g. "glm-4-32b-0414"
+  format    FP16, FP8, Q8_0, Q6_K, Q5_K_M, Q4_K_M (default), AWQ_INT4, IQ4_XS
+  context   tokens per sequence, 1 to 134,217,728 (default 32768)
+  batch     concurrent sequences, 1 to 1,024 (default 1)
+  kv_dtype  fp16 (default), fp8, q8_0, q4_0
+  device    device id, e.g. "rtx-3090-24gb" (default: the format's recommended class)
+  lang      de (default) or en
+
+Example: vramcalc evaluate '{"model":"glm-4-32b-0414"}'
+Exit status: 0 when the response has "ok": true, 1 when it has "ok": false, 2 on usage errors.
+)";
+
+constexpr std::string_view kPageHelp = R"(Usage: vramcalc page --model ID [--lang de|en] [--format F] [--context N]
+                     [--batch N] [--kv T] [--device ID]
+
+Prints every section of the page (summary, simulator, quantization matrix, hardware table,
+architecture card, commands, related models) as Markdown. Options take the values of the
+request keys of `vramcalc evaluate --help`.
+)";
+
+std::string JsonString(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// A number flag goes into the request as a JSON number when it looks like one, else as a
+// string, so the request parser's message names the field either way.
+std::string JsonNumberOrString(std::string_view text) {
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos &&
+                      text.size() <= 18;
+  return digits ? std::string(text) : JsonString(text);
+}
+
+int Evaluate(const std::vector<std::string_view>& args) {
+  if (args.size() != 1) {
+    std::cerr << kEvaluateHelp;
+    return kExitUsage;
+  }
+  if (args[0] == "--help" || args[0] == "-h") {
+    std::cout << kEvaluateHelp;
+    return kExitOk;
+  }
+  std::string request(args[0]);
+  if (request == "-") {
+    request.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  const std::string response = vramcalc::EvaluateJson(request);
+  std::cout << response << "\n";
+  return response.rfind("{\"ok\":true", 0) == 0 ? kExitOk : kExitNotOk;
+}
+
+int Page(const std::vector<std::string_view>& args) {
+  struct Flag {
+    std::string_view name;
+    std::string_view key;
+    bool numeric;
+  };
+  static constexpr Flag kFlags[] = {
+      {"--model", "model", false},   {"--lang", "lang", false},     {"--format", "format", false},
+      {"--context", "context", true}, {"--batch", "batch", true},    {"--kv", "kv_dtype", false},
+      {"--device", "device", false},
+  };
+  std::string request = "{";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::cout << kPageHelp;
+      return kExitOk;
+    }
+    const Flag* flag = nullptr;
+    for (const Flag& candidate : kFlags) {
+      if (args[i] == candidate.name) flag = &candidate;
+    }
+    if (flag == nullptr || i + 1 >= args.size()) {
+      std::cerr << "vramcalc page: " << (flag ? "missing value for " : "unknown option ")
+                << args[i] << "\n\n" << kPageHelp;
+      return kExitUsage;
+    }
+    const std::string_view value = args[++i];
+    if (request.size() > 1) request += ",";
+    request += JsonString(flag->key) + ":" +
+               (flag->numeric ? JsonNumberOrString(value) : JsonString(value));
+  }
+  request += "}";
+
+  const auto parsed = vramcalc::ParseRequest(request);
+  const auto& catalog = vramcalc::BuiltinCatalog();
+  const vramcalc::Error* error = !parsed.ok()    ? &parsed.error()
+                                 : !catalog.ok() ? &catalog.error()
+                                                 : nullptr;
+  if (error == nullptr) {
+    const auto response = vramcalc::Evaluate(parsed.value(), catalog.value());
+    if (response.ok()) {
+      std::cout << vramcalc::RenderPageMarkdown(response.value(), catalog.value());
+      return kExitOk;
+    }
+    std::cerr << "vramcalc page: " << response.error().message << "\n";
+    return kExitNotOk;
+  }
+  std::cerr << "vramcalc page: " << error->message << "\n";
+  return kExitNotOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  const std::string_view command = args[0];
+  const std::vector<std::string_view> rest(args.begin() + 1, args.end());
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (command == "evaluate") return Evaluate(rest);
+  if (command == "page") return Page(rest);
+  if (command == "catalog") {
+    const std::string catalog = vramcalc::CatalogJson();
+    std::cout << catalog << "\n";
+    return catalog.rfind("{\"ok\":true", 0) == 0 ? kExitOk : kExitNotOk;
+  }
+  if (command == "version" || command == "--version") {
+    std::cout << "vramcalc " << vramcalc::kVersion << "\n";
+    return kExitOk;
+  }
+  std::cerr << "vramcalc: unknown command " << command << "\n\n" << kUsage;
+  return kExitUsage;
+}

@@ -1,0 +1,32 @@
+// Display formatting shared by the CLI's Markdown page and the tests: the rounding rules of
+// the estimation model, section 0 (half-up on the binary value, as JavaScript's toFixed).
+#ifndef VRAMCALC_DISPLAY_H_
+#define VRAMCALC_DISPLAY_H_
+
+#include <cstdint>
+#include <string>
+
+namespace vramcalc {
+
+// `value` with `decimals` digits after the point, rounded half-up on its exact binary value
+// (JavaScript's Number.prototype.toFixed). Finite values only; |value| < 1e21.
+std::string FormatFixed(double value, int decimals);
+
+// FormatFixed, read back as a number: the value a display shows.
+double RoundHalfUp(double value, int decimals);
+
+// An integer with "," between thousands, as the reference page writes it: 61,544.
+std::string FormatGrouped(int64_t value);
+
+// A token count as a context label: 32768 → "32K", 1048576 → "1M", 50000 → "50,000".
+std::string ContextLabel(int64_t tokens);
+
+// A parameter count in billions: 32e9 → "32B", 3.8e9 → "3.8B", 0.6e9 → "0.6B".
+std::string ParamsLabel(double params);
+
+// A percentage with at most one decimal and no trailing ".0": 83.0 → "83", 8.8 → "8.8".
+std::string FormatShare(double percent);
+
+}  // namespace vramcalc
+
+#endif  // VRAMCALC_DISPLAY_H_

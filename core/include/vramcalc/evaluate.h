@@ -1,0 +1,116 @@
+// One scenario in, everything one frame of the page needs out: the simulator, the
+// quantization matrix, the hardware table, related models and the commands.
+#ifndef VRAMCALC_EVALUATE_H_
+#define VRAMCALC_EVALUATE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/commands.h"
+#include "vramcalc/estimate.h"
+#include "vramcalc/i18n.h"
+#include "vramcalc/result.h"
+
+namespace vramcalc {
+
+inline constexpr int64_t kMaxRequestContextTokens = int64_t{1} << 27;  // 134,217,728
+inline constexpr int64_t kMaxRequestBatch = 1024;
+
+// A validated request. The parser fills the reference page's defaults.
+struct Request {
+  std::string model;
+  std::string format{kDefaultFormatId};
+  int64_t context_tokens = 32768;
+  int64_t batch = 1;
+  std::string kv_dtype{kDefaultKvDtypeId};
+  std::optional<std::string> device;  // none: the recommended class of `format`
+  Lang lang = Lang::kDe;
+};
+
+struct SimulatorResult {
+  std::string device;  // device id
+  std::string device_name;
+  double memory_gib = 0;
+  double bandwidth_gbps = 0;
+  std::string format;
+  std::string kv_dtype;
+  int64_t context_tokens = 0;
+  int64_t batch = 1;
+  double weights_gib = 0;
+  double kv_cache_gib = 0;
+  double overhead_gib = 0;
+  double total_gib = 0;
+  double per_device_gib = 0;
+  // The breakdown bar's shares as displayed: weights and KV rounded half-up to 0.1 %, the
+  // overhead the remainder of 100, so the three always add up to 100 (reference: 83/8.8/8.2).
+  double share_weights_pct = 0;
+  double share_kv_cache_pct = 0;
+  double share_overhead_pct = 0;
+  double usage_pct = 0;  // 100 × total / memory, unrounded
+  Fit fit = Fit::kComfortable;
+  double decode_tps = 0;
+  int64_t max_context_tokens = 0;
+  double kv_naive_mha_gib = 0;
+  double kv_saving_pct = 0;
+};
+
+struct MatrixRow {
+  std::string format;
+  std::string label;
+  double bits_per_weight = 0;
+  double weights_gib = 0;
+  std::map<int64_t, double> total_gib;  // by context: 8192, 32768, 131072
+  std::optional<std::string> recommended_device;  // none: nothing on the ladder fits
+};
+
+struct HardwareRow {
+  std::string device;
+  std::string name;
+  double memory_gib = 0;
+  double bandwidth_gbps = 0;
+  double needed_gib = 0;
+  double usage_pct = 0;
+  Fit fit = Fit::kComfortable;
+  double decode_tps = 0;
+};
+
+struct RelatedModel {
+  std::string id;
+  std::string name;
+  double params_total = 0;
+  double total_gib = 0;  // at the request's format, context, batch, KV type and device
+  Fit fit = Fit::kComfortable;
+};
+
+struct Response {
+  const ModelSpec* model = nullptr;  // points into the catalog
+  Lang lang = Lang::kDe;
+  SimulatorResult simulator;
+  std::vector<MatrixRow> matrix;
+  std::vector<HardwareRow> hardware;
+  std::vector<RelatedModel> related;
+  Commands commands;
+};
+
+// Evaluates `request` against `catalog`. Errors: unknown_model, unknown_format,
+// unknown_kv_dtype, unknown_device (field named), invalid_model (a catalog entry that cannot
+// be computed).
+Result<Response> Evaluate(const Request& request, const Catalog& catalog);
+
+// The recommended class for `format_id` (estimation model 1.8): the first ladder device, in
+// ascending memory, on which the total at 32K fits in 96 % of its memory. Empty: none fits.
+std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
+                                             const KvDtype& kv_dtype, int64_t batch,
+                                             const Catalog& catalog);
+
+// The fit label in `lang` ("Passt komfortabel", "Fits comfortably", ...).
+std::string_view FitLabel(Fit fit, Lang lang);
+std::string_view FitId(Fit fit);  // "comfortable", "tight", "no_fit"
+
+}  // namespace vramcalc
+
+#endif  // VRAMCALC_EVALUATE_H_

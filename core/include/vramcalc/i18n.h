@@ -1,0 +1,45 @@
+// UI strings in German and English, from assets/i18n/<lang>.json (compiled in).
+#ifndef VRAMCALC_I18N_H_
+#define VRAMCALC_I18N_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <initializer_list>
+
+#include "vramcalc/result.h"
+
+namespace vramcalc {
+
+enum class Lang { kDe, kEn };
+
+std::optional<Lang> ParseLang(std::string_view id);  // "de" or "en"
+std::string_view LangId(Lang lang);
+
+class Strings {
+ public:
+  Strings() = default;
+  explicit Strings(std::map<std::string, std::string, std::less<>> texts)
+      : texts_(std::move(texts)) {}
+  // The text for `key`; the key itself when missing (a test proves none is missing).
+  std::string_view Text(std::string_view key) const;
+  bool Has(std::string_view key) const { return texts_.find(key) != texts_.end(); }
+  const std::map<std::string, std::string, std::less<>>& texts() const { return texts_; }
+
+ private:
+  std::map<std::string, std::string, std::less<>> texts_;
+};
+
+// The compiled-in strings for `lang`. Empty when the embedded JSON does not parse (a test
+// proves it does).
+const Strings& BuiltinStrings(Lang lang);
+
+// Replaces each "{name}" in `pattern` by its value; unknown placeholders stay as they are.
+std::string FillTemplate(std::string_view pattern,
+                         std::initializer_list<std::pair<std::string_view, std::string>> values);
+
+}  // namespace vramcalc
+
+#endif  // VRAMCALC_I18N_H_

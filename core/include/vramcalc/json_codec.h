@@ -1,0 +1,40 @@
+// The JSON contract shared by the CLI, the wasm module and the page.
+// Request:  {"model", "format", "context", "batch", "kv_dtype", "device", "lang"}; only
+//           "model" is required.
+// Response: {"ok": true, "schema": 1, "model", "simulator", "matrix", "hardware", "related",
+//           "commands"} or {"ok": false, "schema": 1, "error": {"code", "message", "field"}}.
+// Numbers are unrounded except the simulator's share_pct (see SimulatorResult).
+#ifndef VRAMCALC_JSON_CODEC_H_
+#define VRAMCALC_JSON_CODEC_H_
+
+#include <string>
+#include <string_view>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/evaluate.h"
+#include "vramcalc/result.h"
+
+namespace vramcalc {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Parses and validates a request. Errors: malformed_json, invalid_type, invalid_value,
+// missing_field, unknown_field, each naming the field.
+Result<Request> ParseRequest(std::string_view request_json);
+
+std::string SerializeResponse(const Response& response);
+std::string SerializeError(const Error& error);
+
+// The whole call: request JSON in, response JSON out. Never throws; every failure,
+// including a broken built-in catalog or an allocation failure, is an ok:false response.
+std::string EvaluateJson(std::string_view request_json);
+
+// The catalog as the page needs it for its selectors, plus every UI string in both
+// languages: {"ok": true, "schema": 1, "models": [...], "devices": [...], "formats": [...],
+// "kv_dtypes": [...], "recommendation_ladder": [...], "hardware_table": [...],
+// "strings": {"de": {...}, "en": {...}}}.
+std::string CatalogJson();
+
+}  // namespace vramcalc
+
+#endif  // VRAMCALC_JSON_CODEC_H_

@@ -1,0 +1,234 @@
+#include "vramcalc/evaluate.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "vramcalc/display.h"
+#include "vramcalc/quant_format.h"
+
+namespace vramcalc {
+namespace {
+
+// Echoes a user-supplied id in an error message, shortened so a 1 MB string stays readable.
+std::string Quoted(std::string_view text) {
+  constexpr std::size_t kMaxEcho = 64;
+  if (text.size() <= kMaxEcho) return "\"" + std::string(text) + "\"";
+  std::size_t cut = kMaxEcho;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  return "\"" + std::string(text.substr(0, cut)) + "…\"";
+}
+
+// Weights, KV cache and overhead of one scenario on one device.
+struct Footprint {
+  double weights_gib;
+  double kv_cache_bytes;
+  double overhead_gib;
+  double total_gib() const { return weights_gib + kv_cache_bytes / kBytesPerGib + overhead_gib; }
+};
+
+Footprint FootprintOf(const ModelSpec& model, const QuantFormat& format, const KvDtype& kv_dtype,
+                      int64_t context_tokens, int64_t batch, Platform platform) {
+  const double weights_gib = WeightsGib(model.params_total, format.bits_per_weight);
+  const KvLayout layout = KvLayoutOf(model, kv_dtype.bytes_per_element);
+  return Footprint{weights_gib, KvCacheBytes(layout, context_tokens, batch),
+                   OverheadGib(model, weights_gib, platform)};
+}
+
+// The ladder in ascending memory; ties keep ladder order.
+std::vector<const Device*> SortedLadder(const Catalog& catalog) {
+  std::vector<const Device*> ladder;
+  for (const std::string& id : catalog.recommendation_ladder) {
+    if (const Device* device = catalog.FindDevice(id)) ladder.push_back(device);
+  }
+  std::stable_sort(ladder.begin(), ladder.end(), [](const Device* a, const Device* b) {
+    return a->memory_gib < b->memory_gib;
+  });
+  return ladder;
+}
+
+// Every other catalog model, nearest in total parameters first (by ratio), at most five.
+std::vector<const ModelSpec*> RelatedModels(const ModelSpec& model, const Catalog& catalog) {
+  constexpr std::size_t kMaxRelated = 5;
+  std::vector<std::pair<double, const ModelSpec*>> ranked;
+  for (const ModelSpec& other : catalog.models) {
+    if (other.id == model.id) continue;
+    const double ratio = std::max(other.params_total / model.params_total,
+                                  model.params_total / other.params_total);
+    ranked.emplace_back(ratio, &other);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const ModelSpec*> related;
+  for (std::size_t i = 0; i < ranked.size() && i < kMaxRelated; ++i) {
+    related.push_back(ranked[i].second);
+  }
+  return related;
+}
+
+}  // namespace
+
+std::string_view FitId(Fit fit) {
+  switch (fit) {
+    case Fit::kComfortable: return "comfortable";
+    case Fit::kTight: return "tight";
+    case Fit::kNoFit: return "no_fit";
+  }
+  return "no_fit";
+}
+
+std::string_view FitLabel(Fit fit, Lang lang) {
+  return BuiltinStrings(lang).Text("fit." + std::string(FitId(fit)));
+}
+
+std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
+                                             const KvDtype& kv_dtype, int64_t batch,
+                                             const Catalog& catalog) {
+  for (const Device* device : SortedLadder(catalog)) {
+    const Footprint footprint = FootprintOf(model, format, kv_dtype, kRecommendationContextTokens,
+                                            batch, PlatformOf(*device));
+    if (footprint.total_gib() <= kUsableFraction * device->memory_gib) return device->id;
+  }
+  return std::nullopt;
+}
+
+Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
+  const ModelSpec* model = catalog.FindModel(request.model);
+  if (model == nullptr) {
+    return Error{"unknown_model",
+                 "Unknown model " + Quoted(request.model) +
+                     ": use a catalog id such as \"glm-4-32b-0414\".",
+                 "model"};
+  }
+  if (auto invalid = ValidateModel(*model)) {
+    invalid->message = "The catalog entry " + Quoted(model->id) + " cannot be computed: " +
+                       invalid->message;
+    invalid->field = "model." + invalid->field;
+    return *invalid;
+  }
+  const QuantFormat* format = FindQuantFormat(request.format);
+  if (format == nullptr) {
+    return Error{"unknown_format",
+                 "Unknown format " + Quoted(request.format) +
+                     ": use FP16, FP8, Q8_0, Q6_K, Q5_K_M, Q4_K_M, AWQ_INT4 or IQ4_XS.",
+                 "format"};
+  }
+  const KvDtype* kv_dtype = FindKvDtype(request.kv_dtype);
+  if (kv_dtype == nullptr) {
+    return Error{"unknown_kv_dtype",
+                 "Unknown KV cache type " + Quoted(request.kv_dtype) +
+                     ": use fp16, fp8, q8_0 or q4_0.",
+                 "kv_dtype"};
+  }
+  const std::vector<const Device*> ladder = SortedLadder(catalog);
+  const Device* device = nullptr;
+  if (request.device) {
+    device = catalog.FindDevice(*request.device);
+    if (device == nullptr) {
+      return Error{"unknown_device",
+                   "Unknown device " + Quoted(*request.device) +
+                       ": use a catalog id such as \"rtx-3090-24gb\".",
+                   "device"};
+    }
+  } else if (auto recommended =
+                 RecommendedDevice(*model, *format, *kv_dtype, request.batch, catalog)) {
+    device = catalog.FindDevice(*recommended);
+  } else if (!ladder.empty()) {
+    device = ladder.back();  // nothing fits: show the largest class and why it does not
+  }
+  if (device == nullptr) {
+    return Error{"invalid_catalog", "The device catalog has no recommendation ladder.", "device"};
+  }
+
+  Response response;
+  response.model = model;
+  response.lang = request.lang;
+
+  // The simulator.
+  const Platform platform = PlatformOf(*device);
+  const KvLayout layout = KvLayoutOf(*model, kv_dtype->bytes_per_element);
+  const Footprint footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
+                                          request.batch, platform);
+  SimulatorResult& sim = response.simulator;
+  sim.device = device->id;
+  sim.device_name = device->name;
+  sim.memory_gib = device->memory_gib;
+  sim.bandwidth_gbps = device->bandwidth_gbps;
+  sim.format = std::string(format->id);
+  sim.kv_dtype = std::string(kv_dtype->id);
+  sim.context_tokens = request.context_tokens;
+  sim.batch = request.batch;
+  sim.weights_gib = footprint.weights_gib;
+  sim.kv_cache_gib = footprint.kv_cache_bytes / kBytesPerGib;
+  sim.overhead_gib = footprint.overhead_gib;
+  sim.total_gib = footprint.total_gib();
+  sim.per_device_gib = sim.total_gib;  // one device
+  sim.share_weights_pct = RoundHalfUp(100.0 * sim.weights_gib / sim.total_gib, 1);
+  sim.share_kv_cache_pct = RoundHalfUp(100.0 * sim.kv_cache_gib / sim.total_gib, 1);
+  sim.share_overhead_pct = RoundHalfUp(100.0 - sim.share_weights_pct - sim.share_kv_cache_pct, 1);
+  sim.usage_pct = 100.0 * sim.total_gib / device->memory_gib;
+  sim.fit = RateFit(sim.total_gib, device->memory_gib);
+  sim.decode_tps = DecodeTokensPerSecond(*device, model->params_active, format->bits_per_weight,
+                                         footprint.kv_cache_bytes);
+  sim.max_context_tokens = MaxContextTokens(layout, request.batch, footprint.weights_gib,
+                                            footprint.overhead_gib, device->memory_gib, platform);
+  const double naive_bytes = NaiveMhaKvBytes(*model, request.context_tokens, request.batch);
+  sim.kv_naive_mha_gib = naive_bytes / kBytesPerGib;
+  // The saving is the architecture's (GQA, MLA, window) at FP16, whatever KV type is chosen.
+  const KvLayout fp16_layout = KvLayoutOf(*model, FindKvDtype(kDefaultKvDtypeId)->bytes_per_element);
+  sim.kv_saving_pct =
+      100.0 * (1.0 - KvCacheBytes(fp16_layout, request.context_tokens, request.batch) / naive_bytes);
+
+  // The quantization matrix: non-Apple overhead, the request's batch and KV type.
+  for (const QuantFormat& row_format : QuantFormats()) {
+    MatrixRow row;
+    row.format = std::string(row_format.id);
+    row.label = std::string(row_format.label);
+    row.bits_per_weight = row_format.bits_per_weight;
+    row.weights_gib = WeightsGib(model->params_total, row_format.bits_per_weight);
+    for (const int64_t context_tokens : kMatrixContexts) {
+      row.total_gib[context_tokens] = FootprintOf(*model, row_format, *kv_dtype, context_tokens,
+                                                  request.batch, Platform::kDiscrete)
+                                          .total_gib();
+    }
+    row.recommended_device = RecommendedDevice(*model, row_format, *kv_dtype, request.batch, catalog);
+    response.matrix.push_back(std::move(row));
+  }
+
+  // The hardware table at the request's format and context.
+  for (const std::string& id : catalog.hardware_table) {
+    const Device* row_device = catalog.FindDevice(id);
+    if (row_device == nullptr) continue;
+    const Footprint row_footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
+                                                request.batch, PlatformOf(*row_device));
+    HardwareRow row;
+    row.device = row_device->id;
+    row.name = row_device->name;
+    row.memory_gib = row_device->memory_gib;
+    row.bandwidth_gbps = row_device->bandwidth_gbps;
+    row.needed_gib = row_footprint.total_gib();
+    row.usage_pct = 100.0 * row.needed_gib / row_device->memory_gib;
+    row.fit = RateFit(row.needed_gib, row_device->memory_gib);
+    row.decode_tps = DecodeTokensPerSecond(*row_device, model->params_active,
+                                           format->bits_per_weight, row_footprint.kv_cache_bytes);
+    response.hardware.push_back(std::move(row));
+  }
+
+  // Related models at the same settings on the same device.
+  for (const ModelSpec* other : RelatedModels(*model, catalog)) {
+    if (ValidateModel(*other)) continue;
+    const Footprint other_footprint = FootprintOf(*other, *format, *kv_dtype,
+                                                  request.context_tokens, request.batch, platform);
+    response.related.push_back(RelatedModel{other->id, other->name, other->params_total,
+                                            other_footprint.total_gib(),
+                                            RateFit(other_footprint.total_gib(), device->memory_gib)});
+  }
+
+  response.commands = BuildCommands(CommandInputs{model, format, kv_dtype, device,
+                                                  request.context_tokens, request.batch,
+                                                  sim.kv_cache_gib, sim.per_device_gib,
+                                                  sim.max_context_tokens});
+  return response;
+}
+
+}  // namespace vramcalc

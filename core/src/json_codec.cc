@@ -1,0 +1,597 @@
+// The JSON contract. The only translation unit that includes nlohmann/json (it dominates
+// compile time). Parsing uses nlohmann's exceptions internally; every one is caught here and
+// turned into an Error that names the field, so nothing escapes this file.
+#include "vramcalc/json_codec.h"
+
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "builtin_data.h"
+#include "strings_codec.h"
+#include "vramcalc/display.h"
+#include "vramcalc/quant_format.h"
+
+namespace vramcalc {
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+constexpr std::size_t kMaxRequestBytes = 1 << 20;  // 1 MiB; a real request is ~150 bytes
+constexpr int kMaxNestingDepth = 32;
+
+// Thrown while reading catalog or request fields; caught in this file only.
+struct FieldError {
+  std::string code;
+  std::string field;
+  std::string message;
+};
+
+// Deepest nesting of arrays/objects outside strings. Rejecting deep input before parsing keeps
+// recursion in the JSON library bounded whatever the input.
+int NestingDepth(std::string_view text) {
+  int depth = 0;
+  int deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+std::string TypeName(const Json& value) {
+  if (value.is_number()) return "a number";
+  if (value.is_string()) return "a string";
+  if (value.is_boolean()) return "true or false";
+  if (value.is_null()) return "null";
+  if (value.is_array()) return "an array";
+  return "an object";
+}
+
+// ---- catalog ---------------------------------------------------------------------------
+
+class ObjectReader {
+ public:
+  ObjectReader(const Json& object, std::string path, std::set<std::string> allowed)
+      : object_(object), path_(std::move(path)), allowed_(std::move(allowed)) {
+    if (!object_.is_object()) Fail(path_, "must be a JSON object");
+    for (const auto& [key, value] : object_.items()) {
+      if (!allowed_.count(key)) Fail(Field(key), "is not a known field");
+    }
+  }
+
+  std::string Field(const std::string& key) const { return path_ + "." + key; }
+  bool Has(const char* key) const { return object_.contains(key) && !object_[key].is_null(); }
+  const Json& Raw(const char* key) const {
+    if (!object_.contains(key)) Fail(Field(key), "is missing");
+    return object_[key];
+  }
+
+  std::string String(const char* key, bool allow_empty = false) const {
+    const Json& value = Raw(key);
+    if (!value.is_string()) Fail(Field(key), "must be a string, not " + TypeName(value));
+    std::string text = value.get<std::string>();
+    if (text.empty() && !allow_empty) Fail(Field(key), "must not be empty");
+    return text;
+  }
+
+  double Number(const char* key) const {
+    const Json& value = Raw(key);
+    if (!value.is_number()) Fail(Field(key), "must be a number, not " + TypeName(value));
+    const double number = value.get<double>();
+    if (!std::isfinite(number) || number <= 0) Fail(Field(key), "must be a positive number");
+    return number;
+  }
+
+  int64_t Integer(const char* key, bool allow_zero = false) const {
+    const Json& value = Raw(key);
+    if (!value.is_number_integer()) Fail(Field(key), "must be an integer, not " + TypeName(value));
+    const int64_t number = value.get<int64_t>();
+    if (number < 0 || (number == 0 && !allow_zero)) Fail(Field(key), "must be positive");
+    return number;
+  }
+
+  [[noreturn]] static void Fail(const std::string& field, const std::string& what) {
+    throw FieldError{"invalid_catalog", field, field + " " + what + "."};
+  }
+
+ private:
+  const Json& object_;
+  std::string path_;
+  std::set<std::string> allowed_;
+};
+
+ModelSpec ReadModel(const Json& entry, std::size_t index) {
+  std::string path = "models[" + std::to_string(index) + "]";
+  if (entry.is_object() && entry.contains("id") && entry["id"].is_string()) {
+    path = "models[" + entry["id"].get<std::string>() + "]";
+  }
+  const ObjectReader r(entry, path,
+                       {"_comment", "id", "name", "family", "checkpoint", "ollama_tag", "license",
+                        "release", "topology", "attention", "params_total", "params_active",
+                        "num_hidden_layers", "hidden_size", "num_attention_heads",
+                        "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings",
+                        "mla", "sliding_window", "moe", "sources", "notes"});
+  ModelSpec m;
+  m.id = r.String("id");
+  m.name = r.String("name");
+  m.family = r.String("family");
+  m.checkpoint = r.String("checkpoint");
+  m.ollama_tag = r.String("ollama_tag", /*allow_empty=*/true);
+  m.license = r.String("license");
+  m.release = r.String("release");
+  const std::string topology = r.String("topology");
+  if (topology == "dense") m.topology = Topology::kDense;
+  else if (topology == "moe") m.topology = Topology::kMoe;
+  else ObjectReader::Fail(r.Field("topology"), "must be \"dense\" or \"moe\"");
+  const std::string attention = r.String("attention");
+  if (attention == "mha") m.attention = Attention::kMha;
+  else if (attention == "gqa") m.attention = Attention::kGqa;
+  else if (attention == "mqa") m.attention = Attention::kMqa;
+  else if (attention == "mla") m.attention = Attention::kMla;
+  else ObjectReader::Fail(r.Field("attention"), "must be \"mha\", \"gqa\", \"mqa\" or \"mla\"");
+  m.params_total = r.Number("params_total");
+  m.params_active = r.Number("params_active");
+  m.num_hidden_layers = r.Integer("num_hidden_layers");
+  m.hidden_size = r.Integer("hidden_size");
+  m.num_attention_heads = r.Integer("num_attention_heads");
+  m.num_key_value_heads = r.Integer("num_key_value_heads");
+  m.head_dim = r.Integer("head_dim");
+  m.vocab_size = r.Integer("vocab_size");
+  m.max_position_embeddings = r.Integer("max_position_embeddings");
+  if (r.Has("mla")) {
+    const ObjectReader mla(r.Raw("mla"), r.Field("mla"),
+                           {"kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"});
+    m.mla = MlaSpec{mla.Integer("kv_lora_rank"), mla.Integer("qk_rope_head_dim"),
+                    mla.Integer("qk_nope_head_dim"), mla.Integer("v_head_dim")};
+  }
+  if (r.Has("sliding_window")) {
+    const ObjectReader window(r.Raw("sliding_window"), r.Field("sliding_window"),
+                              {"window_tokens", "local_layers", "pattern"});
+    m.sliding_window = SlidingWindowSpec{window.Integer("window_tokens"),
+                                         window.Integer("local_layers"), window.String("pattern")};
+  }
+  if (r.Has("moe")) {
+    const ObjectReader moe(r.Raw("moe"), r.Field("moe"),
+                           {"num_experts", "experts_per_token", "shared_experts"});
+    m.moe = MoeSpec{moe.Integer("num_experts"), moe.Integer("experts_per_token"),
+                    moe.Integer("shared_experts", /*allow_zero=*/true)};
+  }
+  const Json& sources = r.Raw("sources");
+  if (!sources.is_array() || sources.empty()) {
+    ObjectReader::Fail(r.Field("sources"), "must be a non-empty array");
+  }
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const ObjectReader source(sources[i], r.Field("sources") + "[" + std::to_string(i) + "]",
+                              {"what", "url"});
+    m.sources.push_back(Source{source.String("what"), source.String("url")});
+  }
+  if (auto invalid = ValidateModel(m)) {
+    ObjectReader::Fail(path + "." + invalid->field, "is invalid: " + invalid->message);
+  }
+  return m;
+}
+
+Device ReadDevice(const Json& entry, std::size_t index) {
+  const ObjectReader r(entry, "devices[" + std::to_string(index) + "]",
+                       {"_comment", "id", "name", "memory_gib", "bandwidth_gbps", "class",
+                        "source"});
+  Device d;
+  d.id = r.String("id");
+  d.name = r.String("name");
+  d.memory_gib = r.Number("memory_gib");
+  d.bandwidth_gbps = r.Number("bandwidth_gbps");
+  const std::string device_class = r.String("class");
+  if (device_class == "consumer") d.device_class = DeviceClass::kConsumer;
+  else if (device_class == "apple") d.device_class = DeviceClass::kApple;
+  else if (device_class == "datacenter") d.device_class = DeviceClass::kDatacenter;
+  else ObjectReader::Fail(r.Field("class"), "must be \"consumer\", \"apple\" or \"datacenter\"");
+  d.source = r.String("source");
+  return d;
+}
+
+std::vector<std::string> ReadDeviceList(const ObjectReader& r, const char* key,
+                                        const Catalog& catalog) {
+  const Json& list = r.Raw(key);
+  if (!list.is_array() || list.empty()) ObjectReader::Fail(r.Field(key), "must be a non-empty array");
+  std::vector<std::string> ids;
+  for (const Json& id : list) {
+    if (!id.is_string() || catalog.FindDevice(id.get<std::string>()) == nullptr) {
+      ObjectReader::Fail(r.Field(key), "names a device that is not in the catalog: " + id.dump());
+    }
+    ids.push_back(id.get<std::string>());
+  }
+  return ids;
+}
+
+// ---- request -----------------------------------------------------------------------------
+
+[[noreturn]] void RequestFail(std::string code, std::string field, std::string message) {
+  throw FieldError{std::move(code), std::move(field), std::move(message)};
+}
+
+std::string RequestString(const Json& request, const char* key) {
+  const Json& value = request[key];
+  if (!value.is_string()) {
+    RequestFail("invalid_type", key,
+                std::string(key) + " must be a string, not " + TypeName(value) + ".");
+  }
+  return value.get<std::string>();
+}
+
+// A positive whole number up to `max`; integral floats (32768.0) are accepted.
+int64_t RequestCount(const Json& request, const char* key, int64_t max, const char* what) {
+  const Json& value = request[key];
+  const std::string rule = std::string(key) + " must be a whole number of " + what + " from 1 to " +
+                           FormatGrouped(max);
+  if (!value.is_number()) {
+    RequestFail("invalid_type", key, rule + ", not " + TypeName(value) + ".");
+  }
+  const double number = value.get<double>();
+  if (!(number >= 1) || number > static_cast<double>(max) || number != std::floor(number)) {
+    RequestFail("invalid_value", key, rule + "; got " + value.dump() + ".");
+  }
+  return static_cast<int64_t>(number);
+}
+
+// ---- response ----------------------------------------------------------------------------
+
+std::string_view TopologyId(Topology topology) {
+  return topology == Topology::kMoe ? "moe" : "dense";
+}
+
+std::string_view AttentionId(Attention attention) {
+  switch (attention) {
+    case Attention::kMha: return "mha";
+    case Attention::kGqa: return "gqa";
+    case Attention::kMqa: return "mqa";
+    case Attention::kMla: return "mla";
+  }
+  return "gqa";
+}
+
+std::string_view DeviceClassId(DeviceClass device_class) {
+  switch (device_class) {
+    case DeviceClass::kConsumer: return "consumer";
+    case DeviceClass::kApple: return "apple";
+    case DeviceClass::kDatacenter: return "datacenter";
+  }
+  return "consumer";
+}
+
+OrderedJson ModelJson(const ModelSpec& m) {
+  OrderedJson out;
+  out["id"] = m.id;
+  out["name"] = m.name;
+  out["family"] = m.family;
+  out["checkpoint"] = m.checkpoint;
+  out["ollama_tag"] = m.ollama_tag;
+  out["license"] = m.license;
+  out["release"] = m.release;
+  out["topology"] = TopologyId(m.topology);
+  out["attention"] = AttentionId(m.attention);
+  out["params_total"] = m.params_total;
+  out["params_active"] = m.params_active;
+  out["num_hidden_layers"] = m.num_hidden_layers;
+  out["hidden_size"] = m.hidden_size;
+  out["num_attention_heads"] = m.num_attention_heads;
+  out["num_key_value_heads"] = m.num_key_value_heads;
+  out["head_dim"] = m.head_dim;
+  out["vocab_size"] = m.vocab_size;
+  out["max_position_embeddings"] = m.max_position_embeddings;
+  out["mla"] = nullptr;
+  if (m.mla) {
+    out["mla"] = {{"kv_lora_rank", m.mla->kv_lora_rank},
+                  {"qk_rope_head_dim", m.mla->qk_rope_head_dim},
+                  {"qk_nope_head_dim", m.mla->qk_nope_head_dim},
+                  {"v_head_dim", m.mla->v_head_dim}};
+  }
+  out["sliding_window"] = nullptr;
+  if (m.sliding_window) {
+    out["sliding_window"] = {{"window_tokens", m.sliding_window->window_tokens},
+                             {"local_layers", m.sliding_window->local_layers},
+                             {"pattern", m.sliding_window->pattern}};
+  }
+  out["moe"] = nullptr;
+  if (m.moe) {
+    out["moe"] = {{"num_experts", m.moe->num_experts},
+                  {"experts_per_token", m.moe->experts_per_token},
+                  {"shared_experts", m.moe->shared_experts}};
+  }
+  out["sources"] = OrderedJson::array();
+  for (const Source& source : m.sources) {
+    out["sources"].push_back({{"what", source.what}, {"url", source.url}});
+  }
+  return out;
+}
+
+std::string Dump(const OrderedJson& value) {
+  // Replace (never throw on) invalid UTF-8, e.g. from a truncated echo of user input.
+  return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+}  // namespace
+
+namespace internal {
+
+Result<Strings> ParseStrings(std::string_view strings_json) {
+  try {
+    const Json parsed = Json::parse(strings_json);
+    if (!parsed.is_object()) return Error{"invalid_strings", "must be a JSON object", ""};
+    std::map<std::string, std::string, std::less<>> texts;
+    for (const auto& [key, value] : parsed.items()) {
+      if (key.rfind("_comment", 0) == 0) continue;
+      if (!value.is_string()) return Error{"invalid_strings", key + " must be a string", key};
+      texts.emplace(key, value.get<std::string>());
+    }
+    return Strings(std::move(texts));
+  } catch (const std::exception& e) {
+    return Error{"invalid_strings", e.what(), ""};
+  }
+}
+
+}  // namespace internal
+
+Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devices_json) {
+  try {
+    Catalog catalog;
+    const Json devices = Json::parse(devices_json);
+    const ObjectReader root(devices, "devices.json",
+                            {"_comment", "devices", "recommendation_ladder", "hardware_table"});
+    const Json& device_list = root.Raw("devices");
+    if (!device_list.is_array()) ObjectReader::Fail(root.Field("devices"), "must be an array");
+    for (std::size_t i = 0; i < device_list.size(); ++i) {
+      Device device = ReadDevice(device_list[i], i);
+      if (catalog.FindDevice(device.id)) {
+        ObjectReader::Fail("devices[" + device.id + "].id", "is listed twice");
+      }
+      catalog.devices.push_back(std::move(device));
+    }
+    catalog.recommendation_ladder = ReadDeviceList(root, "recommendation_ladder", catalog);
+    catalog.hardware_table = ReadDeviceList(root, "hardware_table", catalog);
+
+    const Json models = Json::parse(models_json);
+    if (!models.is_array() || models.empty()) {
+      ObjectReader::Fail("models", "must be a non-empty array");
+    }
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      ModelSpec model = ReadModel(models[i], i);
+      if (catalog.FindModel(model.id)) {
+        ObjectReader::Fail("models[" + model.id + "].id", "is listed twice");
+      }
+      catalog.models.push_back(std::move(model));
+    }
+    return catalog;
+  } catch (const FieldError& e) {
+    return Error{e.code, e.message, e.field};
+  } catch (const std::exception& e) {
+    return Error{"invalid_catalog", e.what(), ""};
+  }
+}
+
+Result<Request> ParseRequest(std::string_view request_json) {
+  if (request_json.size() > kMaxRequestBytes) {
+    return Error{"request_too_large", "The request is larger than 1 MiB; a request is a few " \
+                 "short fields such as {\"model\": \"glm-4-32b-0414\"}.", ""};
+  }
+  if (NestingDepth(request_json) > kMaxNestingDepth) {
+    return Error{"malformed_json", "The request is nested too deeply to be a request.", ""};
+  }
+  Json request;
+  try {
+    request = Json::parse(request_json);
+  } catch (const Json::parse_error& e) {
+    return Error{"malformed_json",
+                 "The request is not valid JSON (error at byte " + std::to_string(e.byte) +
+                     "). Send an object such as {\"model\": \"glm-4-32b-0414\"}.",
+                 ""};
+  }
+  if (!request.is_object()) {
+    return Error{"invalid_type",
+                 "The request must be a JSON object such as {\"model\": \"glm-4-32b-0414\"}, not " +
+                     TypeName(request) + ".",
+                 ""};
+  }
+  try {
+    static constexpr const char* kKnown[] = {"model", "format", "context", "batch",
+                                             "kv_dtype", "device", "lang"};
+    for (const auto& [key, value] : request.items()) {
+      bool known = false;
+      for (const char* k : kKnown) known = known || key == k;
+      if (!known) {
+        RequestFail("unknown_field", key,
+                    "Unknown request field \"" + key.substr(0, 64) +
+                        "\"; the fields are model, format, context, batch, kv_dtype, device and lang.");
+      }
+    }
+    Request parsed;
+    if (!request.contains("model")) {
+      RequestFail("missing_field", "model", "model is required, e.g. \"glm-4-32b-0414\".");
+    }
+    parsed.model = RequestString(request, "model");
+    if (request.contains("format")) parsed.format = RequestString(request, "format");
+    if (request.contains("context")) {
+      parsed.context_tokens = RequestCount(request, "context", kMaxRequestContextTokens, "tokens");
+    }
+    if (request.contains("batch")) {
+      parsed.batch = RequestCount(request, "batch", kMaxRequestBatch, "concurrent sequences");
+    }
+    if (request.contains("kv_dtype")) parsed.kv_dtype = RequestString(request, "kv_dtype");
+    if (request.contains("device") && !request["device"].is_null()) {
+      parsed.device = RequestString(request, "device");
+    }
+    if (request.contains("lang")) {
+      const auto lang = ParseLang(RequestString(request, "lang"));
+      if (!lang) RequestFail("invalid_value", "lang", "lang must be \"de\" or \"en\".");
+      parsed.lang = *lang;
+    }
+    return parsed;
+  } catch (const FieldError& e) {
+    return Error{e.code, e.message, e.field};
+  }
+}
+
+std::string SerializeError(const Error& error) {
+  OrderedJson out;
+  out["ok"] = false;
+  out["schema"] = kSchemaVersion;
+  out["error"] = {{"code", error.code}, {"message", error.message}, {"field", error.field}};
+  return Dump(out);
+}
+
+std::string SerializeResponse(const Response& response) {
+  const Lang lang = response.lang;
+  const SimulatorResult& s = response.simulator;
+  OrderedJson out;
+  out["ok"] = true;
+  out["schema"] = kSchemaVersion;
+  out["lang"] = LangId(lang);
+  out["model"] = ModelJson(*response.model);
+  OrderedJson& sim = out["simulator"];
+  sim["device"] = s.device;
+  sim["device_name"] = s.device_name;
+  sim["memory_gib"] = s.memory_gib;
+  sim["bandwidth_gbps"] = s.bandwidth_gbps;
+  sim["format"] = s.format;
+  sim["kv_dtype"] = s.kv_dtype;
+  sim["context"] = s.context_tokens;
+  sim["batch"] = s.batch;
+  sim["weights_gib"] = s.weights_gib;
+  sim["kv_cache_gib"] = s.kv_cache_gib;
+  sim["overhead_gib"] = s.overhead_gib;
+  sim["total_gib"] = s.total_gib;
+  sim["per_device_gib"] = s.per_device_gib;
+  sim["share_pct"] = {{"weights", s.share_weights_pct},
+                      {"kv_cache", s.share_kv_cache_pct},
+                      {"overhead", s.share_overhead_pct}};
+  sim["usage_pct"] = s.usage_pct;
+  sim["fit"] = FitId(s.fit);
+  sim["fit_label"] = FitLabel(s.fit, lang);
+  sim["decode_tps"] = s.decode_tps;
+  sim["max_context"] = s.max_context_tokens;
+  sim["kv_naive_mha_gib"] = s.kv_naive_mha_gib;
+  sim["kv_saving_pct"] = s.kv_saving_pct;
+
+  OrderedJson& matrix = out["matrix"] = OrderedJson::array();
+  for (const MatrixRow& row : response.matrix) {
+    OrderedJson totals;
+    for (const auto& [context_tokens, total_gib] : row.total_gib) {
+      totals[std::to_string(context_tokens)] = total_gib;
+    }
+    OrderedJson recommended = nullptr;
+    if (row.recommended_device) recommended = *row.recommended_device;
+    matrix.push_back({{"format", row.format},
+                      {"label", row.label},
+                      {"bpw", row.bits_per_weight},
+                      {"weights_gib", row.weights_gib},
+                      {"total_gib", totals},
+                      {"recommended_device", recommended}});
+  }
+  OrderedJson& hardware = out["hardware"] = OrderedJson::array();
+  for (const HardwareRow& row : response.hardware) {
+    hardware.push_back({{"device", row.device},
+                        {"name", row.name},
+                        {"memory_gib", row.memory_gib},
+                        {"bandwidth_gbps", row.bandwidth_gbps},
+                        {"needed_gib", row.needed_gib},
+                        {"usage_pct", row.usage_pct},
+                        {"fit", FitId(row.fit)},
+                        {"fit_label", FitLabel(row.fit, lang)},
+                        {"decode_tps", row.decode_tps}});
+  }
+  OrderedJson& related = out["related"] = OrderedJson::array();
+  for (const RelatedModel& row : response.related) {
+    related.push_back({{"id", row.id},
+                       {"name", row.name},
+                       {"params_total", row.params_total},
+                       {"total_gib", row.total_gib},
+                       {"fit", FitId(row.fit)},
+                       {"fit_label", FitLabel(row.fit, lang)}});
+  }
+  out["commands"] = {{"vllm", response.commands.vllm},
+                     {"ollama_modelfile", response.commands.ollama_modelfile},
+                     {"ollama_env", response.commands.ollama_env}};
+  return Dump(out);
+}
+
+std::string EvaluateJson(std::string_view request_json) {
+  try {
+    const Result<Request> request = ParseRequest(request_json);
+    if (!request.ok()) return SerializeError(request.error());
+    const Result<Catalog>& catalog = BuiltinCatalog();
+    if (!catalog.ok()) return SerializeError(catalog.error());
+    const Result<Response> response = Evaluate(request.value(), catalog.value());
+    if (!response.ok()) return SerializeError(response.error());
+    return SerializeResponse(response.value());
+  } catch (const std::exception& e) {
+    return SerializeError(Error{"internal_error", std::string("Internal error: ") + e.what(), ""});
+  } catch (...) {
+    return SerializeError(Error{"internal_error", "Internal error.", ""});
+  }
+}
+
+std::string CatalogJson() {
+  try {
+    const Result<Catalog>& catalog = BuiltinCatalog();
+    if (!catalog.ok()) return SerializeError(catalog.error());
+    OrderedJson out;
+    out["ok"] = true;
+    out["schema"] = kSchemaVersion;
+    out["models"] = OrderedJson::array();
+    for (const ModelSpec& model : catalog.value().models) out["models"].push_back(ModelJson(model));
+    out["devices"] = OrderedJson::array();
+    for (const Device& d : catalog.value().devices) {
+      out["devices"].push_back({{"id", d.id},
+                                {"name", d.name},
+                                {"memory_gib", d.memory_gib},
+                                {"bandwidth_gbps", d.bandwidth_gbps},
+                                {"class", DeviceClassId(d.device_class)},
+                                {"source", d.source}});
+    }
+    out["formats"] = OrderedJson::array();
+    for (const QuantFormat& f : QuantFormats()) {
+      out["formats"].push_back({{"id", f.id}, {"label", f.label}, {"bpw", f.bits_per_weight}});
+    }
+    out["kv_dtypes"] = OrderedJson::array();
+    for (const KvDtype& k : KvDtypes()) {
+      out["kv_dtypes"].push_back(
+          {{"id", k.id}, {"label", k.label}, {"bytes_per_element", k.bytes_per_element}});
+    }
+    out["recommendation_ladder"] = catalog.value().recommendation_ladder;
+    out["hardware_table"] = catalog.value().hardware_table;
+    out["defaults"] = {{"model", "glm-4-32b-0414"}, {"format", kDefaultFormatId},
+                       {"context", 32768},         {"batch", 1},
+                       {"kv_dtype", kDefaultKvDtypeId}, {"lang", "de"}};
+    out["limits"] = {{"max_context", kMaxRequestContextTokens}, {"max_batch", kMaxRequestBatch}};
+    OrderedJson strings;
+    for (const Lang lang : {Lang::kDe, Lang::kEn}) {
+      OrderedJson table = OrderedJson::object();
+      for (const auto& [key, text] : BuiltinStrings(lang).texts()) table[key] = text;
+      strings[std::string(LangId(lang))] = table;
+    }
+    out["strings"] = strings;
+    return Dump(out);
+  } catch (const std::exception& e) {
+    return SerializeError(Error{"internal_error", std::string("Internal error: ") + e.what(), ""});
+  } catch (...) {
+    return SerializeError(Error{"internal_error", "Internal error.", ""});
+  }
+}
+
+}  // namespace vramcalc

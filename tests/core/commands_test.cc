@@ -1,0 +1,94 @@
+// The commands follow the scenario and agree with the numbers beside them.
+#include "vramcalc/commands.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/evaluate.h"
+
+namespace vramcalc {
+namespace {
+
+Commands For(const std::string& model, const std::string& format, int64_t context, int64_t batch,
+             const std::string& kv_dtype, const std::string& device) {
+  Request request;
+  request.model = model;
+  request.format = format;
+  request.context_tokens = context;
+  request.batch = batch;
+  request.kv_dtype = kv_dtype;
+  request.device = device;
+  const auto response = Evaluate(request, BuiltinCatalog().value());
+  EXPECT_TRUE(response.ok());
+  return response.value().commands;
+}
+
+bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(Commands, ReferenceScenarioLoadsTheQ4KmGguf) {
+  const Commands c = For("glm-4-32b-0414", "Q4_K_M", 32768, 1, "fp16", "rtx-3090-24gb");
+  EXPECT_TRUE(Has(c.vllm, "vllm serve ./GLM-4-32B-0414-Q4_K_M.gguf \\\n  --tokenizer THUDM/GLM-4-32B-0414 \\\n"));
+  EXPECT_TRUE(Has(c.vllm, "--tensor-parallel-size 1 \\\n  --max-model-len 32768 \\\n  --max-num-seqs 1 \\\n"));
+  EXPECT_TRUE(Has(c.vllm, "--gpu-memory-utilization 0.95 \\\n  --kv-cache-dtype auto \\\n"));
+  EXPECT_TRUE(Has(c.vllm, "about 21.78 GB of 24.00 GB per device"));
+  EXPECT_TRUE(Has(c.ollama_modelfile, "FROM glm4:32b\nPARAMETER num_ctx 32768"));
+  EXPECT_TRUE(Has(c.ollama_modelfile, "ollama create glm-4-32b-0414-q4_k_m -f Modelfile"));
+  EXPECT_EQ(c.ollama_env,
+            "# Environment variables for ollama serve: 1 slot × 32,768 tokens of FP16 KV cache = 1.91 GB\n"
+            "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=f16 ollama serve");
+}
+
+TEST(Commands, ParallelSlotsReserveTheirOwnKvCache) {
+  // Eight slots of 32,768 FP16 tokens: 8 × 1.90625 GiB = 15.25 GiB, shown as the KV cache.
+  const Commands c = For("glm-4-32b-0414", "Q4_K_M", 32768, 8, "fp16", "a100-80gb");
+  EXPECT_TRUE(Has(c.ollama_env, "8 parallel slots × 32,768 tokens of FP16 KV cache = 15.25 GB"));
+  EXPECT_TRUE(Has(c.ollama_env, "OLLAMA_NUM_PARALLEL=8 "));
+  EXPECT_TRUE(Has(c.vllm, "--max-num-seqs 8 \\\n"));
+}
+
+TEST(Commands, EachWeightFamilySaysWhatItLoads) {
+  const Commands fp16 = For("glm-4-32b-0414", "FP16", 8192, 1, "fp16", "a100-80gb");
+  EXPECT_TRUE(Has(fp16.vllm, "vllm serve THUDM/GLM-4-32B-0414 \\\n  --tensor-parallel-size 1"));
+  EXPECT_TRUE(Has(fp16.ollama_modelfile, "FROM ./GLM-4-32B-0414-F16.gguf"));
+
+  const Commands fp8 = For("glm-4-32b-0414", "FP8", 8192, 1, "fp16", "a100-80gb");
+  EXPECT_TRUE(Has(fp8.vllm, "vllm serve THUDM/GLM-4-32B-0414 \\\n  --quantization fp8 \\\n"));
+  EXPECT_TRUE(Has(fp8.ollama_modelfile, "Ollama has no FP8 weights"));
+  EXPECT_TRUE(Has(fp8.ollama_modelfile, "FROM ./GLM-4-32B-0414-Q8_0.gguf"));
+
+  const Commands awq = For("glm-4-32b-0414", "AWQ_INT4", 8192, 1, "fp16", "rtx-3090-24gb");
+  EXPECT_TRUE(Has(awq.vllm, "vllm serve ./GLM-4-32B-0414-AWQ \\\n  --quantization awq \\\n"));
+  EXPECT_TRUE(Has(awq.ollama_modelfile, "Ollama cannot load AWQ"));
+  EXPECT_TRUE(Has(awq.ollama_modelfile, "FROM glm4:32b"));  // the library tag is Q4_K_M
+
+  // No Ollama library build of GLM-4-9B-0414: a local GGUF file.
+  const Commands nine = For("glm-4-9b-0414", "Q4_K_M", 8192, 1, "fp16", "rtx-3060-12gb");
+  EXPECT_TRUE(Has(nine.ollama_modelfile, "FROM ./GLM-4-9B-0414-Q4_K_M.gguf"));
+}
+
+TEST(Commands, KvTypesMapToWhatEachRuntimeHas) {
+  const Commands q8 = For("glm-4-32b-0414", "Q4_K_M", 32768, 1, "q8_0", "rtx-3090-24gb");
+  EXPECT_TRUE(Has(q8.vllm, "vLLM has no Q8_0 KV cache"));
+  EXPECT_TRUE(Has(q8.vllm, "--kv-cache-dtype fp8"));
+  EXPECT_TRUE(Has(q8.ollama_env, "OLLAMA_KV_CACHE_TYPE=q8_0"));
+
+  const Commands fp8 = For("glm-4-32b-0414", "Q4_K_M", 32768, 1, "fp8", "rtx-3090-24gb");
+  EXPECT_TRUE(Has(fp8.vllm, "--kv-cache-dtype fp8"));
+  EXPECT_FALSE(Has(fp8.vllm, "vLLM has no"));
+  EXPECT_TRUE(Has(fp8.ollama_env, "Ollama has no FP8 KV cache"));
+}
+
+TEST(Commands, WarnWhenTheScenarioDoesNotFit) {
+  // Q5_K_M at 32K needs 25.00 GB on a 24 GB card (the reference matrix).
+  const Commands c = For("glm-4-32b-0414", "Q5_K_M", 32768, 1, "fp16", "rtx-3090-24gb");
+  EXPECT_TRUE(Has(c.vllm, "# Does not fit: 25.00 GB needed."));
+  // Above 95 % the utilization rises to what the estimate needs: Q4_K_M at 53,248 tokens needs
+  // 18.07 + 62,464 × 53,248 B (3.10 GiB) + 1.81 = 22.97 GB of 24 (95.7 %), so 0.96.
+  const Commands tight = For("glm-4-32b-0414", "Q4_K_M", 53248, 1, "fp16", "rtx-3090-24gb");
+  EXPECT_TRUE(Has(tight.vllm, "--gpu-memory-utilization 0.96"));
+}
+
+}  // namespace
+}  // namespace vramcalc

@@ -1,0 +1,131 @@
+// The JSON contract: request parsing with every error case, and the response shape.
+#include "vramcalc/json_codec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace vramcalc {
+namespace {
+
+struct ErrorCase {
+  const char* request;
+  const char* code;
+  const char* field;
+};
+
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.request; }
+
+class RequestErrors : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(RequestErrors, NameTheField) {
+  const ErrorCase& c = GetParam();
+  const Result<Request> parsed = ParseRequest(c.request);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().code, c.code);
+  EXPECT_EQ(parsed.error().field, c.field);
+  EXPECT_FALSE(parsed.error().message.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, RequestErrors,
+    ::testing::Values(
+        ErrorCase{"", "malformed_json", ""}, ErrorCase{"{\"model\":", "malformed_json", ""},
+        ErrorCase{"not json", "malformed_json", ""}, ErrorCase{"[]", "invalid_type", ""},
+        ErrorCase{"42", "invalid_type", ""}, ErrorCase{"null", "invalid_type", ""},
+        ErrorCase{"{}", "missing_field", "model"},
+        ErrorCase{R"({"model":42})", "invalid_type", "model"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","format":7})", "invalid_type", "format"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":-5})", "invalid_value", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":0})", "invalid_value", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":1.5})", "invalid_value", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":1e308})", "invalid_value", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":134217729})", "invalid_value", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":"32768"})", "invalid_type", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":true})", "invalid_type", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":null})", "invalid_type", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","batch":0})", "invalid_value", "batch"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","batch":1025})", "invalid_value", "batch"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","batch":[1]})", "invalid_type", "batch"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","kv_dtype":{}})", "invalid_type", "kv_dtype"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","device":3090})", "invalid_type", "device"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","lang":"fr"})", "invalid_value", "lang"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","foo":1})", "unknown_field", "foo"},
+        ErrorCase{"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+                  "malformed_json", ""},
+        ErrorCase{"{\"model\":\"\xff\xfe\"}", "malformed_json", ""}));  // invalid UTF-8
+
+TEST(ParseRequest, FillsTheReferenceDefaults) {
+  const Result<Request> parsed = ParseRequest(R"({"model":"glm-4-32b-0414"})");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed.value().format, "Q4_K_M");
+  EXPECT_EQ(parsed.value().context_tokens, 32768);
+  EXPECT_EQ(parsed.value().batch, 1);
+  EXPECT_EQ(parsed.value().kv_dtype, "fp16");
+  EXPECT_FALSE(parsed.value().device.has_value());
+  EXPECT_EQ(parsed.value().lang, Lang::kDe);
+}
+
+TEST(ParseRequest, AcceptsEveryField) {
+  const Result<Request> parsed = ParseRequest(
+      R"({"model":"glm-4-9b-0414","format":"Q8_0","context":65536.0,"batch":4,)"
+      R"("kv_dtype":"q8_0","device":"rtx-4090-24gb","lang":"en"})");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(parsed.value().context_tokens, 65536);  // an integral float is a whole number
+  EXPECT_EQ(parsed.value().batch, 4);
+  EXPECT_EQ(*parsed.value().device, "rtx-4090-24gb");
+  EXPECT_EQ(parsed.value().lang, Lang::kEn);
+}
+
+TEST(ParseRequest, RejectsOversizedInput) {
+  const std::string huge = R"({"model":")" + std::string(2 << 20, 'x') + R"("})";
+  const Result<Request> parsed = ParseRequest(huge);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().code, "request_too_large");
+}
+
+TEST(EvaluateJson, UnknownIdsNameTheirField) {
+  EXPECT_NE(EvaluateJson(R"({"model":"nope"})").find(R"("code":"unknown_model","message":"Unknown model \"nope\": use a catalog id such as \"glm-4-32b-0414\".","field":"model")"),
+            std::string::npos);
+  EXPECT_NE(EvaluateJson(R"({"model":"glm-4-32b-0414","format":"Q3"})").find(R"("field":"format")"),
+            std::string::npos);
+  EXPECT_NE(EvaluateJson(R"({"model":"glm-4-32b-0414","kv_dtype":"int2"})").find(R"("field":"kv_dtype")"),
+            std::string::npos);
+  EXPECT_NE(EvaluateJson(R"({"model":"glm-4-32b-0414","device":"gtx-480"})").find(R"("field":"device")"),
+            std::string::npos);
+}
+
+TEST(EvaluateJson, ErrorsAreOkFalseWithSchema) {
+  EXPECT_EQ(EvaluateJson("{}"),
+            R"({"ok":false,"schema":1,"error":{"code":"missing_field","message":"model is required, e.g. \"glm-4-32b-0414\".","field":"model"}})");
+}
+
+TEST(EvaluateJson, EchoedIdsAreShortenedToValidUtf8) {
+  // 63 ASCII bytes then a 2-byte character: the 64-byte cut must not split it.
+  const std::string id = std::string(63, 'a') + "\xc3\xa9" + std::string(10, 'b');
+  const std::string response = EvaluateJson(R"({"model":")" + id + R"("})");
+  EXPECT_NE(response.find(std::string(63, 'a') + "…"), std::string::npos) << response;
+}
+
+TEST(EvaluateJson, ResponseCarriesTheContractKeys) {
+  const std::string response = EvaluateJson(R"({"model":"glm-4-32b-0414","lang":"en"})");
+  for (const char* key : {R"({"ok":true,"schema":1,"lang":"en","model":{"id":"glm-4-32b-0414")",
+                          R"("simulator":{"device":"rtx-3090-24gb")", R"("share_pct":{"weights":83.0,"kv_cache":8.8,"overhead":8.2})",
+                          R"x("fit":"tight","fit_label":"Tight (>90 % in use)")x", R"("max_context":61544)",
+                          R"("matrix":[{"format":"FP16","label":"FP16 / BF16","bpw":16.0)",
+                          R"("recommended_device":"a100-80gb")", R"("hardware":[{"device":"rtx-3090-24gb")",
+                          R"("commands":{"vllm":)", R"("ollama_modelfile":)", R"("ollama_env":)"}) {
+    EXPECT_NE(response.find(key), std::string::npos) << key;
+  }
+}
+
+TEST(CatalogJson, HoldsSelectorsAndBothLanguages) {
+  const std::string catalog = CatalogJson();
+  EXPECT_EQ(catalog.rfind(R"({"ok":true,"schema":1,"models":[{"id":")", 0), 0u);
+  EXPECT_NE(catalog.find(R"("strings":{"de":{)"), std::string::npos);
+  EXPECT_NE(catalog.find(R"("en":{)"), std::string::npos);
+  EXPECT_NE(catalog.find(R"x("fit.tight":"Knapp (>90 % nutzbar)")x"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vramcalc

@@ -1,0 +1,392 @@
+// The WebAssembly build of the core, run under Node: it must answer byte-for-byte like the
+// native CLI, reproduce the reference page's numbers, survive hostile requests and expose a
+// complete catalog.
+//
+// Needs both builds (see README): build/core/vramcalc and build-wasm/site/vramcalc.{mjs,wasm}.
+// VRAMCALC_CLI and VRAMCALC_SITE_DIR override those paths.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-wasm/site');
+const cliPath = path.resolve(repoRoot, process.env.VRAMCALC_CLI ?? 'build/core/vramcalc');
+const mjsPath = path.join(siteDir, 'vramcalc.mjs');
+const wasmPath = path.join(siteDir, 'vramcalc.wasm');
+
+const MODELS = ['glm-4-32b-0414', 'glm-4-9b-0414'];
+const FORMATS = ['FP16', 'FP8', 'Q8_0', 'Q6_K', 'Q5_K_M', 'Q4_K_M', 'AWQ_INT4', 'IQ4_XS'];
+const DEVICES = [
+  'rtx-3060-12gb', 'rtx-4060-ti-16gb', 'rtx-3090-24gb', 'rtx-4090-24gb', 'rtx-5090-32gb',
+  'apple-m4-pro-48gb', 'apple-m-max-64gb', 'a100-80gb', 'h100-80gb', 'mac-studio-128gb',
+  'mac-studio-192gb',
+];
+const VALID_REQUEST = JSON.stringify({ model: 'glm-4-32b-0414' });
+
+/** @type {{version(): string, evaluate(request: string | Uint8Array): string, catalog(): string}} */
+let vramcalc;
+
+async function missingBuildOutputs() {
+  const missing = [];
+  for (const file of [mjsPath, wasmPath, cliPath]) {
+    const shown = path.relative(repoRoot, file);
+    await access(file).catch(() => missing.push(shown.startsWith('..') ? file : shown));
+  }
+  if (missing.length === 0) return null;
+  return (
+    `missing build output: ${missing.join(', ')}. Build first: ` +
+    '`cmake -S . -B build -G Ninja && cmake --build build` (native CLI) and ' +
+    '`emcmake cmake -S . -B build-wasm -G Ninja && cmake --build build-wasm` (wasm + site).'
+  );
+}
+
+// Loads the module once: every suite's before() hook awaits the same promise.
+let loading;
+function loadModule() {
+  loading ??= (async () => {
+    const missing = await missingBuildOutputs();
+    if (missing) throw new Error(missing);
+    const { default: createVramcalc } = await import(pathToFileURL(mjsPath).href);
+    // The module is built for the web only; Node hands it the bytes instead of fetching them.
+    vramcalc = await createVramcalc({ wasmBinary: await readFile(wasmPath) });
+  })();
+  return loading;
+}
+
+// Without the builds this fails with the instructions (and the suites below are cancelled).
+test('build outputs are present', async () => {
+  const missing = await missingBuildOutputs();
+  assert.equal(missing, null, missing ?? '');
+});
+
+/**
+ * Evaluates through wasm and parses; fails with the raw text when it is not JSON. A string or
+ * Uint8Array (raw bytes) is sent as is, anything else as its JSON.
+ */
+function evaluate(request) {
+  const raw = typeof request === 'string' || request instanceof Uint8Array;
+  const text = vramcalc.evaluate(raw ? request : JSON.stringify(request));
+  assert.equal(typeof text, 'string', 'evaluate() must return a string');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    assert.fail(`evaluate() returned invalid JSON (${error.message}): ${text.slice(0, 300)}`);
+  }
+}
+
+/** The native CLI's answer (stdout without its trailing newline); exit 1 is a normal ok:false. */
+function evaluateNative(request) {
+  const result = spawnSync(cliPath, ['evaluate', '-'], { input: request, maxBuffer: 16 << 20 });
+  assert.equal(result.error, undefined, `could not run ${cliPath}: ${result.error?.message}`);
+  assert.ok([0, 1].includes(result.status), `vramcalc evaluate exited ${result.status}: ${result.stderr}`);
+  return result.stdout.toString('utf8').replace(/\n$/, '');
+}
+
+const fixed2 = (value) => value.toFixed(2);
+const fixed1 = (value) => value.toFixed(1);
+
+describe('module', () => {
+  before(loadModule);
+
+  test('version() is 0.1.0', () => {
+    assert.equal(vramcalc.version(), '0.1.0');
+  });
+});
+
+describe('parity with the native CLI', () => {
+  before(loadModule);
+
+  const CONTEXTS = [512, 8192, 32768, 65536, 131072];
+  const GRID_DEVICES = [undefined, 'rtx-3060-12gb', 'apple-m-max-64gb'];
+
+  // Every combination of model, format, context and device (240); language, KV type and batch
+  // cycle through all eight of their combinations by index, so each appears 30 times.
+  const scenarios = [];
+  for (const model of MODELS) {
+    for (const format of FORMATS) {
+      for (const context of CONTEXTS) {
+        for (const device of GRID_DEVICES) {
+          const i = scenarios.length;
+          scenarios.push({
+            model,
+            format,
+            context,
+            batch: (i >> 2) % 2 === 0 ? 1 : 4,
+            kv_dtype: (i >> 1) % 2 === 0 ? 'fp16' : 'q8_0',
+            ...(device === undefined ? {} : { device }),
+            lang: i % 2 === 0 ? 'de' : 'en',
+          });
+        }
+      }
+    }
+  }
+
+  test(`${scenarios.length} scenarios answer byte-for-byte like build/core/vramcalc`, () => {
+    assert.ok(scenarios.length >= 200, `grid has only ${scenarios.length} scenarios`);
+    let okCount = 0;
+    for (const scenario of scenarios) {
+      const request = JSON.stringify(scenario);
+      const wasm = vramcalc.evaluate(request);
+      let native;
+      try {
+        native = execFileSync(cliPath, ['evaluate', request], { encoding: 'utf8' });
+      } catch (error) {
+        native = error.stdout; // exit 1 means ok:false, which is still an answer to compare
+        assert.equal(error.status, 1, `vramcalc evaluate '${request}' failed: ${error.message}`);
+      }
+      assert.ok(native.endsWith('\n'), `native output for ${request} lacks its trailing newline`);
+      assert.equal(wasm, native.slice(0, -1), `wasm and native differ for ${request}`);
+      if (JSON.parse(wasm).ok === true) okCount += 1;
+    }
+    // The grid is meant to exercise the calculator, not the validator.
+    assert.equal(okCount, scenarios.length, `only ${okCount}/${scenarios.length} scenarios were ok:true`);
+  });
+
+  test('hostile requests are answered the same natively (stdin)', () => {
+    const requests = [
+      '', 'not json', '{"model":', '[]', '{}', '{"model":"nope"}',
+      '{"model":"glm-4-32b-0414","context":1e308}', '{"model":"glm-4-32b-0414","foo":1}',
+      `{"model":"${'a'.repeat(1000)}"}`, JSON.stringify({ model: 'x'.repeat(2 * 1024 * 1024) }),
+      '['.repeat(40) + ']'.repeat(40),
+      // Raw bytes: invalid UTF-8, an encoded surrogate, a NUL.
+      Uint8Array.of(...Buffer.from('{"model":"glm'), 0xff, ...Buffer.from('"}')),
+      Uint8Array.of(...Buffer.from('{"model":"glm'), 0xed, 0xa0, 0x80, ...Buffer.from('"}')),
+      Uint8Array.of(...Buffer.from('{"model":"glm-4-32b-0414"'), 0, ...Buffer.from('}')),
+    ];
+    for (const request of requests) {
+      const shown = Buffer.from(request).toString('utf8').slice(0, 60);
+      assert.equal(vramcalc.evaluate(request), evaluateNative(request), `differs for ${shown}`);
+    }
+  });
+});
+
+// Source: shared/reference/glm-4-32b-0414.txt (the product's reference page: GLM-4-32B-0414 at
+// the defaults Q4_K_M, 32K context, batch 1, FP16 KV on an RTX 3090 24GB, German).
+describe('reference numbers (GLM-4-32B-0414, defaults)', () => {
+  let response;
+  before(async () => {
+    await loadModule();
+    response = evaluate(VALID_REQUEST);
+    assert.equal(response.ok, true, `reference request failed: ${JSON.stringify(response.error)}`);
+  });
+
+  test('defaults equal the explicit reference request', () => {
+    const explicit = vramcalc.evaluate(JSON.stringify({
+      model: 'glm-4-32b-0414', format: 'Q4_K_M', context: 32768, batch: 1,
+      kv_dtype: 'fp16', device: 'rtx-3090-24gb', lang: 'de',
+    }));
+    assert.equal(vramcalc.evaluate(VALID_REQUEST), explicit);
+  });
+
+  test('simulator panel', () => {
+    const sim = response.simulator;
+    assert.equal(response.schema, 1);
+    assert.equal(response.lang, 'de');
+    assert.equal(sim.device, 'rtx-3090-24gb');
+    assert.equal(fixed2(sim.total_gib), '21.78', 'total');
+    assert.equal(fixed2(sim.per_device_gib), '21.78', 'per device');
+    assert.equal(fixed2(sim.weights_gib), '18.07', 'weights');
+    assert.equal(fixed2(sim.kv_cache_gib), '1.91', 'KV cache');
+    assert.equal(fixed2(sim.overhead_gib), '1.81', 'overhead');
+    assert.equal(fixed1(sim.decode_tps), '27.3', 'decode tok/s');
+    assert.equal(sim.max_context, 61544, 'max context');
+    assert.equal(sim.fit, 'tight');
+    assert.equal(sim.fit_label, 'Knapp (>90 % nutzbar)');
+    assert.equal(fixed1(sim.kv_saving_pct), '95.8', 'KV saving vs naive MHA');
+    assert.equal(fixed2(sim.kv_naive_mha_gib), '45.75', 'naive MHA KV cache');
+  });
+
+  test('format matrix', () => {
+    const rows = Object.fromEntries(response.matrix.map((row) => [row.format, row]));
+    assert.deepEqual(response.matrix.map((row) => row.format), FORMATS, 'matrix rows and their order');
+    const recommended = {
+      FP16: 'a100-80gb', FP8: 'apple-m4-pro-48gb', Q8_0: 'apple-m4-pro-48gb',
+      Q6_K: 'rtx-5090-32gb', Q5_K_M: 'rtx-5090-32gb', Q4_K_M: 'rtx-3090-24gb',
+      AWQ_INT4: 'rtx-3090-24gb', IQ4_XS: 'rtx-3090-24gb',
+    };
+    for (const [format, device] of Object.entries(recommended)) {
+      assert.equal(rows[format].recommended_device, device, `${format} recommended device`);
+    }
+    const totals = {
+      FP16: ['63.13', '64.56', '70.28'],
+      Q4_K_M: ['20.35', '21.78', '27.50'],
+      IQ4_XS: ['18.05', '19.48', '25.20'],
+    };
+    for (const [format, expected] of Object.entries(totals)) {
+      const t = rows[format].total_gib;
+      assert.deepEqual([t['8192'], t['32768'], t['131072']].map(fixed2), expected, `${format} totals at 8K/32K/128K`);
+    }
+    const weights = { FP16: '59.60', FP8: '31.66', Q6_K: '24.44', Q5_K_M: '21.20', Q4_K_M: '18.07', AWQ_INT4: '16.76' };
+    for (const [format, expected] of Object.entries(weights)) {
+      assert.equal(fixed2(rows[format].weights_gib), expected, `${format} weights`);
+    }
+  });
+
+  test('hardware table (Q4_K_M at 32K)', () => {
+    const rows = Object.fromEntries(response.hardware.map((row) => [row.device, row]));
+    const decode = {
+      'rtx-3090-24gb': '27.3', 'rtx-4090-24gb': '29.4', 'rtx-5090-32gb': '52.3',
+      'apple-m-max-64gb': '15.0', 'mac-studio-192gb': '22.0', 'a100-80gb': '63.0', 'h100-80gb': '103.5',
+    };
+    for (const [device, expected] of Object.entries(decode)) {
+      assert.ok(rows[device], `hardware table lacks ${device}`);
+      assert.equal(fixed1(rows[device].decode_tps), expected, `${device} decode tok/s`);
+    }
+    assert.equal(rows['rtx-5090-32gb'].usage_pct.toFixed(0), '68', 'rtx-5090-32gb usage %');
+    assert.equal(fixed2(rows['apple-m-max-64gb'].needed_gib), '21.17', 'apple-m-max-64gb needed memory');
+  });
+});
+
+describe('hostile requests', () => {
+  before(loadModule);
+
+  const withModel = (extra) => JSON.stringify({ model: 'glm-4-32b-0414', ...extra });
+  const enc = (text) => new TextEncoder().encode(text);
+  const bytes = (...parts) => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...enc(p)] : p)));
+
+  const cases = [
+    ['empty string', '', ''],
+    ['not json', 'not json', ''],
+    ['truncated object', '{"model":', ''],
+    ['array', '[]', ''],
+    ['number', '42', ''],
+    ['null', 'null', ''],
+    ['empty object', '{}', 'model'],
+    ['model is a number', '{"model":42}', 'model'],
+    ['unknown model', '{"model":"nope"}', 'model'],
+    ['context -5', withModel({ context: -5 }), 'context'],
+    ['context 0', withModel({ context: 0 }), 'context'],
+    ['context 1.5', withModel({ context: 1.5 }), 'context'],
+    ['context 1e308', '{"model":"glm-4-32b-0414","context":1e308}', 'context'],
+    ['context as string', withModel({ context: '32768' }), 'context'],
+    ['context true', withModel({ context: true }), 'context'],
+    ['context null', withModel({ context: null }), 'context'],
+    ['context []', withModel({ context: [] }), 'context'],
+    ['batch 0', withModel({ batch: 0 }), 'batch'],
+    ['batch 2000', withModel({ batch: 2000 }), 'batch'],
+    ['batch -1', withModel({ batch: -1 }), 'batch'],
+    ['format Q3', withModel({ format: 'Q3' }), 'format'],
+    ['kv_dtype int2', withModel({ kv_dtype: 'int2' }), 'kv_dtype'],
+    ['device gtx-480', withModel({ device: 'gtx-480' }), 'device'],
+    ['lang fr', withModel({ lang: 'fr' }), 'lang'],
+    ['unknown key', withModel({ foo: 1 }), 'foo'],
+    ['40-deep nested arrays', '['.repeat(40) + ']'.repeat(40), ''],
+    ['40-deep nested arrays as context', `{"model":"glm-4-32b-0414","context":${'['.repeat(40)}${']'.repeat(40)}}`, null],
+    ['100000-deep nested arrays', '['.repeat(100000) + ']'.repeat(100000), ''],
+    ['2 MB model string (request too large)', JSON.stringify({ model: 'x'.repeat(2 * 1024 * 1024) }), ''],
+    ['1000-character model id', JSON.stringify({ model: 'm'.repeat(1000) }), 'model'],
+    // A lone surrogate cannot be UTF-8. Emscripten's string marshalling either pairs it with the
+    // next character (3.1.x) or replaces it with U+FFFD (TextEncoder); with a character after it
+    // inside the value, both reach the core as a well-formed but unknown model id.
+    ['lone surrogate in the model value', '{"model":"glm-4-32b-0414\uD800x"}', 'model'],
+    ['lone low surrogate in the model value', '{"model":"\uDC00glm-4-32b-0414"}', 'model'],
+    // Raw bytes reach the core unchanged (embind passes a Uint8Array as std::string as-is).
+    ['invalid UTF-8 byte 0xFF in the model value', bytes('{"model":"glm', [0xff], '"}'), ''],
+    ['UTF-8-encoded surrogate in the model value', bytes('{"model":"glm', [0xed, 0xa0, 0x80], '"}'), ''],
+    ['truncated UTF-8 sequence in a key', bytes('{"model":"glm-4-32b-0414","x', [0xc3], '":1}'), ''],
+    ['overlong UTF-8 encoding of "/"', bytes('{"model":"glm', [0xc0, 0xaf], '"}'), ''],
+    ['NUL byte inside the request', bytes('{"model":"glm-4-32b-0414"', [0], '}'), ''],
+  ];
+
+  for (const [name, request, expectedField] of cases) {
+    test(`${name} -> ok:false${expectedField === null ? '' : `, field "${expectedField}"`}`, () => {
+      const response = evaluate(request);
+      assert.equal(response.ok, false, `expected ok:false, got ${JSON.stringify(response).slice(0, 200)}`);
+      assert.equal(response.schema, 1, 'schema');
+      const { error } = response;
+      assert.equal(typeof error, 'object', 'error object');
+      assert.equal(typeof error.code, 'string', 'error.code is a string');
+      assert.ok(error.code.length > 0, 'error.code is not empty');
+      assert.equal(typeof error.message, 'string', 'error.message is a string');
+      assert.ok(error.message.length > 0, 'error.message is not empty');
+      assert.ok(error.message.length < 2000, `error.message is ${error.message.length} characters long`);
+      for (const word of ['undefined', 'NaN', 'null pointer', '[object']) {
+        assert.ok(!error.message.includes(word), `error.message mentions "${word}": ${error.message}`);
+      }
+      assert.equal(typeof error.field, 'string', 'error.field is a string');
+      if (expectedField !== null) assert.equal(error.field, expectedField, `error.field (message: ${error.message})`);
+
+      // The module must still work afterwards (no abort, no corrupted state).
+      const followUp = evaluate(VALID_REQUEST);
+      assert.equal(followUp.ok, true, `valid request after "${name}" failed: ${JSON.stringify(followUp)}`);
+      assert.equal(followUp.simulator.total_gib.toFixed(2), '21.78', `total after "${name}"`);
+    });
+  }
+
+  test('1000 hostile requests in a row leave the module intact', () => {
+    for (let i = 0; i < 1000; i += 1) {
+      const [, request] = cases[i % cases.length];
+      assert.equal(evaluate(request).ok, false);
+    }
+    assert.equal(vramcalc.evaluate(VALID_REQUEST), evaluateNative(VALID_REQUEST));
+  });
+});
+
+describe('catalog()', () => {
+  let catalog;
+  before(async () => {
+    await loadModule();
+    const text = vramcalc.catalog();
+    assert.equal(typeof text, 'string');
+    catalog = JSON.parse(text);
+  });
+
+  test('is ok and lists both models', () => {
+    assert.equal(catalog.ok, true);
+    assert.deepEqual(catalog.models.map((m) => m.id).sort(), [...MODELS].sort());
+  });
+
+  test('lists the 11 devices', () => {
+    assert.equal(catalog.devices.length, 11);
+    assert.deepEqual(catalog.devices.map((d) => d.id).sort(), [...DEVICES].sort());
+  });
+
+  test('lists the 8 formats with labels and bits per weight', () => {
+    assert.deepEqual(catalog.formats.map((f) => f.id), FORMATS);
+    for (const format of catalog.formats) {
+      assert.equal(typeof format.label, 'string', `${format.id} label`);
+      assert.ok(format.label.length > 0, `${format.id} label is empty`);
+      assert.ok(Number.isFinite(format.bpw) && format.bpw > 0, `${format.id} bpw ${format.bpw}`);
+    }
+  });
+
+  test('lists the 4 KV cache types', () => {
+    assert.deepEqual(catalog.kv_dtypes.map((k) => k.id), ['fp16', 'fp8', 'q8_0', 'q4_0']);
+  });
+
+  test('has German and English strings with the same keys', () => {
+    const { de, en } = catalog.strings;
+    assert.equal(typeof de, 'object');
+    assert.equal(typeof en, 'object');
+    const deKeys = Object.keys(de).sort();
+    assert.ok(deKeys.length > 0, 'no UI strings');
+    assert.deepEqual(Object.keys(en).sort(), deKeys, 'de and en key sets differ');
+    for (const [lang, strings] of Object.entries({ de, en })) {
+      for (const [key, value] of Object.entries(strings)) {
+        assert.equal(typeof value, 'string', `strings.${lang}.${key} is not a string`);
+        assert.ok(value.length > 0, `strings.${lang}.${key} is empty`);
+      }
+    }
+  });
+
+  test('every catalog id is accepted by evaluate()', () => {
+    for (const model of catalog.models) {
+      for (const format of catalog.formats) {
+        assert.equal(evaluate({ model: model.id, format: format.id }).ok, true, `${model.id} ${format.id}`);
+      }
+    }
+    for (const device of catalog.devices) {
+      assert.equal(evaluate({ model: MODELS[0], device: device.id }).ok, true, device.id);
+    }
+    for (const kv of catalog.kv_dtypes) {
+      assert.equal(evaluate({ model: MODELS[0], kv_dtype: kv.id }).ok, true, kv.id);
+    }
+  });
+});
+
+after(() => {
+  vramcalc = undefined;
+});

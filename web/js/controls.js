@@ -1,0 +1,56 @@
+// The form: one delegated listener for every control. `input` updates the scenario (the
+// page recomputes once per frame); `change` (slider release, Enter in the number field,
+// a selector pick) also commits the scenario to the URL.
+
+export const MIN_CONTEXT_LOG2 = 9;   // 512 tokens
+export const MAX_CONTEXT_LOG2 = 20;  // 1,048,576 tokens
+
+/** The slider position for a context: log2, rounded to the nearest power of two. */
+export const sliderPosition = (tokens) =>
+  Math.min(MAX_CONTEXT_LOG2, Math.max(MIN_CONTEXT_LOG2, Math.round(Math.log2(tokens))));
+
+/**
+ * @param {HTMLFormElement} form
+ * @param {{update: (patch: object) => void, commit: () => void,
+ *          reject: (key: string, value: string) => void, maxContext: number}} handlers
+ */
+export function bindControls(form, handlers) {
+  const patchFor = (target) => {
+    switch (target.name) {
+      case 'context-range':
+        return { context: 2 ** Number(target.value) };
+      case 'model':
+      case 'format':
+      case 'kv':
+      case 'lang':
+        return { [target.name]: target.value };
+      case 'device':
+        return { device: target.value === 'auto' ? null : target.value };
+      case 'batch':
+        return { batch: Number(target.value) };
+      default:
+        return null;
+    }
+  };
+
+  form.addEventListener('input', (event) => {
+    const patch = patchFor(event.target);
+    if (patch) handlers.update(patch);
+  });
+
+  form.addEventListener('change', (event) => {
+    const target = event.target;
+    if (target.name === 'context-number') {
+      const text = target.value.trim();
+      const tokens = Number(text);
+      if (!/^\d+$/.test(text) || tokens < 1 || tokens > handlers.maxContext) {
+        handlers.reject('context', text);
+        return;
+      }
+      handlers.update({ context: tokens });
+    }
+    handlers.commit();
+  });
+
+  form.addEventListener('submit', (event) => event.preventDefault());
+}

@@ -1,0 +1,46 @@
+// The simulator section: fit, breakdown bar, figures and the KV-compression sentence.
+import { put } from '../dom.js';
+import * as fmt from '../format.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function renderSimulator(response, { t, lang, catalog }) {
+  const sim = response.simulator;
+  const model = response.model;
+  const kvLabel = catalog.kv_dtypes.find((k) => k.id === sim.kv_dtype)?.label ?? sim.kv_dtype;
+
+  put($('fit'), sim.fit_label, sim.fit);
+  $('fit').className = `fit fit-${sim.fit}`;
+
+  const shares = sim.share_pct;
+  const bar = $('bar');
+  bar.style.setProperty('--share-weights', `${shares.weights}%`);
+  bar.style.setProperty('--share-kv', `${shares.kv_cache}%`);
+  bar.style.setProperty('--share-overhead', `${shares.overhead}%`);
+  const shareText = {
+    weights: `${fmt.share(lang, shares.weights)}%`,
+    kv: `${fmt.share(lang, shares.kv_cache)}%`,
+    overhead: `${fmt.share(lang, shares.overhead)}%`,
+  };
+  put($('share-weights'), shareText.weights, shares.weights);
+  put($('share-kv'), shareText.kv, shares.kv_cache);
+  put($('share-overhead'), shareText.overhead, shares.overhead);
+  const barLabel = `${t('share.weights')} ${shareText.weights}, ${t('share.kv_cache')} ${shareText.kv}, ` +
+    `${t('share.overhead')} ${shareText.overhead}`;
+  if (bar.getAttribute('aria-label') !== barLabel) bar.setAttribute('aria-label', barLabel);
+
+  put($('total'), fmt.gb(lang, sim.total_gib), sim.total_gib);
+  put($('per-device'), fmt.gb(lang, sim.per_device_gib), sim.per_device_gib);
+  put($('weights'), fmt.gb(lang, sim.weights_gib), sim.weights_gib);
+  put($('kv-cache-label'), t('out.kv_cache', { kv_dtype: kvLabel }));
+  put($('kv-cache'), fmt.gb(lang, sim.kv_cache_gib), sim.kv_cache_gib);
+  put($('decode'), `${fmt.fixed(lang, sim.decode_tps, 1)} ${t('unit.tps')}`, sim.decode_tps);
+  put($('overhead'), fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
+  put($('max-context'), `${fmt.integer(lang, sim.max_context)} ${t('unit.tokens')}`, sim.max_context);
+  put($('max-position'), t('out.max_position', { tokens: fmt.integer(lang, model.max_position_embeddings) }));
+  put(
+    $('kv-saving'),
+    t('sim.kv_saving', { pct: fmt.fixed(lang, sim.kv_saving_pct, 1), gib: fmt.fixed(lang, sim.kv_naive_mha_gib, 2) }),
+    sim.kv_saving_pct,
+  );
+}
