@@ -326,6 +326,19 @@ std::string Dump(const OrderedJson& value) {
   return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
+// Runs `body`, turning anything it throws (std::bad_alloc, a library error) into an
+// ok:false response, so no exception ever reaches the wasm boundary or the CLI.
+template <typename Body>
+std::string NeverThrowing(Body&& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    return SerializeError(Error{"internal_error", std::string("Internal error: ") + e.what(), ""});
+  } catch (...) {
+    return SerializeError(Error{"internal_error", "Internal error.", ""});
+  }
+}
+
 }  // namespace
 
 namespace internal {
@@ -531,7 +544,7 @@ std::string SerializeResponse(const Response& response) {
 }
 
 std::string EvaluateJson(std::string_view request_json) {
-  try {
+  return NeverThrowing([&] {
     const Result<Request> request = ParseRequest(request_json);
     if (!request.ok()) return SerializeError(request.error());
     const Result<Catalog>& catalog = BuiltinCatalog();
@@ -539,15 +552,11 @@ std::string EvaluateJson(std::string_view request_json) {
     const Result<Response> response = Evaluate(request.value(), catalog.value());
     if (!response.ok()) return SerializeError(response.error());
     return SerializeResponse(response.value());
-  } catch (const std::exception& e) {
-    return SerializeError(Error{"internal_error", std::string("Internal error: ") + e.what(), ""});
-  } catch (...) {
-    return SerializeError(Error{"internal_error", "Internal error.", ""});
-  }
+  });
 }
 
 std::string CatalogJson() {
-  try {
+  return NeverThrowing([&] {
     const Result<Catalog>& catalog = BuiltinCatalog();
     if (!catalog.ok()) return SerializeError(catalog.error());
     OrderedJson out;
@@ -587,11 +596,7 @@ std::string CatalogJson() {
     }
     out["strings"] = strings;
     return Dump(out);
-  } catch (const std::exception& e) {
-    return SerializeError(Error{"internal_error", std::string("Internal error: ") + e.what(), ""});
-  } catch (...) {
-    return SerializeError(Error{"internal_error", "Internal error.", ""});
-  }
+  });
 }
 
 }  // namespace vramcalc
