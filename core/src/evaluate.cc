@@ -68,6 +68,31 @@ std::vector<const ModelSpec*> RelatedModels(const ModelSpec& model, const Catalo
 
 }  // namespace
 
+std::vector<int64_t> CurveContexts(const ModelSpec& model) {
+  constexpr int kStepsPerOctave = 4;
+  constexpr int kFirstLog2 = 9;   // 512 tokens
+  int last_log2 = 20;             // 1,048,576 tokens
+  while ((int64_t{1} << last_log2) < model.max_position_embeddings && last_log2 < 27) ++last_log2;
+  // 2^(k/4) for the quarter steps, from the exact fourth roots of two (no libm in the sweep).
+  constexpr double kQuarterSteps[kStepsPerOctave] = {1.0, 1.189207115002721, 1.4142135623730951,
+                                                     1.681792830507429};
+  std::vector<int64_t> contexts;
+  for (int octave = kFirstLog2; octave <= last_log2; ++octave) {
+    const double base = static_cast<double>(int64_t{1} << octave);
+    for (int step = 0; step < kStepsPerOctave && (octave < last_log2 || step == 0); ++step) {
+      contexts.push_back(static_cast<int64_t>(base * kQuarterSteps[step] + 0.5));
+    }
+  }
+  if (model.sliding_window) {
+    const int64_t window = model.sliding_window->window_tokens;
+    if (window > contexts.front() && window < contexts.back() &&
+        !std::binary_search(contexts.begin(), contexts.end(), window)) {
+      contexts.insert(std::upper_bound(contexts.begin(), contexts.end(), window), window);
+    }
+  }
+  return contexts;
+}
+
 std::string_view FitId(Fit fit) {
   switch (fit) {
     case Fit::kComfortable: return "comfortable";
@@ -195,10 +220,22 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
     response.matrix.push_back(std::move(row));
   }
 
+  // The curve for the plot.
+  for (const int64_t context_tokens : CurveContexts(*model)) {
+    const double kv_gib = KvCacheBytes(layout, context_tokens, request.batch) / kBytesPerGib;
+    response.curve.push_back(
+        CurvePoint{context_tokens, kv_gib, footprint.weights_gib + kv_gib + footprint.overhead_gib});
+  }
+
   // The hardware table at the request's format and context.
+  std::vector<const Device*> hardware_devices;
   for (const std::string& id : catalog.hardware_table) {
-    const Device* row_device = catalog.FindDevice(id);
-    if (row_device == nullptr) continue;
+    if (const Device* row_device = catalog.FindDevice(id)) hardware_devices.push_back(row_device);
+  }
+  if (std::find(hardware_devices.begin(), hardware_devices.end(), device) == hardware_devices.end()) {
+    hardware_devices.push_back(device);
+  }
+  for (const Device* row_device : hardware_devices) {
     const Footprint row_footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
                                                 request.batch, PlatformOf(*row_device));
     HardwareRow row;

@@ -501,6 +501,12 @@ std::string SerializeResponse(const Response& response) {
   sim["kv_naive_mha_gib"] = s.kv_naive_mha_gib;
   sim["kv_saving_pct"] = s.kv_saving_pct;
 
+  OrderedJson& curve = out["curve"] = OrderedJson::array();
+  for (const CurvePoint& point : response.curve) {
+    curve.push_back({{"context", point.context_tokens},
+                     {"kv_cache_gib", point.kv_cache_gib},
+                     {"total_gib", point.total_gib}});
+  }
   OrderedJson& matrix = out["matrix"] = OrderedJson::array();
   for (const MatrixRow& row : response.matrix) {
     OrderedJson totals;

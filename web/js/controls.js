@@ -6,8 +6,8 @@ export const MIN_CONTEXT_LOG2 = 9;   // 512 tokens
 export const MAX_CONTEXT_LOG2 = 20;  // 1,048,576 tokens
 
 /** The slider position for a context: log2, rounded to the nearest power of two. */
-export const sliderPosition = (tokens) =>
-  Math.min(MAX_CONTEXT_LOG2, Math.max(MIN_CONTEXT_LOG2, Math.round(Math.log2(tokens))));
+export const sliderPosition = (tokens, maxLog2 = MAX_CONTEXT_LOG2) =>
+  Math.min(maxLog2, Math.max(MIN_CONTEXT_LOG2, Math.round(Math.log2(tokens))));
 
 /**
  * @param {HTMLFormElement} form

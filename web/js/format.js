@@ -4,11 +4,11 @@
 
 const cache = new Map();
 
-function formatter(lang, minimumFractionDigits, maximumFractionDigits) {
-  const key = `${lang}|${minimumFractionDigits}|${maximumFractionDigits}`;
+function formatter(lang, minimumFractionDigits, maximumFractionDigits, useGrouping = true) {
+  const key = `${lang}|${minimumFractionDigits}|${maximumFractionDigits}|${useGrouping}`;
   let f = cache.get(key);
   if (!f) {
-    f = new Intl.NumberFormat(lang, { minimumFractionDigits, maximumFractionDigits });
+    f = new Intl.NumberFormat(lang, { minimumFractionDigits, maximumFractionDigits, useGrouping });
     cache.set(key, f);
   }
   return f;
@@ -20,7 +20,16 @@ export const gb = (lang, gib) => `${formatter(lang, 2, 2).format(gib)} GB`;
 export const fixed = (lang, value, decimals) => formatter(lang, decimals, decimals).format(value);
 /** An integer with grouping: 61544 → "61.544" (de). */
 export const integer = (lang, value) => formatter(lang, 0, 0).format(value);
+/** As the reference page writes bandwidths: no grouping, at most one decimal (1008). */
+export const plain = (lang, value) => formatter(lang, 0, 1, false).format(value);
 /** A share with at most one decimal: 83 → "83", 8.8 → "8,8". */
 export const share = (lang, value) => formatter(lang, 0, 1).format(value);
 /** Billions of parameters: 32e9 → "32B", 9.4e9 → "9,4B". */
 export const params = (lang, value) => `${formatter(lang, 0, 1).format(value / 1e9)}B`;
+
+/** A token count as a short binary label: 512 → "512", 32768 → "32K", 1048576 → "1M". */
+export function contextLabel(tokens) {
+  if (tokens >= 1048576 && tokens % 1048576 === 0) return `${tokens / 1048576}M`;
+  if (tokens >= 1024 && tokens % 1024 === 0) return `${tokens / 1024}K`;
+  return String(tokens);
+}

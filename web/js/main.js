@@ -1,11 +1,17 @@
-// Composes the page: loads the core, reads the scenario from the link, binds the form and
-// recomputes once per animation frame.
+// Composes the page: loads the core, reads the scenario from the link, binds the forms and
+// tables, and recomputes once per animation frame.
 import { loadCore } from './core.js';
 import { bindControls, sliderPosition, MAX_CONTEXT_LOG2 } from './controls.js';
 import { fillSelect, put } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
 import { browserLang, makeTranslator } from './i18n.js';
+import { renderCard } from './render/card.js';
+import { copyFrom, renderCommands } from './render/commands.js';
+import { renderHardware } from './render/hardware.js';
+import { renderMatrix } from './render/matrix.js';
+import { renderPlot } from './render/plot.js';
+import { renderRelated } from './render/related.js';
 import { renderSimulator } from './render/simulator.js';
 import { defaultScenario, hashFromScenario, requestFor, scenarioFromHash } from './state.js';
 
@@ -15,7 +21,7 @@ const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
 
 function showNotice(lines) {
   const notice = $('notice');
-  notice.hidden = lines.length === 0;
+  if (notice.hidden !== (lines.length === 0)) notice.hidden = lines.length === 0;
   put(notice, lines.join(' '));
 }
 
@@ -33,6 +39,7 @@ async function start() {
   const defaults = defaultScenario(catalog, 'de');
   let scenario;
   let notices = [];
+  let rendered = { lang: null, model: null };
 
   function readHash() {
     const { scenario: read, problems } = scenarioFromHash(
@@ -46,33 +53,44 @@ async function start() {
   const form = $('controls');
   const range = $('context-range');
   const number = $('context-number');
-  let renderedLang = null;
+  const maxLog2For = (model) => Math.max(MAX_CONTEXT_LOG2, Math.ceil(Math.log2(model.max_position_embeddings)));
 
+  // Texts that change only with the language or the model.
   function renderStatic(t, response) {
     const model = response.model;
-    document.documentElement.lang = scenario.lang;
+    const lang = scenario.lang;
+    document.documentElement.lang = lang;
     const title = t('page.title', { model: model.name });
-    if (document.title !== title) document.title = title;
+    document.title = title;
     put($('title'), title);
     put($('summary'), t('page.summary', {
       model: model.name,
       family: model.family,
       license: model.license,
       topology: t(`topology.${model.topology}`),
-      params_total: fmt.params(scenario.lang, model.params_total),
-      params_active: fmt.params(scenario.lang, model.params_active),
+      params_total: fmt.params(lang, model.params_total),
+      params_active: fmt.params(lang, model.params_active),
       layers: model.num_hidden_layers,
       attention: t(`attention.${model.attention}`),
-      max_position: fmt.integer(scenario.lang, model.max_position_embeddings),
+      max_position: fmt.integer(lang, model.max_position_embeddings),
     }));
     for (const element of document.querySelectorAll('[data-i18n]')) {
+      if (element.dataset.copied) continue;
       put(element, t(element.dataset.i18n, { model: model.name }));
     }
+    put($('footer-text'), t('footer.text', { version: core.version() }));
+    renderCard(model, { t, lang });
+    fillSelect($('prefs').elements.lang, ['de', 'en'].map((l) => [l, catalog.strings[l]['lang.name']]), lang);
+    fillSelect(form.elements.model, catalog.models.map((m) => [m.id, m.name]), scenario.model);
+    fillSelect(form.elements.format, catalog.formats.map((f) => [f.id, f.label]), scenario.format);
+    fillSelect(form.elements.kv, catalog.kv_dtypes.map((k) => [k.id, k.label]), scenario.kv);
   }
 
   function renderControls(t, response) {
-    fillSelect(form.elements.model, catalog.models.map((m) => [m.id, m.name]), scenario.model);
-    fillSelect(form.elements.format, catalog.formats.map((f) => [f.id, f.label]), scenario.format);
+    const lang = scenario.lang;
+    for (const [name, value] of [['model', scenario.model], ['format', scenario.format], ['kv', scenario.kv]]) {
+      if (form.elements[name].value !== value) form.elements[name].value = value;
+    }
     // "auto" follows the format's recommended class (the matrix names it for every format).
     const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
     const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
@@ -81,21 +99,20 @@ async function start() {
       scenario.device ?? 'auto');
     const batches = BATCH_CHOICES.includes(scenario.batch)
       ? BATCH_CHOICES : [...BATCH_CHOICES, scenario.batch].sort((a, b) => a - b);
-    fillSelect(form.elements.batch, batches.map((b) => [String(b), fmt.integer(scenario.lang, b)]),
-      String(scenario.batch));
-    fillSelect(form.elements.kv, catalog.kv_dtypes.map((k) => [k.id, k.label]), scenario.kv);
-    fillSelect(form.elements.lang, ['de', 'en'].map((l) => [l, catalog.strings[l]['lang.name']]), scenario.lang);
+    fillSelect(form.elements.batch, batches.map((b) => [String(b), fmt.integer(lang, b)]), String(scenario.batch));
 
-    const maxLog2 = Math.max(MAX_CONTEXT_LOG2, Math.ceil(Math.log2(response.model.max_position_embeddings)));
+    const maxLog2 = maxLog2For(response.model);
     if (range.max !== String(maxLog2)) range.max = String(maxLog2);
+    const mark = String(Math.log2(response.model.max_position_embeddings));
+    if ($('context-mark').value !== mark) $('context-mark').value = mark;
     // While dragging, the slider already shows the context; a typed one snaps to the nearest.
-    const position = String(sliderPosition(scenario.context));
+    const position = String(sliderPosition(scenario.context, maxLog2));
     if (2 ** Number(range.value) !== scenario.context && range.value !== position) range.value = position;
     if (document.activeElement !== number && number.value !== String(scenario.context)) {
       number.value = String(scenario.context);
     }
-    number.max = String(catalog.limits.max_context);
-    const contextText = t('sim.context_value', { tokens: fmt.integer(scenario.lang, scenario.context) });
+    if (number.max !== String(catalog.limits.max_context)) number.max = String(catalog.limits.max_context);
+    const contextText = t('sim.context_value', { tokens: fmt.integer(lang, scenario.context) });
     put($('context-value'), contextText, scenario.context);
     if (range.getAttribute('aria-valuetext') !== contextText) range.setAttribute('aria-valuetext', contextText);
   }
@@ -107,20 +124,24 @@ async function start() {
       showNotice([...notices, `${t('error.prefix')} ${response.error.message}`]);
       return;
     }
-    if (renderedLang !== scenario.lang || $('title').dataset.model !== scenario.model) {
+    const view = { t, lang: scenario.lang, catalog, scenario, maxLog2: maxLog2For(response.model) };
+    if (rendered.lang !== scenario.lang || rendered.model !== scenario.model) {
       renderStatic(t, response);
-      $('title').dataset.model = scenario.model;
-      renderedLang = scenario.lang;
+      rendered = { lang: scenario.lang, model: scenario.model };
     }
     renderControls(t, response);
-    renderSimulator(response, { t, lang: scenario.lang, catalog });
+    renderSimulator(response, view);
+    renderPlot(response, view);
+    renderMatrix(response, view);
+    renderHardware(response, view);
+    renderCommands(response, view);
+    renderRelated(response, view);
     showNotice(notices);
     $('page').setAttribute('aria-busy', 'false');
   }
 
   const schedule = frameScheduler(render);
-
-  bindControls(form, {
+  const handlers = {
     maxContext: catalog.limits.max_context,
     update(patch) {
       scenario = { ...scenario, ...patch };
@@ -140,6 +161,26 @@ async function start() {
       number.value = String(scenario.context);
       schedule();
     },
+  };
+  bindControls(form, handlers);
+  bindControls($('prefs'), handlers);
+
+  // A click anywhere in a row (or Enter on its button) chooses that row's format, device or model.
+  const rowChoice = (tableId, attribute, patchFor) => {
+    $(tableId).addEventListener('click', (event) => {
+      const row = event.target.closest(`tr[data-${attribute}]`);
+      if (!row || event.target.closest('a')) return;
+      handlers.update(patchFor(row.dataset[attribute]));
+      handlers.commit();
+    });
+  };
+  rowChoice('matrix', 'format', (format) => ({ format }));
+  rowChoice('hardware', 'device', (device) => ({ device }));
+  rowChoice('related', 'model', (model) => ({ model }));
+
+  document.addEventListener('click', (event) => {
+    const button = event.target.closest('button.copy');
+    if (button) copyFrom(button, makeTranslator(catalog.strings, scenario.lang));
   });
 
   window.addEventListener('hashchange', () => {

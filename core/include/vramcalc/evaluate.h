@@ -67,6 +67,8 @@ struct MatrixRow {
   std::optional<std::string> recommended_device;  // none: nothing on the ladder fits
 };
 
+// The hardware table: the catalog's table rows, then the simulator's device when it is not
+// among them, so the selected device always has a row.
 struct HardwareRow {
   std::string device;
   std::string name;
@@ -86,10 +88,23 @@ struct RelatedModel {
   Fit fit = Fit::kComfortable;
 };
 
+// Memory against context for the simulator's format and device, for the page's plot.
+struct CurvePoint {
+  int64_t context_tokens = 0;
+  double kv_cache_gib = 0;
+  double total_gib = 0;  // weights + KV cache + overhead (the simulator's, constant in S)
+};
+
+// Contexts the curve samples: four per octave from 512 to 1,048,576 tokens (or the next power
+// of two above the model's max position, when that is larger), plus the window edge of a
+// sliding-window model, in ascending order.
+std::vector<int64_t> CurveContexts(const ModelSpec& model);
+
 struct Response {
   const ModelSpec* model = nullptr;  // points into the catalog
   Lang lang = Lang::kDe;
   SimulatorResult simulator;
+  std::vector<CurvePoint> curve;
   std::vector<MatrixRow> matrix;
   std::vector<HardwareRow> hardware;
   std::vector<RelatedModel> related;

@@ -1,0 +1,117 @@
+// Evaluate(): how the parts of one response fit together beyond the reference page's view.
+#include "vramcalc/evaluate.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "test_models.h"
+
+namespace vramcalc {
+namespace {
+
+const Catalog& Builtin() { return BuiltinCatalog().value(); }
+
+Response EvaluateOk(Request request, const Catalog& catalog = Builtin()) {
+  auto response = Evaluate(request, catalog);
+  EXPECT_TRUE(response.ok()) << response.error().message;
+  return std::move(response).value();
+}
+
+Request For(const std::string& model) {
+  Request request;
+  request.model = model;
+  return request;
+}
+
+TEST(CurveContexts, FourPerOctaveFrom512ToOneMillion) {
+  const std::vector<int64_t> contexts = CurveContexts(testing::Glm4_32b());
+  ASSERT_EQ(contexts.size(), 45u);  // 11 octaves × 4 + the end point
+  EXPECT_EQ(contexts[0], 512);
+  EXPECT_EQ(contexts[1], 609);      // 512 × 2^(1/4) = 608.87
+  EXPECT_EQ(contexts[2], 724);      // 512 × 2^(1/2) = 724.08
+  EXPECT_EQ(contexts[4], 1024);
+  EXPECT_EQ(contexts.back(), 1048576);
+  EXPECT_TRUE(std::is_sorted(contexts.begin(), contexts.end()));
+}
+
+TEST(CurveContexts, ReachesALongerMaxPositionAndTheWindowEdge) {
+  ModelSpec m = testing::Glm4_32b();
+  m.max_position_embeddings = 10485760;  // 10M tokens: the curve ends at 2^24 = 16,777,216
+  m.sliding_window = SlidingWindowSpec{4000, 10, "alternating"};
+  const std::vector<int64_t> contexts = CurveContexts(m);
+  EXPECT_EQ(contexts.back(), 16777216);
+  EXPECT_TRUE(std::binary_search(contexts.begin(), contexts.end(), 4000));
+}
+
+TEST(Evaluate, CurveMeetsTheSimulatorAtItsContext) {
+  const Response r = EvaluateOk(For("glm-4-32b-0414"));
+  const auto at = std::find_if(r.curve.begin(), r.curve.end(),
+                               [](const CurvePoint& p) { return p.context_tokens == 32768; });
+  ASSERT_NE(at, r.curve.end());
+  EXPECT_DOUBLE_EQ(at->total_gib, r.simulator.total_gib);
+  // 1,048,576 tokens × 62,464 B = 61 GiB of KV cache exactly.
+  EXPECT_DOUBLE_EQ(r.curve.back().kv_cache_gib, 61.0);
+}
+
+TEST(Evaluate, TheSelectedDeviceAlwaysHasAHardwareRow) {
+  Request request = For("glm-4-32b-0414");
+  request.device = "rtx-3060-12gb";  // not in the page's table
+  const Response r = EvaluateOk(request);
+  ASSERT_EQ(r.hardware.size(), 9u);
+  EXPECT_EQ(r.hardware.back().device, "rtx-3060-12gb");
+  EXPECT_EQ(r.hardware.back().fit, Fit::kNoFit);  // 21.78 GB on 12 GB
+  request.device = "rtx-4090-24gb";  // already in it: no extra row
+  EXPECT_EQ(EvaluateOk(request).hardware.size(), 8u);
+}
+
+TEST(Evaluate, BatchMultipliesTheKvCache) {
+  Request request = For("glm-4-32b-0414");
+  request.batch = 4;
+  request.device = "rtx-3090-24gb";  // without it, four caches move the recommendation up
+  const Response r = EvaluateOk(request);
+  EXPECT_DOUBLE_EQ(r.simulator.kv_cache_gib, 4 * 1.90625);  // 4 × 62,464 B × 32,768
+  // floor(61,544.9 / 4) = 15,386 tokens per sequence on the 24 GiB card.
+  EXPECT_EQ(r.simulator.max_context_tokens, 15386);
+}
+
+TEST(Evaluate, KvDtypeScalesTheCacheButNotTheSaving) {
+  Request request = For("glm-4-32b-0414");
+  request.kv_dtype = "q8_0";
+  const Response r = EvaluateOk(request);
+  EXPECT_DOUBLE_EQ(r.simulator.kv_cache_gib, 1.90625 * 34.0 / 64.0);  // 34/32 B instead of 2 B
+  EXPECT_NEAR(r.simulator.kv_saving_pct, 100.0 * (1 - 2.0 / 48.0), 1e-9);  // 2 of 48 heads
+}
+
+TEST(Evaluate, NothingOnTheLadderFits) {
+  // A 400B dense model: FP16 weights alone are 745 GiB.
+  const std::string models = R"([{"id": "big", "name": "Big", "family": "F", "checkpoint": "o/big",
+    "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
+    "params_total": 4e11, "params_active": 4e11, "num_hidden_layers": 126, "hidden_size": 16384,
+    "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
+    "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
+  const std::string devices = R"({"devices": [
+    {"id": "small", "name": "Small", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "source": "s"},
+    {"id": "large", "name": "Large", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "source": "s"}],
+    "recommendation_ladder": ["large", "small"], "hardware_table": ["small"]})";
+  const Result<Catalog> catalog = ParseCatalog(models, devices);
+  ASSERT_TRUE(catalog.ok()) << catalog.error().message;
+  Request request = For("big");
+  request.format = "FP16";
+  const Response r = EvaluateOk(request, catalog.value());
+  EXPECT_EQ(r.simulator.device, "large");  // the largest class, to show why it does not fit
+  EXPECT_EQ(r.simulator.fit, Fit::kNoFit);
+  EXPECT_EQ(r.simulator.max_context_tokens, 0);
+  for (const MatrixRow& row : r.matrix) EXPECT_FALSE(row.recommended_device) << row.format;
+}
+
+TEST(Evaluate, RecommendedClassTiesKeepLadderOrder) {
+  // RTX 3090 and RTX 4090 both have 24 GB; the ladder lists the 3090 first.
+  const Response r = EvaluateOk(For("glm-4-32b-0414"));
+  EXPECT_EQ(r.matrix[5].format, "Q4_K_M");
+  EXPECT_EQ(*r.matrix[5].recommended_device, "rtx-3090-24gb");
+}
+
+}  // namespace
+}  // namespace vramcalc

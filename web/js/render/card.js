@@ -1,0 +1,49 @@
+// The verified architecture card, rebuilt when the model or the language changes.
+import * as fmt from '../format.js';
+
+export function renderCard(model, { t, lang }) {
+  const entry = (label, value, testid) => {
+    const wrap = document.createElement('div');
+    const dt = document.createElement('dt');
+    dt.textContent = label;
+    const dd = document.createElement('dd');
+    if (value instanceof Node) dd.append(value);
+    else dd.textContent = value;
+    if (testid) dd.dataset.testid = testid;
+    wrap.append(dt, dd);
+    return wrap;
+  };
+  const sources = document.createElement('ul');
+  sources.className = 'sources';
+  for (const source of model.sources) {
+    const item = document.createElement('li');
+    item.append(`${source.what}: `);
+    if (/^https:\/\//.test(source.url)) {
+      const link = document.createElement('a');
+      link.href = source.url;
+      link.rel = 'noopener noreferrer';
+      link.textContent = source.url;
+      item.append(link);
+    } else {
+      item.append(source.url);
+    }
+    sources.append(item);
+  }
+  const topology = t(`topology.${model.topology}`);
+  const rows = [
+    entry(t('arch.checkpoint'), model.checkpoint, 'arch-checkpoint'),
+    entry(t('arch.ollama_tag'), model.ollama_tag || t('arch.ollama_none'), 'arch-ollama'),
+    entry(t('arch.license_release'), `${model.license} · ${model.release}`, 'arch-license'),
+    entry(t('arch.topology'), topology.charAt(0).toUpperCase() + topology.slice(1), 'arch-topology'),
+    entry(t('arch.attention'), t(`attention.${model.attention}`), 'arch-attention'),
+    entry(t('arch.params_total'), fmt.params(lang, model.params_total), 'arch-params-total'),
+    entry(t('arch.params_active'), fmt.params(lang, model.params_active), 'arch-params-active'),
+    entry(t('arch.layers_hidden'), `${model.num_hidden_layers} / ${model.hidden_size}`, 'arch-layers'),
+    entry(t('arch.heads'),
+      `${model.num_attention_heads}Q / ${model.num_key_value_heads}KV (d=${model.head_dim})`, 'arch-heads'),
+    entry(t('arch.vocab_position'),
+      `${fmt.integer(lang, model.vocab_size)} / ${fmt.integer(lang, model.max_position_embeddings)}`, 'arch-vocab'),
+    entry(t('arch.sources'), sources, 'arch-sources'),
+  ];
+  document.getElementById('arch').replaceChildren(...rows);
+}

@@ -1,0 +1,59 @@
+// The hardware table for the selected format and context.
+import { put } from '../dom.js';
+import * as fmt from '../format.js';
+import { cell, markSelected, selectButton, syncRows } from './rows.js';
+
+const $ = (id) => document.getElementById(id);
+
+function createRow(device) {
+  const row = document.createElement('tr');
+  row.dataset.device = device;
+  row.dataset.testid = 'hw-row';
+  const head = cell('th');
+  head.scope = 'row';
+  head.append(selectButton());
+  row.append(
+    head,
+    cell('td', '', { testid: 'hw-memory' }),
+    cell('td', 'num', { testid: 'hw-needed' }),
+    cell('td', '', { testid: 'hw-fit' }),
+    cell('td', 'num', { testid: 'hw-decode' }),
+  );
+  // The usage percentage sits inside the "needed" cell, as on the reference page.
+  return row;
+}
+
+export function renderHardware(response, { t, lang, scenario }) {
+  const sim = response.simulator;
+  const model = response.model;
+  const format = response.matrix.find((r) => r.format === sim.format);
+  put($('hw-heading'), t('hw.heading', {
+    model: model.name, format: format?.label ?? sim.format, context: fmt.contextLabel(sim.context),
+  }));
+  put($('hw-col-needed'), t('hw.col.needed', { context: fmt.contextLabel(sim.context) }));
+
+  const rows = syncRows($('hardware').tBodies[0], response.hardware.map((r) => r.device), createRow);
+  response.hardware.forEach((data, i) => {
+    const row = rows[i];
+    const [head, memory, needed, fit, decode] = row.cells;
+    const button = head.firstChild;
+    put(button, data.name);
+    const label = t('hw.select', { device: data.name });
+    if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
+    put(memory, `${fmt.share(lang, data.memory_gib)} GB · ${fmt.plain(lang, data.bandwidth_gbps)} GB/s`, data.memory_gib);
+    let usage = needed.querySelector('[data-testid="hw-usage"]');
+    let neededText = needed.querySelector('.needed');
+    if (!usage) {
+      neededText = cell('span', 'needed');
+      usage = cell('span', 'usage', { testid: 'hw-usage' });
+      needed.replaceChildren(neededText, ' ', usage);
+    }
+    put(neededText, fmt.gb(lang, data.needed_gib));
+    needed.dataset.value = String(data.needed_gib);
+    put(usage, `(${fmt.integer(lang, data.usage_pct)}%)`, data.usage_pct);
+    put(fit, data.fit_label, data.fit);
+    fit.className = `fit-${data.fit}`;
+    put(decode, `${fmt.fixed(lang, data.decode_tps, 1)} ${t('unit.tps')}`, data.decode_tps);
+    markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
+  });
+}

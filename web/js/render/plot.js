@@ -1,0 +1,177 @@
+// Memory against context as an SVG: the stacked breakdown (weights, overhead, KV cache), the
+// total curve, the device's capacity, the out-of-memory point, the model's max position and
+// the current context. Built once; each frame only moves attributes and changes texts.
+import { put } from '../dom.js';
+import * as fmt from '../format.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const WIDTH = 640;
+const HEIGHT = 300;
+const BOX = { left: 52, right: 16, top: 26, bottom: 40 };
+const MIN_LOG2 = 9;
+
+let parts = null;
+
+function svg(name, attrs = {}, parent = null) {
+  const element = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, String(value));
+  if (parent) parent.append(element);
+  return element;
+}
+
+function set(element, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    const text = String(value);
+    if (element.getAttribute(key) !== text) element.setAttribute(key, text);
+  }
+}
+
+function build(container) {
+  const root = svg('svg', {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'plot-svg', role: 'img',
+    'aria-labelledby': 'plot-svg-title plot-svg-desc', 'data-testid': 'plot-svg',
+  });
+  const title = svg('title', { id: 'plot-svg-title' }, root);
+  const desc = svg('desc', { id: 'plot-svg-desc' }, root);
+  const clip = svg('clipPath', { id: 'plot-clip' }, svg('defs', {}, root));
+  svg('rect', {
+    x: BOX.left, y: BOX.top, width: WIDTH - BOX.left - BOX.right, height: HEIGHT - BOX.top - BOX.bottom,
+  }, clip);
+  const grid = svg('g', { class: 'plot-grid' }, root);
+  const xTicks = svg('g', { class: 'plot-ticks' }, root);
+  const data = svg('g', { 'clip-path': 'url(#plot-clip)' }, root);
+  parts = {
+    root, title, desc, grid, xTicks,
+    weights: svg('rect', { class: 'plot-weights' }, data),
+    overhead: svg('rect', { class: 'plot-overhead' }, data),
+    kv: svg('path', { class: 'plot-kv' }, data),
+    total: svg('path', { class: 'plot-total', 'vector-effect': 'non-scaling-stroke' }, data),
+    capacity: svg('line', { class: 'plot-capacity', 'vector-effect': 'non-scaling-stroke' }, data),
+    maxPosition: svg('line', { class: 'plot-maxpos', 'vector-effect': 'non-scaling-stroke' }, data),
+    current: svg('line', { class: 'plot-current', 'vector-effect': 'non-scaling-stroke' }, data),
+    currentDot: svg('circle', { class: 'plot-current-dot', r: 4.5 }, root),
+    oomDot: svg('circle', { class: 'plot-oom-dot', r: 5 }, root),
+    capacityLabel: svg('text', { class: 'plot-label', 'text-anchor': 'start' }, root),
+    oomLabel: svg('text', { class: 'plot-label plot-oom-label', 'text-anchor': 'start' }, root),
+    maxPositionLabel: svg('text', { class: 'plot-label plot-muted', 'text-anchor': 'end' }, root),
+    xAxis: svg('text', { class: 'plot-axis', x: WIDTH - BOX.right, y: HEIGHT - 4, 'text-anchor': 'end' }, root),
+    yAxis: svg('text', { class: 'plot-axis', x: 4, y: 14 }, root),
+    gridKey: '',
+    xKey: '',
+  };
+  container.replaceChildren(root);
+}
+
+/** A round step for about `count` ticks up to `max`. */
+function niceStep(max, count) {
+  const raw = max / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= raw) ?? 10 * power;
+}
+
+/** The total at `tokens`, interpolated between curve points (exact: KV is linear in between). */
+function totalAt(curve, tokens) {
+  for (let i = 1; i < curve.length; i += 1) {
+    const a = curve[i - 1];
+    const b = curve[i];
+    if (tokens <= b.context) {
+      return a.total_gib + ((tokens - a.context) / (b.context - a.context)) * (b.total_gib - a.total_gib);
+    }
+  }
+  return curve[curve.length - 1].total_gib;
+}
+
+export function renderPlot(response, { t, lang, maxLog2 }) {
+  if (!parts) build(document.getElementById('plot'));
+  const sim = response.simulator;
+  const curve = response.curve;
+  const base = sim.weights_gib + sim.overhead_gib;
+  // The y range depends on the device and the weights only, so it holds still while dragging.
+  const yTop = Math.max(sim.memory_gib, base) * 1.3;
+  const yStep = niceStep(yTop, 5);
+  const yMax = Math.ceil(yTop / yStep) * yStep;
+  const plotW = WIDTH - BOX.left - BOX.right;
+  const plotH = HEIGHT - BOX.top - BOX.bottom;
+  const x = (tokens) => BOX.left + ((Math.log2(tokens) - MIN_LOG2) / (maxLog2 - MIN_LOG2)) * plotW;
+  const y = (gib) => BOX.top + plotH - (Math.min(gib, yMax * 2) / yMax) * plotH;
+  const r1 = (v) => Math.round(v * 10) / 10;
+
+  const gridKey = `${yMax}|${lang}`;
+  if (parts.gridKey !== gridKey) {
+    parts.gridKey = gridKey;
+    const lines = [];
+    for (let v = 0; v <= yMax + 1e-9; v += yStep) {
+      lines.push(svg('line', { x1: BOX.left, x2: WIDTH - BOX.right, y1: r1(y(v)), y2: r1(y(v)) }));
+      const label = svg('text', { x: BOX.left - 6, y: r1(y(v)) + 4, 'text-anchor': 'end' });
+      label.textContent = fmt.share(lang, v);
+      lines.push(label);
+    }
+    parts.grid.replaceChildren(...lines);
+  }
+  const xKey = `${maxLog2}`;
+  if (parts.xKey !== xKey) {
+    parts.xKey = xKey;
+    const ticks = [];
+    const every = maxLog2 - MIN_LOG2 > 12 ? 3 : 2;
+    for (let k = MIN_LOG2; k <= maxLog2; k += 1) {
+      const tokens = 2 ** k;
+      ticks.push(svg('line', { x1: r1(x(tokens)), x2: r1(x(tokens)), y1: BOX.top + plotH, y2: BOX.top + plotH + 4 }));
+      if ((k - MIN_LOG2) % every === 0) {
+        const label = svg('text', { x: r1(x(tokens)), y: BOX.top + plotH + 17, 'text-anchor': 'middle' });
+        label.textContent = fmt.contextLabel(tokens);
+        ticks.push(label);
+      }
+    }
+    parts.xTicks.replaceChildren(...ticks);
+  }
+  put(parts.xAxis, t('plot.x_axis'));
+  put(parts.yAxis, t('plot.y_axis'));
+
+  set(parts.weights, { x: BOX.left, width: plotW, y: r1(y(sim.weights_gib)), height: r1(y(0) - y(sim.weights_gib)) });
+  set(parts.overhead, { x: BOX.left, width: plotW, y: r1(y(base)), height: r1(y(sim.weights_gib) - y(base)) });
+  const points = curve.map((p) => `${r1(x(p.context))},${r1(y(p.total_gib))}`);
+  set(parts.total, { d: `M${points.join('L')}` });
+  const first = curve[0];
+  const last = curve[curve.length - 1];
+  set(parts.kv, {
+    d: `M${points.join('L')}L${r1(x(last.context))},${r1(y(base))}L${r1(x(first.context))},${r1(y(base))}Z`,
+  });
+  set(parts.capacity, { x1: BOX.left, x2: WIDTH - BOX.right, y1: r1(y(sim.memory_gib)), y2: r1(y(sim.memory_gib)) });
+  set(parts.capacityLabel, { x: BOX.left + 6, y: r1(y(sim.memory_gib)) - 6 });
+  put(parts.capacityLabel, t('plot.capacity', { device: sim.device_name, capacity: fmt.gb(lang, sim.memory_gib) }));
+
+  const inRange = (tokens) => tokens >= 2 ** MIN_LOG2 && tokens <= 2 ** maxLog2;
+  const maxPosition = response.model.max_position_embeddings;
+  const showMaxPosition = inRange(maxPosition);
+  set(parts.maxPosition, {
+    x1: r1(x(maxPosition)), x2: r1(x(maxPosition)), y1: BOX.top, y2: BOX.top + plotH,
+    visibility: showMaxPosition ? 'visible' : 'hidden',
+  });
+  set(parts.maxPositionLabel, { x: r1(x(maxPosition)) - 4, y: BOX.top + 12,
+    visibility: showMaxPosition ? 'visible' : 'hidden' });
+  put(parts.maxPositionLabel, t('plot.max_position'));
+
+  const showOom = inRange(sim.max_context);
+  const oomX = r1(x(Math.max(sim.max_context, 2 ** MIN_LOG2)));
+  const oomY = r1(y(totalAt(curve, sim.max_context)));
+  set(parts.oomDot, { cx: oomX, cy: oomY, visibility: showOom ? 'visible' : 'hidden' });
+  set(parts.oomLabel, { x: Math.min(oomX + 8, WIDTH - BOX.right - 110), y: oomY + 18,
+    visibility: showOom ? 'visible' : 'hidden' });
+  put(parts.oomLabel, t('plot.oom', { tokens: fmt.integer(lang, sim.max_context) }));
+
+  const cx = r1(x(Math.min(Math.max(sim.context, 2 ** MIN_LOG2), 2 ** maxLog2)));
+  set(parts.current, { x1: cx, x2: cx, y1: BOX.top, y2: BOX.top + plotH });
+  set(parts.currentDot, { cx, cy: r1(Math.max(y(sim.total_gib), BOX.top)), class: `plot-current-dot fit-${sim.fit}` });
+
+  const format = response.matrix.find((r) => r.format === sim.format)?.label ?? sim.format;
+  put(parts.title, `${t('plot.heading')} (${response.model.name})`);
+  put(parts.desc, t('plot.desc', {
+    model: response.model.name,
+    format,
+    device: sim.device_name,
+    tokens: fmt.integer(lang, sim.context),
+    total: fmt.gb(lang, sim.total_gib),
+    capacity: fmt.gb(lang, sim.memory_gib),
+    oom: sim.max_context > 0 ? t('plot.oom_at', { tokens: fmt.integer(lang, sim.max_context) }) : t('plot.oom_none'),
+  }));
+}
