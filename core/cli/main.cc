@@ -38,6 +38,7 @@ Request keys (only "model" is required; defaults are the reference page's):
   batch     concurrent sequences, 1 to 1,024 (default 1)
   kv_dtype  fp16 (default), fp8, q8_0, q4_0
   device    device id, e.g. "rtx-3090-24gb" (default: the format's recommended class)
+  device_count  identical devices in tensor parallel, 1 (default) to 8
   lang      de (default) or en
 
 Example: vramcalc evaluate '{"model":"glm-4-32b-0414"}'
@@ -45,11 +46,11 @@ Exit status: 0 when the response has "ok": true, 1 when it has "ok": false, 2 on
 )";
 
 constexpr std::string_view kPageHelp = R"(Usage: vramcalc page --model ID [--lang de|en] [--format F] [--context N]
-                     [--batch N] [--kv T] [--device ID]
+                     [--batch N] [--kv T] [--device ID] [--gpus N]
 
 Prints every section of the page (summary, simulator, quantization matrix, hardware table,
 architecture card, commands, related models) as Markdown. Options take the values of the
-request keys of `vramcalc evaluate --help`.
+request keys of `vramcalc evaluate --help` (--kv is kv_dtype, --gpus is device_count).
 )";
 
 std::string JsonString(std::string_view text) {
@@ -105,7 +106,7 @@ int Page(const std::vector<std::string_view>& args) {
   static constexpr Flag kFlags[] = {
       {"--model", "model", false},   {"--lang", "lang", false},     {"--format", "format", false},
       {"--context", "context", true}, {"--batch", "batch", true},    {"--kv", "kv_dtype", false},
-      {"--device", "device", false},
+      {"--device", "device", false}, {"--gpus", "device_count", true},
   };
   std::string request = "{";
   for (std::size_t i = 0; i < args.size(); ++i) {

@@ -59,9 +59,11 @@ std::string VllmCommand(const CommandInputs& in) {
   const ModelSpec& model = *in.model;
   const Device& device = *in.device;
   const VllmWeights weights = VllmWeightsFor(model, *in.format);
-  std::string out = "# " + model.name + " · " + std::string(in.format->label) + " on " +
-                    device.name + ": about " + Gb(in.total_gib) + " of " +
-                    Gb(device.memory_gib) + " per device\n";
+  const std::string devices =
+      in.device_count > 1 ? std::to_string(in.device_count) + "× " + device.name : device.name;
+  std::string out = "# " + model.name + " · " + std::string(in.format->label) + " on " + devices +
+                    ": about " + Gb(in.total_gib) + " of " + Gb(device.memory_gib) +
+                    " per device\n";
   out += weights.comment + "\n";
 
   double utilization = kVllmDefaultUtilization;
@@ -82,7 +84,7 @@ std::string VllmCommand(const CommandInputs& in) {
            " KV cache; fp8 (1 byte per element) is the nearest it offers.\n";
   }
   out += "vllm serve " + weights.source + weights.extra_flags + " \\\n";
-  out += "  --tensor-parallel-size 1 \\\n";
+  out += "  --tensor-parallel-size " + std::to_string(in.device_count) + " \\\n";
   out += "  --max-model-len " + std::to_string(in.context_tokens) + " \\\n";
   out += "  --max-num-seqs " + std::to_string(in.batch) + " \\\n";
   out += "  --gpu-memory-utilization " + FormatFixed(utilization, 2) + " \\\n";
@@ -131,6 +133,10 @@ std::string OllamaEnv(const CommandInputs& in) {
     kv_type = "q8_0";
     out += "# Ollama has no " + std::string(in.kv_dtype->label) +
            " KV cache; q8_0 (1.0625 bytes per element) is the nearest.\n";
+  }
+  if (in.device_count > 1) {
+    out += "# Ollama has no tensor parallelism: it spreads the layers over the " +
+           std::to_string(in.device_count) + " GPUs, each holding its layers' share.\n";
   }
   out += "OLLAMA_NUM_PARALLEL=" + std::to_string(in.batch) +
          " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=" + kv_type + " ollama serve";

@@ -106,11 +106,20 @@ double OverheadGib(const ModelSpec& model, double weights_gib, Platform platform
          workspace_gib;
 }
 
+double PerDeviceOverheadGib(const ModelSpec& model, double weights_gib, Platform platform,
+                            int64_t device_count) {
+  const double n = static_cast<double>(device_count);
+  return OverheadGib(model, weights_gib / n, platform) +
+         (device_count > 1 ? kTensorParallelBuffersGib : 0.0);
+}
+
 double DecodeTokensPerSecond(const Device& device, double params_active, double bits_per_weight,
-                             double kv_cache_bytes) {
+                             double kv_cache_bytes, int64_t device_count) {
   const double bytes_per_token = params_active * bits_per_weight / 8.0 + kv_cache_bytes;
-  return device.bandwidth_gbps * 1e9 * kBandwidthUtilization *
-         DecodeEfficiency(device.device_class) / bytes_per_token;
+  const double one_device = device.bandwidth_gbps * 1e9 * kBandwidthUtilization *
+                            DecodeEfficiency(device.device_class) / bytes_per_token;
+  if (device_count <= 1) return one_device;
+  return static_cast<double>(device_count) * kTensorParallelEfficiency * one_device;
 }
 
 Fit RateFit(double total_gib, double memory_gib) {
@@ -121,19 +130,29 @@ Fit RateFit(double total_gib, double memory_gib) {
 }
 
 int64_t MaxContextTokens(const KvLayout& layout, int64_t batch, double weights_gib,
-                         double overhead_gib, double memory_gib, Platform platform) {
+                         double per_device_overhead_gib, double memory_gib, Platform platform,
+                         int64_t device_count) {
   const bool apple = platform == Platform::kApple;
   const double runtime_gib = apple ? kAppleRuntimeGib : kDiscreteRuntimeGib;
   const double slack = apple ? kAppleWeightSlack : kDiscreteWeightSlack;
-  // 1.6 as the page computes it: 96 % of memory, less the runtime and the slackened weights.
-  const double budget_gib = kUsableFraction * memory_gib - runtime_gib - (1.0 + slack) * weights_gib;
+  const double n = static_cast<double>(device_count);
+  const double device_weights_gib = weights_gib / n;
+  const double buffers_gib = device_count > 1 ? kTensorParallelBuffersGib : 0.0;
+  // 1.6 as the page computes it, per device: 96 % of memory, less the runtime, the slackened
+  // weights and (with N > 1) the communication buffers.
+  const double budget_gib =
+      kUsableFraction * memory_gib - runtime_gib - (1.0 + slack) * device_weights_gib - buffers_gib;
   // 1.7: never report a context whose total would rate "does not fit".
-  const double fit_budget_gib = memory_gib - weights_gib - overhead_gib;
-  int64_t tokens = InverseKv(layout, batch, std::min(budget_gib, fit_budget_gib) * kBytesPerGib);
+  const double fit_budget_gib = memory_gib - device_weights_gib - per_device_overhead_gib;
+  // Each device holds 1/N of the KV cache, so all N together hold N budgets' worth.
+  int64_t tokens =
+      InverseKv(layout, batch, n * std::min(budget_gib, fit_budget_gib) * kBytesPerGib);
   // Guard the last ulp: step down while the rating at `tokens` would still be "no fit".
-  for (int step = 0; step < 8 && tokens > 0 &&
-                     RateFit(weights_gib + KvCacheBytes(layout, tokens, batch) / kBytesPerGib + overhead_gib,
-                             memory_gib) == Fit::kNoFit;
+  const auto device_total_gib = [&](int64_t s) {
+    return device_weights_gib + KvCacheBytes(layout, s, batch) / kBytesPerGib / n +
+           per_device_overhead_gib;
+  };
+  for (int step = 0; step < 8 && tokens > 0 && RateFit(device_total_gib(tokens), memory_gib) == Fit::kNoFit;
        ++step) {
     --tokens;
   }

@@ -19,20 +19,24 @@ std::string Quoted(std::string_view text) {
   return "\"" + std::string(text.substr(0, cut)) + "…\"";
 }
 
-// Weights, KV cache and overhead of one scenario on one device.
+// Weights, KV cache and overhead of one scenario on `device_count` identical devices.
 struct Footprint {
   double weights_gib;
   double kv_cache_bytes;
-  double overhead_gib;
-  double total_gib() const { return weights_gib + kv_cache_bytes / kBytesPerGib + overhead_gib; }
+  double device_overhead_gib;  // on each device
+  int64_t device_count;
+  double overhead_gib() const { return static_cast<double>(device_count) * device_overhead_gib; }
+  double total_gib() const { return weights_gib + kv_cache_bytes / kBytesPerGib + overhead_gib(); }
+  double per_device_gib() const { return total_gib() / static_cast<double>(device_count); }
 };
 
 Footprint FootprintOf(const ModelSpec& model, const QuantFormat& format, const KvDtype& kv_dtype,
-                      int64_t context_tokens, int64_t batch, Platform platform) {
+                      int64_t context_tokens, int64_t batch, Platform platform,
+                      int64_t device_count = 1) {
   const double weights_gib = WeightsGib(model.params_total, format.bits_per_weight);
   const KvLayout layout = KvLayoutOf(model, kv_dtype.bytes_per_element);
   return Footprint{weights_gib, KvCacheBytes(layout, context_tokens, batch),
-                   OverheadGib(model, weights_gib, platform)};
+                   PerDeviceOverheadGib(model, weights_gib, platform, device_count), device_count};
 }
 
 // The ladder in ascending memory; ties keep ladder order.
@@ -108,11 +112,12 @@ std::string_view FitLabel(Fit fit, Lang lang) {
 
 std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
                                              const KvDtype& kv_dtype, int64_t batch,
-                                             const Catalog& catalog) {
+                                             int64_t device_count, const Catalog& catalog) {
   for (const Device* device : SortedLadder(catalog)) {
+    if (device_count > 1 && IsApple(*device)) continue;  // no tensor parallelism across Macs
     const Footprint footprint = FootprintOf(model, format, kv_dtype, kRecommendationContextTokens,
-                                            batch, PlatformOf(*device));
-    if (footprint.total_gib() <= kUsableFraction * device->memory_gib) return device->id;
+                                            batch, PlatformOf(*device), device_count);
+    if (footprint.per_device_gib() <= kUsableFraction * device->memory_gib) return device->id;
   }
   return std::nullopt;
 }
@@ -155,8 +160,8 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
                        ": use a catalog id such as \"rtx-3090-24gb\".",
                    "device"};
     }
-  } else if (auto recommended =
-                 RecommendedDevice(*model, *format, *kv_dtype, request.batch, catalog)) {
+  } else if (auto recommended = RecommendedDevice(*model, *format, *kv_dtype, request.batch,
+                                                  request.device_count, catalog)) {
     device = catalog.FindDevice(*recommended);
   } else if (!ladder.empty()) {
     device = ladder.back();  // nothing fits: show the largest class and why it does not
@@ -172,8 +177,9 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   // The simulator.
   const Platform platform = PlatformOf(*device);
   const KvLayout layout = KvLayoutOf(*model, kv_dtype->bytes_per_element);
+  const int64_t n = request.device_count;
   const Footprint footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
-                                          request.batch, platform);
+                                          request.batch, platform, n);
   SimulatorResult& sim = response.simulator;
   sim.device = device->id;
   sim.device_name = device->name;
@@ -183,20 +189,22 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   sim.kv_dtype = std::string(kv_dtype->id);
   sim.context_tokens = request.context_tokens;
   sim.batch = request.batch;
+  sim.device_count = n;
   sim.weights_gib = footprint.weights_gib;
   sim.kv_cache_gib = footprint.kv_cache_bytes / kBytesPerGib;
-  sim.overhead_gib = footprint.overhead_gib;
+  sim.overhead_gib = footprint.overhead_gib();
   sim.total_gib = footprint.total_gib();
-  sim.per_device_gib = sim.total_gib;  // one device
+  sim.per_device_gib = footprint.per_device_gib();
   sim.share_weights_pct = RoundHalfUp(100.0 * sim.weights_gib / sim.total_gib, 1);
   sim.share_kv_cache_pct = RoundHalfUp(100.0 * sim.kv_cache_gib / sim.total_gib, 1);
   sim.share_overhead_pct = RoundHalfUp(100.0 - sim.share_weights_pct - sim.share_kv_cache_pct, 1);
-  sim.usage_pct = 100.0 * sim.total_gib / device->memory_gib;
-  sim.fit = RateFit(sim.total_gib, device->memory_gib);
+  sim.usage_pct = 100.0 * sim.per_device_gib / device->memory_gib;
+  sim.fit = RateFit(sim.per_device_gib, device->memory_gib);
   sim.decode_tps = DecodeTokensPerSecond(*device, model->params_active, format->bits_per_weight,
-                                         footprint.kv_cache_bytes);
-  sim.max_context_tokens = MaxContextTokens(layout, request.batch, footprint.weights_gib,
-                                            footprint.overhead_gib, device->memory_gib, platform);
+                                         footprint.kv_cache_bytes, n);
+  sim.max_context_tokens =
+      MaxContextTokens(layout, request.batch, footprint.weights_gib, footprint.device_overhead_gib,
+                       device->memory_gib, platform, n);
   const double naive_bytes = NaiveMhaKvBytes(*model, request.context_tokens, request.batch);
   sim.kv_naive_mha_gib = naive_bytes / kBytesPerGib;
   // The saving is the architecture's (GQA, MLA, window) at FP16, whatever KV type is chosen.
@@ -204,7 +212,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   sim.kv_saving_pct =
       100.0 * (1.0 - KvCacheBytes(fp16_layout, request.context_tokens, request.batch) / naive_bytes);
 
-  // The quantization matrix: non-Apple overhead, the request's batch and KV type.
+  // The quantization matrix: one non-Apple device's overhead, the request's batch and KV type.
   for (const QuantFormat& row_format : QuantFormats()) {
     MatrixRow row;
     row.format = std::string(row_format.id);
@@ -216,7 +224,14 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
                                                   request.batch, Platform::kDiscrete)
                                           .total_gib();
     }
-    row.recommended_device = RecommendedDevice(*model, row_format, *kv_dtype, request.batch, catalog);
+    for (const int64_t count : {1, 2, 4, 8}) {
+      row.recommended_device =
+          RecommendedDevice(*model, row_format, *kv_dtype, request.batch, count, catalog);
+      if (row.recommended_device) {
+        row.recommended_device_count = count;
+        break;
+      }
+    }
     response.matrix.push_back(std::move(row));
   }
 
@@ -224,7 +239,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   for (const int64_t context_tokens : CurveContexts(*model)) {
     const double kv_gib = KvCacheBytes(layout, context_tokens, request.batch) / kBytesPerGib;
     response.curve.push_back(
-        CurvePoint{context_tokens, kv_gib, footprint.weights_gib + kv_gib + footprint.overhead_gib});
+        CurvePoint{context_tokens, kv_gib, footprint.weights_gib + kv_gib + footprint.overhead_gib()});
   }
 
   // The hardware table at the request's format and context.
@@ -237,31 +252,31 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   }
   for (const Device* row_device : hardware_devices) {
     const Footprint row_footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
-                                                request.batch, PlatformOf(*row_device));
+                                                request.batch, PlatformOf(*row_device), n);
     HardwareRow row;
     row.device = row_device->id;
     row.name = row_device->name;
     row.memory_gib = row_device->memory_gib;
     row.bandwidth_gbps = row_device->bandwidth_gbps;
-    row.needed_gib = row_footprint.total_gib();
+    row.needed_gib = row_footprint.per_device_gib();
     row.usage_pct = 100.0 * row.needed_gib / row_device->memory_gib;
     row.fit = RateFit(row.needed_gib, row_device->memory_gib);
     row.decode_tps = DecodeTokensPerSecond(*row_device, model->params_active,
-                                           format->bits_per_weight, row_footprint.kv_cache_bytes);
+                                           format->bits_per_weight, row_footprint.kv_cache_bytes, n);
     response.hardware.push_back(std::move(row));
   }
 
   // Related models at the same settings on the same device.
   for (const ModelSpec* other : RelatedModels(*model, catalog)) {
     if (ValidateModel(*other)) continue;
-    const Footprint other_footprint = FootprintOf(*other, *format, *kv_dtype,
-                                                  request.context_tokens, request.batch, platform);
-    response.related.push_back(RelatedModel{other->id, other->name, other->params_total,
-                                            other_footprint.total_gib(),
-                                            RateFit(other_footprint.total_gib(), device->memory_gib)});
+    const Footprint other_footprint = FootprintOf(
+        *other, *format, *kv_dtype, request.context_tokens, request.batch, platform, n);
+    response.related.push_back(
+        RelatedModel{other->id, other->name, other->params_total, other_footprint.total_gib(),
+                     RateFit(other_footprint.per_device_gib(), device->memory_gib)});
   }
 
-  response.commands = BuildCommands(CommandInputs{model, format, kv_dtype, device,
+  response.commands = BuildCommands(CommandInputs{model, format, kv_dtype, device, n,
                                                   request.context_tokens, request.batch,
                                                   sim.kv_cache_gib, sim.per_device_gib,
                                                   sim.max_context_tokens});

@@ -422,15 +422,16 @@ Result<Request> ParseRequest(std::string_view request_json) {
                  ""};
   }
   try {
-    static constexpr const char* kKnown[] = {"model", "format", "context", "batch",
-                                             "kv_dtype", "device", "lang"};
+    static constexpr const char* kKnown[] = {"model",  "format", "context",      "batch",
+                                             "kv_dtype", "device", "device_count", "lang"};
     for (const auto& [key, value] : request.items()) {
       bool known = false;
       for (const char* k : kKnown) known = known || key == k;
       if (!known) {
         RequestFail("unknown_field", key,
                     "Unknown request field \"" + key.substr(0, 64) +
-                        "\"; the fields are model, format, context, batch, kv_dtype, device and lang.");
+                        "\"; the fields are model, format, context, batch, kv_dtype, device, "
+                        "device_count and lang.");
       }
     }
     Request parsed;
@@ -448,6 +449,10 @@ Result<Request> ParseRequest(std::string_view request_json) {
     if (request.contains("kv_dtype")) parsed.kv_dtype = RequestString(request, "kv_dtype");
     if (request.contains("device") && !request["device"].is_null()) {
       parsed.device = RequestString(request, "device");
+    }
+    if (request.contains("device_count")) {
+      parsed.device_count =
+          RequestCount(request, "device_count", kMaxDeviceCount, "devices in tensor parallel");
     }
     if (request.contains("lang")) {
       const auto lang = ParseLang(RequestString(request, "lang"));
@@ -485,6 +490,7 @@ std::string SerializeResponse(const Response& response) {
   sim["kv_dtype"] = s.kv_dtype;
   sim["context"] = s.context_tokens;
   sim["batch"] = s.batch;
+  sim["device_count"] = s.device_count;
   sim["weights_gib"] = s.weights_gib;
   sim["kv_cache_gib"] = s.kv_cache_gib;
   sim["overhead_gib"] = s.overhead_gib;
@@ -520,7 +526,8 @@ std::string SerializeResponse(const Response& response) {
                       {"bpw", row.bits_per_weight},
                       {"weights_gib", row.weights_gib},
                       {"total_gib", totals},
-                      {"recommended_device", recommended}});
+                      {"recommended_device", recommended},
+                      {"recommended_device_count", row.recommended_device_count}});
   }
   OrderedJson& hardware = out["hardware"] = OrderedJson::array();
   for (const HardwareRow& row : response.hardware) {
@@ -592,8 +599,11 @@ std::string CatalogJson() {
     out["hardware_table"] = catalog.value().hardware_table;
     out["defaults"] = {{"model", "glm-4-32b-0414"}, {"format", kDefaultFormatId},
                        {"context", 32768},         {"batch", 1},
-                       {"kv_dtype", kDefaultKvDtypeId}, {"lang", "de"}};
-    out["limits"] = {{"max_context", kMaxRequestContextTokens}, {"max_batch", kMaxRequestBatch}};
+                       {"kv_dtype", kDefaultKvDtypeId}, {"device_count", 1},
+                       {"lang", "de"}};
+    out["limits"] = {{"max_context", kMaxRequestContextTokens},
+                     {"max_batch", kMaxRequestBatch},
+                     {"max_device_count", kMaxDeviceCount}};
     OrderedJson strings;
     for (const Lang lang : {Lang::kDe, Lang::kEn}) {
       OrderedJson table = OrderedJson::object();

@@ -41,6 +41,12 @@ std::string DeviceName(const Catalog& catalog, const std::string& id) {
   return device ? device->name : id;
 }
 
+// "RTX 3090 24GB", or "2× RTX 3090 24GB" for a tensor-parallel group.
+std::string Devices(const Strings& t, int64_t count, const std::string& name) {
+  if (count <= 1) return name;
+  return FillTemplate(t.Text("unit.times"), {{"count", std::to_string(count)}, {"device", name}});
+}
+
 }  // namespace
 
 std::string RenderPageMarkdown(const Response& response, const Catalog& catalog) {
@@ -77,7 +83,8 @@ std::string RenderPageMarkdown(const Response& response, const Catalog& catalog)
   // The simulator.
   out += "## " + FillTemplate(t.Text("sim.heading"), {{"model", m.name}}) + "\n\n";
   out += "**" + FillTemplate(t.Text("sim.context_value"), {{"tokens", FormatGrouped(s.context_tokens)}}) +
-         "** · " + format_label + " · " + s.device_name + " · " + std::string(t.Text("sim.batch_label")) +
+         "** · " + format_label + " · " + Devices(t, s.device_count, s.device_name) + " · " +
+         std::string(t.Text("sim.batch_label")) +
          " " + std::to_string(s.batch) + " · " + std::string(t.Text("sim.kv_label")) + " " + kv_label +
          "\n\n";
   out += "### " + std::string(t.Text("sim.breakdown_heading")) + "\n\n";
@@ -115,8 +122,9 @@ std::string RenderPageMarkdown(const Response& response, const Catalog& catalog)
   for (const MatrixRow& row : response.matrix) {
     out += Row({row.label, FormatFixed(row.bits_per_weight, 2) + " bpw", Gb(row.weights_gib),
                 Gb(row.total_gib.at(8192)), Gb(row.total_gib.at(32768)), Gb(row.total_gib.at(131072)),
-                row.recommended_device ? DeviceName(catalog, *row.recommended_device)
-                                       : std::string(t.Text("matrix.none"))});
+                row.recommended_device
+                    ? Devices(t, row.recommended_device_count, DeviceName(catalog, *row.recommended_device))
+                    : std::string(t.Text("matrix.none"))});
   }
   out += "\n";
 
@@ -129,7 +137,7 @@ std::string RenderPageMarkdown(const Response& response, const Catalog& catalog)
               std::string(t.Text("hw.col.decode"))});
   out += "|---|---|---:|---|---:|\n";
   for (const HardwareRow& row : response.hardware) {
-    out += Row({row.name, Amount(row.memory_gib) + " GB · " + Amount(row.bandwidth_gbps) + " GB/s",
+    out += Row({Devices(t, s.device_count, row.name), Amount(row.memory_gib) + " GB · " + Amount(row.bandwidth_gbps) + " GB/s",
                 Gb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)",
                 std::string(FitLabel(row.fit, response.lang)),
                 FormatFixed(row.decode_tps, 1) + " " + std::string(t.Text("unit.tps"))});
@@ -162,7 +170,8 @@ std::string RenderPageMarkdown(const Response& response, const Catalog& catalog)
 
   // The commands.
   out += "## " + FillTemplate(t.Text("cmd.heading"), {{"model", m.name}}) + "\n\n";
-  out += "### " + FillTemplate(t.Text("cmd.vllm"), {{"device", s.device_name}}) + "\n\n";
+  out += "### " + FillTemplate(t.Text("cmd.vllm"), {{"device", Devices(t, s.device_count, s.device_name)}}) +
+         "\n\n";
   out += "```sh\n" + response.commands.vllm + "\n```\n\n";
   out += "### " + std::string(t.Text("cmd.ollama")) + "\n\n";
   out += "```\n" + response.commands.ollama_modelfile + "\n```\n\n";

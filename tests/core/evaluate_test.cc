@@ -115,3 +115,63 @@ TEST(Evaluate, RecommendedClassTiesKeepLadderOrder) {
 
 }  // namespace
 }  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+TEST(TensorParallel, SplitsWeightsAndCacheAndAddsBuffers) {
+  Request request = For("glm-4-32b-0414");
+  request.device = "rtx-3090-24gb";
+  request.device_count = 2;
+  const Response r = EvaluateOk(request);
+  // Hand calculation (estimation model, Part 2), W = 19.4e9 B = 18.0677 GiB, K = 1.90625 GiB:
+  // per device (W + K) / 2 + [0.85 + 0.03 × W/2 + 0.04 + 0.375] + 0.25 = 11.77297 GiB.
+  const double w = 19400000000.0 / 1073741824.0;
+  const double per_device = (w + 1.90625) / 2 + (0.85 + 0.03 * w / 2 + 0.04 + 0.375) + 0.25;
+  EXPECT_NEAR(r.simulator.per_device_gib, per_device, 1e-12);
+  EXPECT_NEAR(per_device, 11.77297, 1e-5);
+  EXPECT_NEAR(r.simulator.total_gib, 2 * per_device, 1e-12);
+  EXPECT_EQ(r.simulator.fit, Fit::kComfortable);  // 11.77 / 24 = 0.49
+  // Decode: 2 × 0.9 × the one-device 27.30 tok/s = 49.145 tok/s.
+  EXPECT_NEAR(r.simulator.decode_tps, 2 * 0.9 * 936e9 * 0.736 * 0.85 / (19.4e9 + 2046820352.0), 1e-9);
+  // Max context per device: K/2 ≤ 0.96 × 24 − 0.85 − 1.03 × W/2 − 0.25 = 12.63516 GiB, so
+  // S = floor(2 × 12.63516 GiB / 62,464 B) = 434,390 tokens.
+  EXPECT_EQ(r.simulator.max_context_tokens, 434390);
+  EXPECT_NE(r.commands.vllm.find("--tensor-parallel-size 2 \\\n"), std::string::npos);
+  EXPECT_NE(r.commands.vllm.find("on 2× RTX 3090 24GB"), std::string::npos);
+  EXPECT_NE(r.commands.ollama_env.find("Ollama has no tensor parallelism"), std::string::npos);
+}
+
+TEST(TensorParallel, MatrixSuggestsAGroupWhenNoSingleDeviceFits) {
+  // A 400B dense model at Q4_K_M: 225.8 GiB of weights, more than any one ladder device.
+  const std::string models = R"([{"id": "big", "name": "Big", "family": "F", "checkpoint": "o/big",
+    "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
+    "params_total": 4e11, "params_active": 4e11, "num_hidden_layers": 126, "hidden_size": 16384,
+    "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
+    "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
+  const std::string devices = R"({"devices": [
+    {"id": "gpu80", "name": "GPU 80", "memory_gib": 80, "bandwidth_gbps": 3350, "class": "datacenter", "source": "s"},
+    {"id": "mac192", "name": "Mac 192", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "source": "s"}],
+    "recommendation_ladder": ["gpu80", "mac192"], "hardware_table": ["gpu80"]})";
+  const Result<Catalog> catalog = ParseCatalog(models, devices);
+  ASSERT_TRUE(catalog.ok()) << catalog.error().message;
+  const Response r = EvaluateOk(For("big"), catalog.value());
+  // Q4_K_M: W = 4e11 × 4.85 / 8 B = 225.85 GiB; K(32K) = 2 × 126 × 8 × 128 × 2 × 32,768 B =
+  // 15.75 GiB; the workspace is 16,384 × 32,768 × 2 B = 1 GiB. On 4 × 80 GiB:
+  // (225.85 + 15.75) / 4 + 0.85 + 0.03 × 56.46 + 0.04 + 1 + 0.25 = 64.23 GiB ≤ 0.96 × 80 = 76.8;
+  // on 2: 126.33 GiB > 76.8. The Mac (one 192 GiB machine) needs 246.5 GiB: no.
+  const MatrixRow& q4 = r.matrix[5];
+  ASSERT_EQ(q4.format, "Q4_K_M");
+  EXPECT_EQ(*q4.recommended_device, "gpu80");
+  EXPECT_EQ(q4.recommended_device_count, 4);
+  // IQ4_XS (4.25 bpw): on the Mac 197.91 + 15.75 + 0.55 + 0.015 × 197.91 + 1 = 218.2 GiB >
+  // 0.96 × 192 = 184.3, so again 4 GPUs.
+  EXPECT_EQ(r.matrix[7].recommended_device_count, 4);
+  // FP16: W = 745.06 GiB; 8 × 80 GiB would each hold (745.06 + 15.75) / 8 + 0.85 + 0.03 × 93.13
+  // + 0.04 + 1 + 0.25 = 100.0 GiB: too much, so nothing is recommended.
+  EXPECT_FALSE(r.matrix[0].recommended_device);
+  EXPECT_EQ(r.matrix[0].recommended_device_count, 0);
+}
+
+}  // namespace
+}  // namespace vramcalc

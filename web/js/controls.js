@@ -27,7 +27,8 @@ export function bindControls(form, handlers) {
       case 'device':
         return { device: target.value === 'auto' ? null : target.value };
       case 'batch':
-        return { batch: Number(target.value) };
+      case 'gpus':
+        return { [target.name]: Number(target.value) };
       default:
         return null;
     }

@@ -33,3 +33,6 @@ export function contextLabel(tokens) {
   if (tokens >= 1024 && tokens % 1024 === 0) return `${tokens / 1024}K`;
   return String(tokens);
 }
+
+/** Keeps a number and its unit on one line: "95,8 %" → "95,8\u00a0%". */
+export const keepUnits = (text) => text.replace(/(\d) (%|GB|tok\/s|Tokens|tokens)/g, '$1\u00a0$2');

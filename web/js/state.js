@@ -2,7 +2,7 @@
 // the view. Every value read from the hash is checked against the catalog; a bad one is
 // reported and replaced by the default, never passed on.
 
-export const HASH_KEYS = ['model', 'format', 'context', 'batch', 'kv', 'device', 'lang'];
+export const HASH_KEYS = ['model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'lang'];
 
 /** The reference page's scenario. `device: null` means the format's recommended class. */
 export function defaultScenario(catalog, lang) {
@@ -14,6 +14,7 @@ export function defaultScenario(catalog, lang) {
     batch: d.batch,
     kv: d.kv_dtype,
     device: null,
+    gpus: d.device_count,
     lang,
   };
 }
@@ -41,6 +42,7 @@ export function scenarioFromHash(hash, catalog, fallback) {
     lang: (v) => (v === 'de' || v === 'en' ? v : null),
     context: (v) => wholeNumber(v, catalog.limits.max_context),
     batch: (v) => wholeNumber(v, catalog.limits.max_batch),
+    gpus: (v) => wholeNumber(v, catalog.limits.max_device_count),
   };
   for (const [key, raw] of params) {
     if (!(key in checks)) {
@@ -74,6 +76,7 @@ export function requestFor(scenario) {
     context: scenario.context,
     batch: scenario.batch,
     kv_dtype: scenario.kv,
+    device_count: scenario.gpus,
     lang: scenario.lang,
   };
   if (scenario.device) request.device = scenario.device;

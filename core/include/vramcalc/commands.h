@@ -24,6 +24,7 @@ struct CommandInputs {
   const QuantFormat* format = nullptr;
   const KvDtype* kv_dtype = nullptr;
   const Device* device = nullptr;
+  int64_t device_count = 1;   // tensor-parallel group size
   int64_t context_tokens = 0;
   int64_t batch = 1;
   double kv_cache_gib = 0;    // for all `batch` sequences, as the simulator shows it

@@ -47,15 +47,27 @@ double KvCacheBytes(const KvLayout& layout, int64_t context_tokens, int64_t batc
 // FP16 over the full context (for MLA models: H_q × (d_qk + d_v) per layer).
 double NaiveMhaKvBytes(const ModelSpec& model, int64_t context_tokens, int64_t batch);
 
+// Part 2, tensor parallelism over N identical devices: each holds 1/N of the weights and the KV
+// cache, its own runtime overhead for its share of the weights, and 0.25 GiB of communication
+// buffers; decoding runs at N × 0.9 × the one-device rate.
+inline constexpr int64_t kMaxDeviceCount = 8;
+inline constexpr double kTensorParallelBuffersGib = 0.25;
+inline constexpr double kTensorParallelEfficiency = 0.9;
+
 // 1.3: runtime overhead, independent of context.
 // Discrete: 0.85 + 0.03 W + 0.04 + d_model × 32768 × 2 B. Apple: 0.55 + 0.015 W + d_model × 64 KiB.
 double OverheadGib(const ModelSpec& model, double weights_gib, Platform platform);
 
+// The overhead on each of `device_count` devices: O(W/N), plus the buffers when N > 1.
+double PerDeviceOverheadGib(const ModelSpec& model, double weights_gib, Platform platform,
+                            int64_t device_count);
+
 // 1.5: single-stream decode rate. Every token reads the active weights once and the whole KV
 // cache; the achievable share of peak bandwidth is 0.736 × the device class's efficiency
 // (0.85 consumer NVIDIA, 0.80 Apple, 0.90 datacenter).
+// With N > 1 devices in tensor parallel: N × 0.9 × that rate.
 double DecodeTokensPerSecond(const Device& device, double params_active, double bits_per_weight,
-                             double kv_cache_bytes);
+                             double kv_cache_bytes, int64_t device_count = 1);
 
 // 1.7: r = total / memory; r ≤ 0.90 comfortable, ≤ 1.00 tight, else no fit.
 Fit RateFit(double total_gib, double memory_gib);
@@ -64,8 +76,11 @@ Fit RateFit(double total_gib, double memory_gib);
 // K(S) ≤ 0.96 M − c − (1 + s) W with (c, s) = (0.85, 0.03) discrete or (0.55, 0.015) Apple,
 // lowered where needed so that the fit rating at that context is never "no fit".
 // 0 when not even one token fits. Not capped at the model's max position.
+// With N devices it is solved per device: W and K are split N ways, the buffers come off each
+// device's budget, and `per_device_overhead_gib` is PerDeviceOverheadGib().
 int64_t MaxContextTokens(const KvLayout& layout, int64_t batch, double weights_gib,
-                         double overhead_gib, double memory_gib, Platform platform);
+                         double per_device_overhead_gib, double memory_gib, Platform platform,
+                         int64_t device_count = 1);
 
 }  // namespace vramcalc
 

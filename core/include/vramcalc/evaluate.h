@@ -28,6 +28,7 @@ struct Request {
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
   std::optional<std::string> device;  // none: the recommended class of `format`
+  int64_t device_count = 1;            // identical devices in tensor parallel, 1 to 8
   Lang lang = Lang::kDe;
 };
 
@@ -40,17 +41,18 @@ struct SimulatorResult {
   std::string kv_dtype;
   int64_t context_tokens = 0;
   int64_t batch = 1;
-  double weights_gib = 0;
-  double kv_cache_gib = 0;
-  double overhead_gib = 0;
-  double total_gib = 0;
-  double per_device_gib = 0;
+  int64_t device_count = 1;
+  double weights_gib = 0;   // all devices together
+  double kv_cache_gib = 0;  // all devices together
+  double overhead_gib = 0;  // all devices together, including tensor-parallel buffers
+  double total_gib = 0;     // weights + KV cache + overhead
+  double per_device_gib = 0;  // total / device_count: what each device must hold
   // The breakdown bar's shares as displayed: weights and KV rounded half-up to 0.1 %, the
   // overhead the remainder of 100, so the three always add up to 100 (reference: 83/8.8/8.2).
   double share_weights_pct = 0;
   double share_kv_cache_pct = 0;
   double share_overhead_pct = 0;
-  double usage_pct = 0;  // 100 × total / memory, unrounded
+  double usage_pct = 0;  // 100 × per device / memory, unrounded
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
   int64_t max_context_tokens = 0;
@@ -64,7 +66,10 @@ struct MatrixRow {
   double bits_per_weight = 0;
   double weights_gib = 0;
   std::map<int64_t, double> total_gib;  // by context: 8192, 32768, 131072
-  std::optional<std::string> recommended_device;  // none: nothing on the ladder fits
+  // The recommended class at 32K: one device when one fits; else the smallest tensor-parallel
+  // group (2, 4 or 8) of one non-Apple ladder device; none when even 8 do not suffice.
+  std::optional<std::string> recommended_device;
+  int64_t recommended_device_count = 0;
 };
 
 // The hardware table: the catalog's table rows, then the simulator's device when it is not
@@ -74,7 +79,7 @@ struct HardwareRow {
   std::string name;
   double memory_gib = 0;
   double bandwidth_gbps = 0;
-  double needed_gib = 0;
+  double needed_gib = 0;  // per device, with the request's device_count
   double usage_pct = 0;
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
@@ -116,11 +121,12 @@ struct Response {
 // be computed).
 Result<Response> Evaluate(const Request& request, const Catalog& catalog);
 
-// The recommended class for `format_id` (estimation model 1.8): the first ladder device, in
-// ascending memory, on which the total at 32K fits in 96 % of its memory. Empty: none fits.
+// The recommended class for a format (estimation model 1.8): the first ladder device, in
+// ascending memory, on which the per-device total at 32K fits in 96 % of its memory when
+// `device_count` of them share the model (Apple devices only for one). Empty: none fits.
 std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
                                              const KvDtype& kv_dtype, int64_t batch,
-                                             const Catalog& catalog);
+                                             int64_t device_count, const Catalog& catalog);
 
 // The fit label in `lang` ("Passt komfortabel", "Fits comfortably", ...).
 std::string_view FitLabel(Fit fit, Lang lang);

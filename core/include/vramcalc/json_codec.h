@@ -1,6 +1,6 @@
 // The JSON contract shared by the CLI, the wasm module and the page.
-// Request:  {"model", "format", "context", "batch", "kv_dtype", "device", "lang"}; only
-//           "model" is required.
+// Request:  {"model", "format", "context", "batch", "kv_dtype", "device", "device_count",
+//           "lang"}; only "model" is required.
 // Response: {"ok": true, "schema": 1, "model", "simulator", "matrix", "hardware", "related",
 //           "commands"} or {"ok": false, "schema": 1, "error": {"code", "message", "field"}}.
 // Numbers are unrounded except the simulator's share_pct (see SimulatorResult).

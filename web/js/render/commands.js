@@ -5,7 +5,10 @@ const $ = (id) => document.getElementById(id);
 
 export function renderCommands(response, { t }) {
   put($('cmd-heading'), t('cmd.heading', { model: response.model.name }));
-  put($('cmd-vllm-heading'), t('cmd.vllm', { device: response.simulator.device_name }));
+  const sim = response.simulator;
+  const devices = sim.device_count > 1
+    ? t('unit.times', { count: sim.device_count, device: sim.device_name }) : sim.device_name;
+  put($('cmd-vllm-heading'), t('cmd.vllm', { device: devices }));
   put($('cmd-vllm'), response.commands.vllm);
   put($('cmd-ollama'), response.commands.ollama_modelfile);
   put($('cmd-ollama-env'), response.commands.ollama_env);

@@ -37,7 +37,7 @@ export function renderHardware(response, { t, lang, scenario }) {
     const row = rows[i];
     const [head, memory, needed, fit, decode] = row.cells;
     const button = head.firstChild;
-    put(button, data.name);
+    put(button, sim.device_count > 1 ? t('unit.times', { count: sim.device_count, device: data.name }) : data.name);
     const label = t('hw.select', { device: data.name });
     if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
     put(memory, `${fmt.share(lang, data.memory_gib)} GB · ${fmt.plain(lang, data.bandwidth_gbps)} GB/s`, data.memory_gib);

@@ -42,7 +42,10 @@ export function renderMatrix(response, { t, lang, catalog, scenario }) {
     put(weights, fmt.gb(lang, data.weights_gib), data.weights_gib);
     CONTEXTS.forEach((context, j) => put(rest[j], fmt.gb(lang, data.total_gib[context]), data.total_gib[context]));
     const recommended = catalog.devices.find((d) => d.id === data.recommended_device);
-    put(rest[3], recommended ? recommended.name : t('matrix.none'), data.recommended_device ?? '');
+    const count = data.recommended_device_count;
+    const name = !recommended ? t('matrix.none')
+      : count > 1 ? t('unit.times', { count, device: recommended.name }) : recommended.name;
+    put(rest[3], name, data.recommended_device ?? '');
     markSelected(row, data.format === scenario.format);
   });
 }

@@ -40,7 +40,9 @@ export function renderSimulator(response, { t, lang, catalog }) {
   put($('max-position'), t('out.max_position', { tokens: fmt.integer(lang, model.max_position_embeddings) }));
   put(
     $('kv-saving'),
-    t('sim.kv_saving', { pct: fmt.fixed(lang, sim.kv_saving_pct, 1), gib: fmt.fixed(lang, sim.kv_naive_mha_gib, 2) }),
+    fmt.keepUnits(t('sim.kv_saving', {
+      pct: fmt.fixed(lang, sim.kv_saving_pct, 1), gib: fmt.fixed(lang, sim.kv_naive_mha_gib, 2),
+    })),
     sim.kv_saving_pct,
   );
 }
