@@ -32,7 +32,7 @@ double DecodeEfficiency(DeviceClass device_class) {
 // The largest S ≥ 0 with K(S) ≤ budget_bytes for `batch` sequences, where
 // K(S) = batch × (g × S + l × min(S, w)). Piecewise linear, so solved exactly per piece.
 int64_t InverseKv(const KvLayout& layout, int64_t batch, double budget_bytes) {
-  constexpr double kCap = 9.0e15;  // far beyond any context; keeps the int64 cast defined
+  constexpr double kCap = static_cast<double>(kMaxContextTokens);
   if (!(budget_bytes > 0)) return 0;
   const double per_seq = budget_bytes / static_cast<double>(batch);
   const double g = layout.global_bytes_per_token;
@@ -49,6 +49,16 @@ int64_t InverseKv(const KvLayout& layout, int64_t batch, double budget_bytes) {
 }
 
 }  // namespace
+
+KvCompression KvCompressionOf(const ModelSpec& model) {
+  if (model.mla) return KvCompression::kLatent;
+  const bool grouped = model.num_key_value_heads < model.num_attention_heads;
+  const bool windowed = model.sliding_window.has_value();
+  if (grouped && windowed) return KvCompression::kGroupedHeadsAndWindow;
+  if (grouped) return KvCompression::kGroupedHeads;
+  if (windowed) return KvCompression::kWindow;
+  return KvCompression::kNone;
+}
 
 double WeightsGib(double params, double bits_per_weight) {
   return params * bits_per_weight / 8.0 / kBytesPerGib;

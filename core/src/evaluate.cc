@@ -205,6 +205,8 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   sim.max_context_tokens =
       MaxContextTokens(layout, request.batch, footprint.weights_gib, footprint.device_overhead_gib,
                        device->memory_gib, platform, n);
+  sim.max_context_capped = sim.max_context_tokens >= kMaxContextTokens;
+  sim.kv_compression = KvCompressionOf(*model);
   const double naive_bytes = NaiveMhaKvBytes(*model, request.context_tokens, request.batch);
   sim.kv_naive_mha_gib = naive_bytes / kBytesPerGib;
   // The saving is the architecture's (GQA, MLA, window) at FP16, whatever KV type is chosen.

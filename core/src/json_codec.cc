@@ -266,6 +266,17 @@ std::string_view AttentionId(Attention attention) {
   return "gqa";
 }
 
+std::string_view KvCompressionId(KvCompression compression) {
+  switch (compression) {
+    case KvCompression::kNone: return "none";
+    case KvCompression::kGroupedHeads: return "grouped_heads";
+    case KvCompression::kLatent: return "latent";
+    case KvCompression::kWindow: return "window";
+    case KvCompression::kGroupedHeadsAndWindow: return "grouped_heads_window";
+  }
+  return "none";
+}
+
 std::string_view DeviceClassId(DeviceClass device_class) {
   switch (device_class) {
     case DeviceClass::kConsumer: return "consumer";
@@ -504,8 +515,10 @@ std::string SerializeResponse(const Response& response) {
   sim["fit_label"] = FitLabel(s.fit, lang);
   sim["decode_tps"] = s.decode_tps;
   sim["max_context"] = s.max_context_tokens;
+  sim["max_context_capped"] = s.max_context_capped;
   sim["kv_naive_mha_gib"] = s.kv_naive_mha_gib;
   sim["kv_saving_pct"] = s.kv_saving_pct;
+  sim["kv_compression"] = KvCompressionId(s.kv_compression);
 
   OrderedJson& curve = out["curve"] = OrderedJson::array();
   for (const CurvePoint& point : response.curve) {

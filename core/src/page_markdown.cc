@@ -47,6 +47,24 @@ std::string Devices(const Strings& t, int64_t count, const std::string& name) {
   return FillTemplate(t.Text("unit.times"), {{"count", std::to_string(count)}, {"device", name}});
 }
 
+// The KV-compression sentence for the model's family (the reference page's is grouped heads).
+std::string KvSavingKey(KvCompression compression) {
+  switch (compression) {
+    case KvCompression::kGroupedHeads: return "sim.kv_saving";
+    case KvCompression::kLatent: return "sim.kv_saving.latent";
+    case KvCompression::kWindow: return "sim.kv_saving.window";
+    case KvCompression::kGroupedHeadsAndWindow: return "sim.kv_saving.grouped_heads_window";
+    case KvCompression::kNone: return "sim.kv_saving.none";
+  }
+  return "sim.kv_saving";
+}
+
+std::string MaxContextText(const Strings& t, const SimulatorResult& s) {
+  const std::string tokens = FormatGrouped(s.max_context_tokens);
+  return s.max_context_capped ? FillTemplate(t.Text("out.max_context_at_least"), {{"tokens", tokens}})
+                              : tokens;
+}
+
 }  // namespace
 
 std::string RenderPageMarkdown(const Response& response, const Catalog& catalog) {
@@ -100,12 +118,13 @@ std::string RenderPageMarkdown(const Response& response, const Catalog& catalog)
   out += Row({std::string(t.Text("out.decode")), FormatFixed(s.decode_tps, 1) + " " + std::string(t.Text("unit.tps"))});
   out += Row({std::string(t.Text("out.overhead")), Gb(s.overhead_gib)});
   out += Row({std::string(t.Text("out.max_context")),
-              FormatGrouped(s.max_context_tokens) + " " + std::string(t.Text("unit.tokens")) + " (" +
+              MaxContextText(t, s) + " " + std::string(t.Text("unit.tokens")) + " (" +
                   FillTemplate(t.Text("out.max_position"),
                                {{"tokens", FormatGrouped(m.max_position_embeddings)}}) +
                   ")"});
-  out += "\n" + FillTemplate(t.Text("sim.kv_saving"), {{"pct", FormatFixed(s.kv_saving_pct, 1)},
-                                                       {"gib", FormatFixed(s.kv_naive_mha_gib, 2)}}) +
+  out += "\n" + FillTemplate(t.Text(KvSavingKey(s.kv_compression)),
+                             {{"pct", FormatFixed(s.kv_saving_pct, 1)},
+                              {"gib", FormatFixed(s.kv_naive_mha_gib, 2)}}) +
          "\n\n";
 
   // The quantization matrix.

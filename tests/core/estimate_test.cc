@@ -173,3 +173,34 @@ TEST(MaxContext, SolvesTheSlidingWindowPiecewise) {
 
 }  // namespace
 }  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+TEST(KvCompression, NamesWhatShrinksTheCache) {
+  EXPECT_EQ(KvCompressionOf(testing::Glm4_32b()), KvCompression::kGroupedHeads);  // 2 of 48 heads
+  EXPECT_EQ(KvCompressionOf(testing::DeepSeekV3()), KvCompression::kLatent);
+  ModelSpec mha = testing::Glm4_32b();
+  mha.num_key_value_heads = mha.num_attention_heads;
+  EXPECT_EQ(KvCompressionOf(mha), KvCompression::kNone);
+  mha.sliding_window = SlidingWindowSpec{2047, 61, "every layer"};
+  EXPECT_EQ(KvCompressionOf(mha), KvCompression::kWindow);
+  ModelSpec both = testing::Glm4_32b();
+  both.sliding_window = SlidingWindowSpec{4096, 30, "alternating"};
+  EXPECT_EQ(KvCompressionOf(both), KvCompression::kGroupedHeadsAndWindow);
+}
+
+TEST(MaxContext, IsCappedWhenNoLayerGrowsPastItsWindow) {
+  // Every layer windowed at 2,047 tokens (as Phi-3-mini-4k's config states): past the window
+  // the cache stops growing, so memory never runs out; the core reports its ceiling, 2^27.
+  ModelSpec m = testing::Glm4_32b();
+  m.sliding_window = SlidingWindowSpec{2047, 61, "every layer"};
+  const double w = 19400000000.0 / kGib;
+  EXPECT_EQ(MaxContextTokens(KvLayoutOf(m, 2.0), 1, w, OverheadGib(m, w, Platform::kDiscrete), 24,
+                             Platform::kDiscrete),
+            kMaxContextTokens);
+  EXPECT_EQ(kMaxContextTokens, 134217728);
+}
+
+}  // namespace
+}  // namespace vramcalc

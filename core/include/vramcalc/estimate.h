@@ -16,6 +16,10 @@ inline constexpr double kBytesPerGib = 1073741824.0;  // every "GB" of memory is
 inline constexpr int64_t kMatrixContexts[] = {8192, 32768, 131072};  // 8K, 32K, 128K
 inline constexpr int64_t kRecommendationContextTokens = 32768;       // "@ 32K"
 inline constexpr double kUsableFraction = 0.96;  // of device memory, for max context and ladder
+// The longest context the core computes: requests may not ask for more, and a max context
+// beyond it (a model whose KV cache stops growing, such as one with only windowed layers) is
+// reported as this value.
+inline constexpr int64_t kMaxContextTokens = int64_t{1} << 27;  // 134,217,728
 
 // The two overhead constant sets: every non-Apple device, and Apple Silicon's unified memory.
 enum class Platform { kDiscrete, kApple };
@@ -24,6 +28,11 @@ inline Platform PlatformOf(const Device& device) {
 }
 
 enum class Fit { kComfortable, kTight, kNoFit };
+
+// What shrinks a model's KV cache against naive multi-head attention: grouped or multi-query
+// KV heads, a latent (MLA), windowed layers, both of the first and the last, or nothing.
+enum class KvCompression { kNone, kGroupedHeads, kLatent, kWindow, kGroupedHeadsAndWindow };
+KvCompression KvCompressionOf(const ModelSpec& model);
 
 // 1.1: W = P × bpw / 8 / 2^30.
 double WeightsGib(double params, double bits_per_weight);
@@ -75,7 +84,8 @@ Fit RateFit(double total_gib, double memory_gib);
 // 1.6: the largest context (tokens per sequence) before running out of memory:
 // K(S) ≤ 0.96 M − c − (1 + s) W with (c, s) = (0.85, 0.03) discrete or (0.55, 0.015) Apple,
 // lowered where needed so that the fit rating at that context is never "no fit".
-// 0 when not even one token fits. Not capped at the model's max position.
+// 0 when not even one token fits. Not capped at the model's max position; capped at
+// kMaxContextTokens.
 // With N devices it is solved per device: W and K are split N ways, the buffers come off each
 // device's budget, and `per_device_overhead_gib` is PerDeviceOverheadGib().
 int64_t MaxContextTokens(const KvLayout& layout, int64_t batch, double weights_gib,

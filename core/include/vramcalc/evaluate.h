@@ -17,7 +17,7 @@
 
 namespace vramcalc {
 
-inline constexpr int64_t kMaxRequestContextTokens = int64_t{1} << 27;  // 134,217,728
+inline constexpr int64_t kMaxRequestContextTokens = kMaxContextTokens;  // 134,217,728
 inline constexpr int64_t kMaxRequestBatch = 1024;
 
 // A validated request. The parser fills the reference page's defaults.
@@ -56,8 +56,10 @@ struct SimulatorResult {
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
   int64_t max_context_tokens = 0;
+  bool max_context_capped = false;  // memory allows more than kMaxContextTokens
   double kv_naive_mha_gib = 0;
   double kv_saving_pct = 0;
+  KvCompression kv_compression = KvCompression::kNone;
 };
 
 struct MatrixRow {

@@ -4,6 +4,15 @@ import * as fmt from '../format.js';
 
 const $ = (id) => document.getElementById(id);
 
+// The KV-compression sentence for each family; the reference page's is grouped heads.
+const SAVING_KEYS = {
+  grouped_heads: 'sim.kv_saving',
+  latent: 'sim.kv_saving.latent',
+  window: 'sim.kv_saving.window',
+  grouped_heads_window: 'sim.kv_saving.grouped_heads_window',
+  none: 'sim.kv_saving.none',
+};
+
 export function renderSimulator(response, { t, lang, catalog }) {
   const sim = response.simulator;
   const model = response.model;
@@ -36,11 +45,13 @@ export function renderSimulator(response, { t, lang, catalog }) {
   put($('kv-cache'), fmt.gb(lang, sim.kv_cache_gib), sim.kv_cache_gib);
   put($('decode'), `${fmt.fixed(lang, sim.decode_tps, 1)} ${t('unit.tps')}`, sim.decode_tps);
   put($('overhead'), fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
-  put($('max-context'), `${fmt.integer(lang, sim.max_context)} ${t('unit.tokens')}`, sim.max_context);
+  const maxContext = fmt.integer(lang, sim.max_context);
+  put($('max-context'), `${sim.max_context_capped ? t('out.max_context_at_least', { tokens: maxContext })
+    : maxContext} ${t('unit.tokens')}`, sim.max_context);
   put($('max-position'), t('out.max_position', { tokens: fmt.integer(lang, model.max_position_embeddings) }));
   put(
     $('kv-saving'),
-    fmt.keepUnits(t('sim.kv_saving', {
+    fmt.keepUnits(t(SAVING_KEYS[sim.kv_compression] ?? 'sim.kv_saving', {
       pct: fmt.fixed(lang, sim.kv_saving_pct, 1), gib: fmt.fixed(lang, sim.kv_naive_mha_gib, 2),
     })),
     sim.kv_saving_pct,
