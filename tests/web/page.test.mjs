@@ -1,287 +1,418 @@
-// The built site (build-wasm/site) in headless Chromium: the page must show the reference numbers,
-// follow its inputs, load nothing from outside 127.0.0.1 and log no errors.
+// The built site (build-wasm/site) in headless Chromium: the controls (context slider by
+// keyboard and pointer, the context field, every selector), row clicks in the three tables and
+// the copy buttons. Every test also checks that the page logged no error, opened no dialog,
+// requested nothing outside 127.0.0.1 and shows no NaN/undefined/Infinity/[object.
 //
 // Needs the wasm build (`emcmake cmake -S . -B build-wasm -G Ninja && cmake --build build-wasm`)
 // and Debian's Chromium at /usr/bin/chromium (CHROMIUM overrides the path). Run with
-// `npm run test:web`.
+// `npm run test:web`. Shared set-up: support/harness.mjs; reference values: support/reference.mjs.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../support/static-server.mjs';
+import {
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, dataValue, launch, loadCore, missingPrerequisites,
+  numberValue, openPage, settle, shownText, waitForDataValue, waitForExactDataValue, waitForHash, waitForText,
+} from './support/harness.mjs';
+import { REFERENCE, toGerman } from './support/reference.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-wasm/site');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+let env;
+let core; // the same wasm module in Node: expected values the reference page does not have
 
-const TEST_TIMEOUT_MS = 60_000;
-const WAIT_MS = 15_000;
-const REFERENCE = { total: 21.78, decode: 27.3, maxContext: 61544, fit: 'tight' }; // shared/reference/glm-4-32b-0414.txt
-const FORBIDDEN_TEXT = ['NaN', 'undefined', 'Infinity', '[object'];
-// The page falls back to the browser's language when the link names none (German when it is
-// neither German nor English). Pin a German browser so the default view is the reference
-// page's whatever the machine's locale; #lang=en is tested separately.
-const BROWSER_LOCALE = 'de-DE';
+// Reference values used below (shared/reference/glm-4-32b-0414.txt), in German format.
+const referenceMatrix = Object.fromEntries(REFERENCE.matrix.map(([format, ...cells]) => [format, cells]));
+const referenceHardware = Object.fromEntries(REFERENCE.hardware.map(([device, ...cells]) => [device, cells]));
+const Q4_AT_8K = toGerman(referenceMatrix.Q4_K_M[3]); // "20,35 GB"
+const Q4_AT_32K = toGerman(referenceMatrix.Q4_K_M[4]); // "21,78 GB"
+const Q4_AT_128K = toGerman(referenceMatrix.Q4_K_M[5]); // "27,50 GB"
+// KV cache of the reference scenario in GiB, exactly: 2 (K and V) × 61 layers × 2 KV heads ×
+// 128 (head dim) × 32768 tokens × 2 bytes (FP16) / 2^30 = 1.90625 (shown as "1.91 GB").
+const KV_FP16_GIB = (2 * 61 * 2 * 128 * 32768 * 2) / 2 ** 30;
 
-let server;
-let userDataDir;
-let context;
-let page;
-let core; // the same wasm module, run in Node, for expected values
-const problems = []; // console errors, page errors and foreign requests, as they happen
+const hashParams = (hash) => new URLSearchParams(hash.replace(/^#/, ''));
+const hashHas = (key, value) => (hash) => hashParams(hash).get(key) === value;
 
-const byTestId = (id) => `[data-testid="${id}"]`;
-
-/** Why the page cannot be tested here (a missing build or browser), or null. */
-async function missingPrerequisites() {
-  const buildHint = 'build the site first: `emcmake cmake -S . -B build-wasm -G Ninja && cmake --build build-wasm`';
-  const required = [
-    [path.join(siteDir, 'index.html'), buildHint],
-    [path.join(siteDir, 'vramcalc.mjs'), buildHint],
-    [path.join(siteDir, 'vramcalc.wasm'), buildHint],
-    [chromiumPath, "install Debian's chromium (`apt-get install chromium`) or set CHROMIUM"],
-  ];
-  const missing = [];
-  for (const [file, hint] of required) {
-    await access(file).catch(() => missing.push(`${file} is missing: ${hint}`));
-  }
-  return missing.length > 0 ? missing.join('\n') : null;
+/** Chooses an option of a selector and waits until the page has rendered the frame after it. */
+async function choose(page, testId, value) {
+  const select = page.locator(byTestId(testId));
+  const options = await select.locator('option').evaluateAll((nodes) => nodes.map((o) => o.value));
+  assert.ok(options.includes(value), `select ${testId} lacks option ${value} (has ${options.join(', ')})`);
+  await select.selectOption(value);
+  await settle(page);
 }
 
-// Without the build or the browser this fails with the instructions (the page tests are cancelled).
+/** Where to put the pointer on the context slider for a position (log2 of the tokens). */
+async function sliderPoint(page, position) {
+  const range = page.locator(byTestId('context'));
+  const box = await range.boundingBox();
+  const { min, max } = await range.evaluate((input) => ({ min: Number(input.min), max: Number(input.max) }));
+  // The thumb's centre travels from thumb/2 to width − thumb/2. Chromium's default thumb is
+  // about 16 px wide; one step is ~50 px at the default 1280 px window, so the estimate is safe.
+  const thumb = 16;
+  return {
+    x: box.x + thumb / 2 + ((position - min) / (max - min)) * (box.width - thumb),
+    y: box.y + box.height / 2,
+  };
+}
+
+/** Waits for context `tokens` on the label, the slider and the total. */
+async function expectContext(page, tokens, what) {
+  await waitForExactDataValue(env, page, 'context-value', tokens);
+  assert.equal(await page.locator(byTestId('context')).inputValue(), String(Math.log2(tokens)), `${what}: slider`);
+  assert.equal(await shownText(page, 'context-value'), `${new Intl.NumberFormat('de-DE').format(tokens)} Tokens`,
+    `${what}: context label`);
+}
+
+// Without the build or the browser this fails with the instructions (the page tests fail too).
 test('the site and Chromium are present', async () => {
   const missing = await missingPrerequisites();
   assert.equal(missing, null, missing ?? '');
 });
 
-async function setUp() {
-  const missing = await missingPrerequisites();
-  if (missing) throw new Error(missing);
+describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOUT_MS * 10 }, () => {
+  before(async () => {
+    env = await launch();
+    core = await loadCore();
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
 
-  const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
-  core = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc.wasm')) });
-
-  server = await startServer(siteDir);
-  userDataDir = await mkdtemp(path.join(tmpdir(), 'vramcalc-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    locale: BROWSER_LOCALE,
-    timeout: WAIT_MS,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
-  context.setDefaultTimeout(WAIT_MS);
-  context.setDefaultNavigationTimeout(WAIT_MS);
-
-  // Nothing may leave 127.0.0.1: every other origin is recorded (below) and blocked (here).
-  const serverOrigin = new URL(server.url).origin;
-  await context.route('**/*', (route) =>
-    new URL(route.request().url()).origin === serverOrigin ? route.continue() : route.abort('blockedbyclient'),
-  );
-  context.on('request', (request) => {
-    const url = new URL(request.url());
-    if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== '127.0.0.1') {
-      problems.push(`request to a foreign origin: ${url.href}`);
-    }
-  });
-  context.on('weberror', (webError) => problems.push(`uncaught error: ${webError.error()}`));
-
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      const { url, lineNumber } = message.location();
-      problems.push(`console error: ${message.text()} (${url}:${lineNumber})`);
-    }
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error}`));
-  page.on('crash', () => problems.push('the page crashed'));
-}
-
-async function tearDown() {
-  await context?.close();
-  await server?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-}
-
-/** Fails the current test on anything the page has logged or requested so far. */
-function assertNoProblems() {
-  assert.deepEqual(problems, [], `the page reported problems:\n${problems.join('\n')}`);
-}
-
-/** The unrounded number (or word, for fit) that the page exposes on an output. */
-async function dataValue(testId) {
-  return page.locator(byTestId(testId)).getAttribute('data-value');
-}
-
-async function numberValue(testId) {
-  const raw = await dataValue(testId);
-  const value = Number(raw);
-  assert.ok(raw !== null && raw !== '' && Number.isFinite(value), `data-value of ${testId} is not a number: ${raw}`);
-  return value;
-}
-
-/** Waits until an output has a data-value different from `previous` (any value when undefined). */
-async function waitForDataValue(testId, previous) {
-  const handle = await page.waitForFunction(
-    ([selector, old]) => {
-      const value = document.querySelector(selector)?.getAttribute('data-value');
-      return value !== null && value !== undefined && value !== '' && value !== old ? value : false;
-    },
-    [byTestId(testId), previous ?? null],
-    { timeout: WAIT_MS },
-  ).catch(async (error) => {
-    throw new Error(
-      `data-value of ${testId} did not ${previous === undefined ? 'appear' : `change from ${previous}`} ` +
-        `within ${WAIT_MS} ms (now ${await dataValue(testId).catch(() => '?')}); problems: ${problems.join('; ') || 'none'}`,
-      { cause: error },
-    );
-  });
-  return handle.jsonValue();
-}
-
-/** Loads the page afresh (hash included) and waits until the first result is rendered. */
-async function openPage(hash = '') {
-  await page.goto('about:blank'); // a hash-only change would not reload the page
-  await page.goto(new URL(hash, server.url).href, { waitUntil: 'load', timeout: WAIT_MS });
-  await waitForDataValue('total');
-}
-
-/** Lets the page finish what an input started (it renders on animation frames). */
-async function settle() {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-}
-
-function assertClose(actual, expected, tolerance, what) {
-  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} is not within ${tolerance} of ${expected}`);
-}
-
-async function assertCleanBodyText(where) {
-  const text = await page.locator('body').innerText();
-  for (const word of FORBIDDEN_TEXT) {
-    const at = text.indexOf(word);
-    assert.equal(at, -1, `${where}: the page shows "${word}": …${text.slice(Math.max(0, at - 60), at + 60)}…`);
-  }
-}
-
-function coreTotal(request) {
-  const response = JSON.parse(core.evaluate(JSON.stringify({ model: 'glm-4-32b-0414', ...request })));
-  assert.equal(response.ok, true, `core rejected ${JSON.stringify(request)}: ${JSON.stringify(response.error)}`);
-  return response.simulator.total_gib;
-}
-
-describe('vramcalc page', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
-  before(setUp, { timeout: TEST_TIMEOUT_MS });
-  after(tearDown, { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => {
-    problems.length = 0; // each test answers for what happens while it runs
-  });
-
-  test('shows the reference numbers by default (German)', { timeout: TEST_TIMEOUT_MS }, async () => {
-    await openPage();
-    assertClose(await numberValue('total'), REFERENCE.total, 0.005, 'total');
-    assertClose(await numberValue('per-device'), REFERENCE.total, 0.005, 'per device');
-    assertClose(await numberValue('weights'), 18.07, 0.005, 'weights');
-    assertClose(await numberValue('kv-cache'), 1.91, 0.005, 'KV cache');
-    assertClose(await numberValue('overhead'), 1.81, 0.005, 'overhead');
-    assertClose(await numberValue('decode'), REFERENCE.decode, 0.05, 'decode tok/s');
-    assert.equal(await numberValue('max-context'), REFERENCE.maxContext, 'max context');
-    assertClose(await numberValue('kv-saving'), 95.8, 0.05, 'KV saving %');
-    assert.equal(await dataValue('fit'), REFERENCE.fit, 'fit');
-    const totalText = await page.locator(byTestId('total')).innerText();
-    assert.ok(totalText.includes('21,78'), `total should read "21,78" (German), reads "${totalText}"`);
-    await assertCleanBodyText('default page');
-    assertNoProblems();
-  });
-
-  test('arrow keys on the context slider move the total', { timeout: TEST_TIMEOUT_MS }, async () => {
-    await openPage();
-    const original = await dataValue('total');
+  test('the context slider by keyboard: ArrowRight, ArrowLeft, Home, End', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
     const slider = page.locator(byTestId('context'));
     await slider.focus();
+
     await page.keyboard.press('ArrowRight');
-    const larger = await waitForDataValue('total', original);
-    assert.ok(Number(larger) > Number(original), `ArrowRight: total ${larger} should exceed ${original}`);
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    const smaller = await waitForDataValue('total', larger);
-    // Two steps left may pass through the original value; wait for the final one.
-    const settled = Number(smaller) < Number(original) ? smaller : await waitForDataValue('total', smaller);
-    assert.ok(Number(settled) < Number(original), `ArrowLeft twice: total ${settled} should be below ${original}`);
-    await assertCleanBodyText('after the arrow keys');
-    assertNoProblems();
+    await expectContext(page, 65536, 'ArrowRight');
+    assertClose(await numberValue(page, 'total'), core.simulator({ context: 65536 }).total_gib, 1e-9,
+      'total at 65536 (vs the core)');
+
+    await page.keyboard.press('ArrowRight');
+    await expectContext(page, 131072, 'ArrowRight twice');
+    await waitForText(env, page, 'total', Q4_AT_128K); // the matrix's Q4_K_M @ 128K
+    const at128k = await page.locator('[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="131072"]')
+      .getAttribute('data-value');
+    assertClose(await numberValue(page, 'total'), Number(at128k), 1e-9, 'total at 131072 vs the matrix cell');
+
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowLeft');
+    await expectContext(page, 8192, 'ArrowLeft four times');
+    await waitForText(env, page, 'total', Q4_AT_8K); // the matrix's Q4_K_M @ 8K
+    assert.equal(await dataValue(page, 'fit'), 'comfortable', 'fit at 8192 on the RTX 3090');
+
+    await page.keyboard.press('Home');
+    await expectContext(page, 512, 'Home');
+    assertClose(await numberValue(page, 'total'), core.simulator({ context: 512 }).total_gib, 1e-9, 'total at 512');
+
+    await page.keyboard.press('End');
+    await expectContext(page, 2 ** 20, 'End');
+    assertClose(await numberValue(page, 'total'), core.simulator({ context: 2 ** 20 }).total_gib, 1e-9,
+      'total at 1,048,576');
+    assert.equal(await dataValue(page, 'fit'), 'no_fit', 'fit at 1,048,576 tokens on the RTX 3090');
+    assert.equal(await slider.getAttribute('aria-valuetext'), await page.locator(byTestId('context-value')).innerText(),
+      'the slider announces the same text as its label');
+    // Keys change the value at once: each is a change, so the link follows.
+    await waitForHash(env, page, hashHas('context', String(2 ** 20)), 'hash has context=1048576 after End');
+    await assertHealthy(env, page, 'after the slider keys');
   });
 
-  test('typing 65536 into the context field updates the total', { timeout: TEST_TIMEOUT_MS }, async () => {
-    await openPage();
-    const original = await dataValue('total');
-    const sliderBefore = await page.locator(byTestId('context')).inputValue();
-    const field = page.locator(byTestId('context-number'));
-    await field.fill('65536');
-    await field.press('Enter');
-    await field.dispatchEvent('change');
-    const total = Number(await waitForDataValue('total', original));
-    assert.ok(total > Number(original), `context 65536: total ${total} should exceed ${original}`);
-    assertClose(total, coreTotal({ context: 65536 }), 0.005, 'total at context 65536 (vs the core)');
-    assert.equal(await field.inputValue(), '65536', 'the context field keeps 65536');
-    const sliderAfter = await page.locator(byTestId('context')).inputValue();
-    assert.notEqual(sliderAfter, sliderBefore, 'the context slider follows the field');
-    await assertCleanBodyText('at context 65536');
-    assertNoProblems();
+  test('the context slider by pointer: a click on the track and a drag of the thumb', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page);
+
+      const at17 = await sliderPoint(page, 17);
+      await page.mouse.click(at17.x, at17.y);
+      await expectContext(page, 131072, 'click at position 17');
+      await waitForText(env, page, 'total', Q4_AT_128K);
+      await waitForHash(env, page, hashHas('context', '131072'), 'hash has context=131072 after the click');
+
+      // Drag from the thumb to position 13: the view follows while the button is held; the link
+      // is written only on release (the change event).
+      await page.mouse.move(at17.x, at17.y);
+      await page.mouse.down();
+      const at13 = await sliderPoint(page, 13);
+      await page.mouse.move(at13.x, at13.y, { steps: 8 });
+      await expectContext(page, 8192, 'dragged to position 13');
+      await waitForText(env, page, 'total', Q4_AT_8K);
+      assert.equal(hashParams(await page.evaluate(() => location.hash)).get('context'), '131072',
+        'the link is not rewritten while dragging');
+      await page.mouse.up();
+      await waitForHash(env, page, hashHas('context', '8192'), 'hash has context=8192 after the release');
+      await assertHealthy(env, page, 'after the pointer');
+    });
+
+  test('typing a context into the field applies it on Enter; a bad one is refused', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page);
+      const field = page.locator(byTestId('context-number'));
+      const sliderBefore = await page.locator(byTestId('context')).inputValue();
+      await field.fill('65536');
+      await field.press('Enter');
+      await waitForExactDataValue(env, page, 'context-value', 65536);
+      assertClose(await numberValue(page, 'total'), core.simulator({ context: 65536 }).total_gib, 1e-9,
+        'total at context 65536 (vs the core)');
+      assert.equal(await field.inputValue(), '65536', 'the context field keeps 65536');
+      assert.notEqual(await page.locator(byTestId('context')).inputValue(), sliderBefore, 'the slider follows the field');
+      await waitForHash(env, page, hashHas('context', '65536'), 'hash has context=65536');
+
+      // A context that is not a power of two is kept exactly; the slider snaps to the nearest.
+      await field.fill('50000');
+      await field.press('Enter');
+      await waitForExactDataValue(env, page, 'context-value', 50000);
+      assert.equal(await page.locator(byTestId('context')).inputValue(), '16', 'the slider shows the nearest power');
+      assertClose(await numberValue(page, 'total'), core.simulator({ context: 50000 }).total_gib, 1e-9, 'total at 50000');
+
+      const totalBefore = await dataValue(page, 'total');
+      await field.fill('0');
+      await field.press('Enter');
+      await page.locator(byTestId('notice')).waitFor({ state: 'visible' });
+      assert.equal(await dataValue(page, 'total'), totalBefore, 'context 0 changes nothing');
+      assert.equal(await dataValue(page, 'context-value'), '50000', 'context 0 is not applied');
+      assert.equal(await field.inputValue(), '50000', 'the field shows the context in force again');
+      await assertHealthy(env, page, 'after typing contexts');
+    });
+
+  test('model selector: GLM-4-9B-0414 changes the title, the card and the numbers', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page);
+      await choose(page, 'model', 'glm-4-9b-0414');
+      await waitForText(env, page, 'title', 'GLM-4-9B-0414 — VRAM-Anforderungen, Quantisierungsmatrix & GPU-Leitfaden');
+      assert.equal(await page.title(), 'GLM-4-9B-0414 — VRAM-Anforderungen, Quantisierungsmatrix & GPU-Leitfaden');
+      assert.equal(await shownText(page, 'arch-checkpoint'), 'THUDM/GLM-4-9B-0414');
+      assert.ok((await shownText(page, 'summary')).startsWith('GLM-4-9B-0414 '), 'the summary names the model');
+      assertClose(await numberValue(page, 'total'), core.simulator({ model: 'glm-4-9b-0414' }).total_gib, 1e-9,
+        'GLM-4-9B total (vs the core)');
+      const related = await page.locator(byTestId('related-row')).evaluateAll((rows) => rows.map((r) => r.dataset.model));
+      assert.ok(related.includes('glm-4-32b-0414'), `the related table offers the 32B model (has ${related})`);
+      await waitForHash(env, page, hashHas('model', 'glm-4-9b-0414'), 'hash has model=glm-4-9b-0414');
+      await assertHealthy(env, page, 'with GLM-4-9B-0414');
+    });
+
+  test('format selector: FP16 shows its weights and total', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    await choose(page, 'format', 'FP16');
+    await waitForText(env, page, 'weights', toGerman(referenceMatrix.FP16[2])); // "59,60 GB"
+    assert.equal(await shownText(page, 'total'), toGerman(referenceMatrix.FP16[4])); // FP16 @ 32K: "64,56 GB"
+    assert.ok((await page.locator(`${byTestId('device')} option[value="auto"]`).textContent()).includes('NVIDIA A100 80GB'),
+      '"auto" now follows the FP16 row\'s recommended class');
+    assert.equal(await page.locator('tr[data-format="FP16"]').getAttribute('class'), 'selected');
+    await waitForHash(env, page, hashHas('format', 'FP16'), 'hash has format=FP16');
+    await assertHealthy(env, page, 'with FP16');
   });
 
-  test('choosing FP16 shows its weights', { timeout: TEST_TIMEOUT_MS }, async () => {
-    await openPage();
-    const weightsBefore = await dataValue('weights');
-    await page.locator(byTestId('format')).selectOption('FP16');
-    const weights = Number(await waitForDataValue('weights', weightsBefore));
-    assert.equal(weights.toFixed(2), '59.60', `FP16 weights: ${weights}`);
-    assertClose(await numberValue('total'), coreTotal({ format: 'FP16' }), 0.005, 'FP16 total (vs the core)');
-    await assertCleanBodyText('with FP16');
-    assertNoProblems();
+  test('device selector: RTX 4090 decodes at 29,4 tok/s, "auto" brings the RTX 3090 back', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page);
+      await choose(page, 'device', 'rtx-4090-24gb');
+      await waitForText(env, page, 'decode', toGerman(referenceHardware['rtx-4090-24gb'][4])); // "29,4 tok/s"
+      assert.equal(await dataValue(page, 'fit'), 'tight');
+      assert.equal(await shownText(page, '#cmd-vllm-heading'), 'vLLM CLI (RTX 4090 24GB)');
+      assert.deepEqual(await page.locator(`${byTestId('hw-row')}.selected`).evaluateAll((rows) => rows.map((r) => r.dataset.device)),
+        ['rtx-4090-24gb'], 'the RTX 4090 row is the selected one');
+      await waitForHash(env, page, hashHas('device', 'rtx-4090-24gb'), 'hash has device=rtx-4090-24gb');
+
+      await choose(page, 'device', 'auto');
+      await waitForText(env, page, 'decode', toGerman(REFERENCE.simulator.decode)); // "27,3 tok/s"
+      await waitForHash(env, page, (hash) => !hashParams(hash).has('device'), 'no device in the hash for "auto"');
+      await assertHealthy(env, page, 'after the device selector');
+    });
+
+  test('batch selector: 4 sequences need 4 × the KV cache', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    assert.equal(await numberValue(page, 'kv-cache'), KV_FP16_GIB, 'the reference KV cache is exactly 1.90625 GiB');
+    await choose(page, 'batch', '4');
+    await waitForExactDataValue(env, page, 'kv-cache', 4 * KV_FP16_GIB);
+    assert.equal(await shownText(page, 'kv-cache'), '7,63 GB', '7.625 rounds half up');
+    assert.ok((await shownText(page, '#matrix-caption')).includes('Batch = 4'), 'the matrix caption says batch 4');
+    await waitForHash(env, page, hashHas('batch', '4'), 'hash has batch=4');
+    await assertHealthy(env, page, 'with batch 4');
   });
 
-  test('English, other selections and no errors throughout', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
-    await openPage('#lang=en');
-    const englishTotal = await page.locator(byTestId('total')).innerText();
-    assert.ok(englishTotal.includes('21.78'), `#lang=en: total should read "21.78", reads "${englishTotal}"`);
-    await assertCleanBodyText('#lang=en');
+  test('KV-cache selector: Q8_0 stores 34 bytes per 32 values', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    await choose(page, 'kv', 'q8_0');
+    const kv = Number(await waitForDataValue(env, page, 'kv-cache', String(KV_FP16_GIB)));
+    // Q8_0: 32 values in 34 bytes (32 int8 and an FP16 scale) instead of 64 bytes in FP16.
+    assertClose(kv, (KV_FP16_GIB * 34) / 64, 1e-9, 'Q8_0 KV cache');
+    assert.equal(await shownText(page, 'kv-cache'), '1,01 GB');
+    assert.equal(await shownText(page, '#kv-cache-label'), 'KV-Cache (Q8_0)');
+    await waitForHash(env, page, hashHas('kv', 'q8_0'), 'hash has kv=q8_0');
+    await assertHealthy(env, page, 'with a Q8_0 KV cache');
+  });
 
-    await openPage();
+  test('language selector: English labels and number format', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    await choose(page, 'lang', 'en');
+    await waitForText(env, page, 'fit', 'Tight (>90 % in use)');
+    assert.equal(await shownText(page, 'total'), REFERENCE.simulator.total); // "21.78 GB"
+    assert.equal(await shownText(page, '.figure-main dt'), 'Total memory required');
+    assert.equal(await shownText(page, 'max-context'), '61,544 tokens');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+    await assertHealthy(env, page, 'in English');
+  });
+
+  test('every selector in turn keeps the page consistent with the core', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
+    const { page } = env;
+    await openPage(env, page);
     const lastOption = (options) => options.at(-1);
     const selections = [
       ['lang', 'en'], ['model', 'glm-4-9b-0414'], ['device', 'apple-m-max-64gb'], ['kv', 'q8_0'],
       ['batch', lastOption], ['format', 'IQ4_XS'], ['device', 'rtx-3060-12gb'], ['kv', 'q4_0'],
       ['model', 'glm-4-32b-0414'], ['format', 'FP16'], ['lang', 'de'],
     ];
-    for (const [testId, choose] of selections) {
-      const select = page.locator(byTestId(testId));
-      const options = await select.locator('option').evaluateAll((nodes) => nodes.map((o) => o.value));
-      const value = typeof choose === 'function' ? choose(options) : choose;
-      assert.ok(options.includes(value), `select ${testId} lacks option ${value} (has ${options.join(', ')})`);
-      await select.selectOption(value);
-      await settle();
-      await assertCleanBodyText(`after ${testId}=${value}`);
-      for (const id of ['total', 'weights', 'kv-cache', 'decode']) {
-        await numberValue(id); // still a number in every state
-      }
-      assert.ok(['comfortable', 'tight', 'no_fit'].includes(await dataValue('fit')), `fit after ${testId}=${value}`);
+    for (const [testId, pick] of selections) {
+      const options = await page.locator(byTestId(testId)).locator('option').evaluateAll((nodes) => nodes.map((o) => o.value));
+      const value = typeof pick === 'function' ? pick(options) : pick;
+      await choose(page, testId, value);
+      await assertHealthy(env, page, `after ${testId}=${value}`);
+      for (const id of ['total', 'weights', 'kv-cache', 'decode']) await numberValue(page, id);
+      assert.ok(['comfortable', 'tight', 'no_fit'].includes(await dataValue(page, 'fit')), `fit after ${testId}=${value}`);
     }
-    // The final view is the core's answer for what the selectors now say.
     const chosen = async (testId) => page.locator(byTestId(testId)).inputValue();
-    const expected = coreTotal({
+    const request = {
       model: await chosen('model'), format: await chosen('format'), device: await chosen('device'),
       kv_dtype: await chosen('kv'), batch: Number(await chosen('batch')), lang: await chosen('lang'),
-    });
-    assertClose(await numberValue('total'), expected, 0.005, 'total after all selections (vs the core)');
-    const totalText = await page.locator(byTestId('total')).innerText();
+    };
+    // A GPU-count selector, where the page has one, takes part as well.
+    if (await page.locator(byTestId('gpus')).count()) request.device_count = Number(await chosen('gpus'));
+    const expected = core.simulator(request).total_gib;
+    assertClose(await numberValue(page, 'total'), expected, 1e-9, 'total after all selections (vs the core)');
     const german = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(expected);
-    assert.ok(totalText.includes(german), `total should read "${german}" (German), reads "${totalText}"`);
-    assertNoProblems();
+    assert.equal(await shownText(page, 'total'), `${german} GB`);
+  });
+
+  test('50 input events in one task: the total is rendered once, for the last position', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page);
+      const positions = Array.from({ length: 50 }, (_, i) => 9 + (i % 12));
+      positions[positions.length - 1] = 17; // end at 131072 tokens
+      const result = await page.evaluate(async (list) => {
+        const range = document.querySelector('[data-testid="context"]');
+        const total = document.querySelector('[data-testid="total"]');
+        const seen = [];
+        const observer = new MutationObserver((records) => {
+          for (const record of records) {
+            seen.push(record.type === 'attributes' ? `data-value (was ${record.oldValue})` : `text (${record.type})`);
+          }
+        });
+        observer.observe(total, {
+          attributes: true, attributeFilter: ['data-value'], attributeOldValue: true,
+          childList: true, characterData: true, subtree: true,
+        });
+        for (const position of list) {
+          range.value = String(position);
+          range.dispatchEvent(new Event('input', { bubbles: true }));
+        }
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        observer.disconnect();
+        return { seen, value: total.dataset.value, context: document.querySelector('[data-testid="context-value"]').dataset.value };
+      }, positions);
+      const matrixAt128k = await page.locator('[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="131072"]')
+        .getAttribute('data-value');
+      assert.equal(result.context, '131072', 'the label shows the last position');
+      assertClose(Number(result.value), Number(matrixAt128k), 1e-9, 'the total is the one for the last position');
+      const valueChanges = result.seen.filter((entry) => entry.startsWith('data-value'));
+      assert.equal(valueChanges.length, 1, `the total's data-value changed ${valueChanges.length} times: ${result.seen.join(', ')}`);
+      assert.ok(result.seen.length <= 2, `the total was written more than once (one text, one data-value): ${result.seen.join(', ')}`);
+      assert.equal(await shownText(page, 'total'), Q4_AT_128K);
+      await assertHealthy(env, page, 'after 50 input events');
+    });
+
+  test('a matrix row click chooses its format', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    const selectedFormats = () => page.locator('tr[data-format].selected').evaluateAll((rows) => rows.map((r) => r.dataset.format));
+    assert.deepEqual(await selectedFormats(), ['Q4_K_M'], 'Q4_K_M is selected at first');
+
+    // A click anywhere in the row (here: its bpw cell).
+    await page.locator('tr[data-format="FP16"] td').first().click();
+    await waitForText(env, page, 'weights', toGerman(referenceMatrix.FP16[2])); // "59,60 GB"
+    assert.equal(await page.locator(byTestId('format')).inputValue(), 'FP16', 'the format select follows');
+    assert.deepEqual(await selectedFormats(), ['FP16'], 'only the FP16 row is selected');
+    assert.equal(await page.locator('tr[data-format="FP16"] button.row-select').getAttribute('aria-pressed'), 'true');
+    await waitForHash(env, page, hashHas('format', 'FP16'), 'hash has format=FP16');
+
+    // The row's button, by keyboard.
+    await page.locator('tr[data-format="Q8_0"] button.row-select').focus();
+    await page.keyboard.press('Enter');
+    await waitForText(env, page, 'weights', toGerman(referenceMatrix.Q8_0[2])); // "31,66 GB"
+    assert.equal(await page.locator(byTestId('format')).inputValue(), 'Q8_0');
+    assert.deepEqual(await selectedFormats(), ['Q8_0']);
+    await assertHealthy(env, page, 'after matrix row clicks');
+  });
+
+  test('a hardware row click chooses its device', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    const selectedDevices = () => page.locator(`${byTestId('hw-row')}.selected`).evaluateAll((rows) => rows.map((r) => r.dataset.device));
+    assert.deepEqual(await selectedDevices(), ['rtx-3090-24gb'], 'the recommended RTX 3090 is selected at first');
+
+    await page.locator(`${byTestId('hw-row')}[data-device="h100-80gb"] ${byTestId('hw-memory')}`).click();
+    await waitForText(env, page, 'decode', toGerman(referenceHardware['h100-80gb'][4])); // "103,5 tok/s"
+    assert.equal(await page.locator(byTestId('device')).inputValue(), 'h100-80gb', 'the device select follows');
+    assert.deepEqual(await selectedDevices(), ['h100-80gb']);
+    assert.equal(await dataValue(page, 'fit'), 'comfortable');
+    await waitForHash(env, page, hashHas('device', 'h100-80gb'), 'hash has device=h100-80gb');
+
+    await page.locator(`${byTestId('hw-row')}[data-device="rtx-5090-32gb"] button.row-select`).focus();
+    await page.keyboard.press('Enter');
+    await waitForText(env, page, 'decode', toGerman(referenceHardware['rtx-5090-32gb'][4])); // "52,3 tok/s"
+    assert.equal(await page.locator(byTestId('device')).inputValue(), 'rtx-5090-32gb');
+    assert.deepEqual(await selectedDevices(), ['rtx-5090-32gb']);
+    await assertHealthy(env, page, 'after hardware row clicks');
+  });
+
+  test('a related row click opens that model', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    await page.locator(`${byTestId('related-row')}[data-model="glm-4-9b-0414"] td`).first().click();
+    await waitForText(env, page, 'arch-checkpoint', 'THUDM/GLM-4-9B-0414');
+    assert.equal(await page.locator(byTestId('model')).inputValue(), 'glm-4-9b-0414', 'the model select follows');
+    assert.ok((await shownText(page, 'title')).startsWith('GLM-4-9B-0414 '), 'the title names GLM-4-9B-0414');
+    await waitForHash(env, page, hashHas('model', 'glm-4-9b-0414'), 'hash has model=glm-4-9b-0414');
+
+    await page.locator(`${byTestId('related-row')}[data-model="glm-4-32b-0414"] button.row-select`).click();
+    await waitForText(env, page, 'arch-checkpoint', 'THUDM/GLM-4-32B-0414');
+    assert.equal(await shownText(page, 'total'), Q4_AT_32K, 'back at the reference total');
+    await assertHealthy(env, page, 'after related row clicks');
+  });
+
+  test('the copy buttons put the command on the clipboard and say so', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
+    await openPage(env, page);
+    const names = ['vllm', 'ollama', 'ollama-env'];
+    const clickedAt = {};
+    for (const name of names) {
+      const button = page.locator(byTestId(`copy-${name}`));
+      assert.equal(await button.innerText(), 'Kopieren', `copy-${name} before the click`);
+      const code = await page.locator(byTestId(`cmd-${name}`)).textContent();
+      assert.ok(code.trim().length > 0, `cmd-${name} is empty`);
+      clickedAt[name] = Date.now();
+      await button.click();
+      await waitForText(env, page, `copy-${name}`, 'Kopiert');
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code, `the clipboard holds cmd-${name}`);
+    }
+    // Each button says "Kopiert" for about 1.5 s, then "Kopieren" again.
+    for (const name of names) {
+      await waitForText(env, page, `copy-${name}`, 'Kopieren');
+      const shownFor = Date.now() - clickedAt[name];
+      assert.ok(shownFor >= 1000 && shownFor <= 4000, `copy-${name}: "Kopiert" stayed ${shownFor} ms (about 1.5 s expected)`);
+    }
+    // In English the button says "Copied".
+    await choose(page, 'lang', 'en');
+    await waitForText(env, page, 'copy-vllm', 'Copy');
+    await page.locator(byTestId('copy-vllm')).click();
+    await waitForText(env, page, 'copy-vllm', 'Copied');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()),
+      await page.locator(byTestId('cmd-vllm')).textContent());
+    await assertHealthy(env, page, 'after copying');
   });
 });

@@ -5,12 +5,19 @@ import { put } from '../dom.js';
 import * as fmt from '../format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const WIDTH = 640;
-const HEIGHT = 300;
 const BOX = { left: 52, right: 16, top: 26, bottom: 40 };
 const MIN_LOG2 = 9;
 
+// The SVG's user units are the container's CSS pixels, so text keeps its size on a phone and
+// lines stay crisp; a resize redraws from the last frame's data.
 let parts = null;
+let size = { width: 640, height: 300 };
+let lastFrame = null;
+
+function measure(container) {
+  const width = Math.round(Math.min(Math.max(container.clientWidth, 280), 1000));
+  return { width, height: Math.round(Math.min(Math.max(width * 0.5, 220), 340)) };
+}
 
 function svg(name, attrs = {}, parent = null) {
   const element = document.createElementNS(NS, name);
@@ -27,21 +34,20 @@ function set(element, attrs) {
 }
 
 function build(container) {
+  size = measure(container);
   const root = svg('svg', {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'plot-svg', role: 'img',
+    class: 'plot-svg', role: 'img',
     'aria-labelledby': 'plot-svg-title plot-svg-desc', 'data-testid': 'plot-svg',
   });
   const title = svg('title', { id: 'plot-svg-title' }, root);
   const desc = svg('desc', { id: 'plot-svg-desc' }, root);
   const clip = svg('clipPath', { id: 'plot-clip' }, svg('defs', {}, root));
-  svg('rect', {
-    x: BOX.left, y: BOX.top, width: WIDTH - BOX.left - BOX.right, height: HEIGHT - BOX.top - BOX.bottom,
-  }, clip);
+  const clipRect = svg('rect', { x: BOX.left, y: BOX.top }, clip);
   const grid = svg('g', { class: 'plot-grid' }, root);
   const xTicks = svg('g', { class: 'plot-ticks' }, root);
   const data = svg('g', { 'clip-path': 'url(#plot-clip)' }, root);
   parts = {
-    root, title, desc, grid, xTicks,
+    root, title, desc, grid, xTicks, clipRect,
     weights: svg('rect', { class: 'plot-weights' }, data),
     overhead: svg('rect', { class: 'plot-overhead' }, data),
     kv: svg('path', { class: 'plot-kv' }, data),
@@ -54,12 +60,18 @@ function build(container) {
     capacityLabel: svg('text', { class: 'plot-label', 'text-anchor': 'start' }, root),
     oomLabel: svg('text', { class: 'plot-label plot-oom-label', 'text-anchor': 'start' }, root),
     maxPositionLabel: svg('text', { class: 'plot-label plot-muted', 'text-anchor': 'end' }, root),
-    xAxis: svg('text', { class: 'plot-axis', x: WIDTH - BOX.right, y: HEIGHT - 4, 'text-anchor': 'end' }, root),
+    xAxis: svg('text', { class: 'plot-axis', 'text-anchor': 'end' }, root),
     yAxis: svg('text', { class: 'plot-axis', x: 4, y: 14 }, root),
     gridKey: '',
     xKey: '',
   };
   container.replaceChildren(root);
+  new ResizeObserver(() => {
+    const next = measure(container);
+    if (next.width === size.width && next.height === size.height) return;
+    size = next;
+    if (lastFrame) renderPlot(...lastFrame);
+  }).observe(container);
 }
 
 /** A round step for about `count` ticks up to `max`. */
@@ -81,8 +93,14 @@ function totalAt(curve, tokens) {
   return curve[curve.length - 1].total_gib;
 }
 
-export function renderPlot(response, { t, lang, maxLog2 }) {
+export function renderPlot(response, view) {
+  lastFrame = [response, view];
+  const { t, lang, maxLog2 } = view;
   if (!parts) build(document.getElementById('plot'));
+  const { width, height } = size;
+  set(parts.root, { viewBox: `0 0 ${width} ${height}` });
+  set(parts.clipRect, { width: width - BOX.left - BOX.right, height: height - BOX.top - BOX.bottom });
+  set(parts.xAxis, { x: width - BOX.right, y: height - 4 });
   const sim = response.simulator;
   const curve = response.curve;
   const base = sim.weights_gib + sim.overhead_gib;
@@ -90,29 +108,30 @@ export function renderPlot(response, { t, lang, maxLog2 }) {
   const yTop = Math.max(sim.memory_gib, base) * 1.3;
   const yStep = niceStep(yTop, 5);
   const yMax = Math.ceil(yTop / yStep) * yStep;
-  const plotW = WIDTH - BOX.left - BOX.right;
-  const plotH = HEIGHT - BOX.top - BOX.bottom;
+  const plotW = width - BOX.left - BOX.right;
+  const plotH = height - BOX.top - BOX.bottom;
   const x = (tokens) => BOX.left + ((Math.log2(tokens) - MIN_LOG2) / (maxLog2 - MIN_LOG2)) * plotW;
   const y = (gib) => BOX.top + plotH - (Math.min(gib, yMax * 2) / yMax) * plotH;
   const r1 = (v) => Math.round(v * 10) / 10;
 
-  const gridKey = `${yMax}|${lang}`;
+  const gridKey = `${yMax}|${lang}|${width}x${height}`;
   if (parts.gridKey !== gridKey) {
     parts.gridKey = gridKey;
     const lines = [];
     for (let v = 0; v <= yMax + 1e-9; v += yStep) {
-      lines.push(svg('line', { x1: BOX.left, x2: WIDTH - BOX.right, y1: r1(y(v)), y2: r1(y(v)) }));
+      lines.push(svg('line', { x1: BOX.left, x2: width - BOX.right, y1: r1(y(v)), y2: r1(y(v)) }));
       const label = svg('text', { x: BOX.left - 6, y: r1(y(v)) + 4, 'text-anchor': 'end' });
       label.textContent = fmt.share(lang, v);
       lines.push(label);
     }
     parts.grid.replaceChildren(...lines);
   }
-  const xKey = `${maxLog2}`;
+  const xKey = `${maxLog2}|${width}x${height}`;
   if (parts.xKey !== xKey) {
     parts.xKey = xKey;
     const ticks = [];
-    const every = maxLog2 - MIN_LOG2 > 12 ? 3 : 2;
+    // One label per 70 px or so: every 1, 2, 3 … octaves.
+    const every = Math.max(1, Math.ceil((maxLog2 - MIN_LOG2) / Math.max(1, Math.floor(plotW / 70))));
     for (let k = MIN_LOG2; k <= maxLog2; k += 1) {
       const tokens = 2 ** k;
       ticks.push(svg('line', { x1: r1(x(tokens)), x2: r1(x(tokens)), y1: BOX.top + plotH, y2: BOX.top + plotH + 4 }));
@@ -136,7 +155,7 @@ export function renderPlot(response, { t, lang, maxLog2 }) {
   set(parts.kv, {
     d: `M${points.join('L')}L${r1(x(last.context))},${r1(y(base))}L${r1(x(first.context))},${r1(y(base))}Z`,
   });
-  set(parts.capacity, { x1: BOX.left, x2: WIDTH - BOX.right, y1: r1(y(sim.memory_gib)), y2: r1(y(sim.memory_gib)) });
+  set(parts.capacity, { x1: BOX.left, x2: width - BOX.right, y1: r1(y(sim.memory_gib)), y2: r1(y(sim.memory_gib)) });
   set(parts.capacityLabel, { x: BOX.left + 6, y: r1(y(sim.memory_gib)) - 6 });
   put(parts.capacityLabel, t('plot.capacity', { device: sim.device_name, capacity: fmt.gb(lang, sim.memory_gib) }));
 
@@ -155,7 +174,7 @@ export function renderPlot(response, { t, lang, maxLog2 }) {
   const oomX = r1(x(Math.max(sim.max_context, 2 ** MIN_LOG2)));
   const oomY = r1(y(totalAt(curve, sim.max_context)));
   set(parts.oomDot, { cx: oomX, cy: oomY, visibility: showOom ? 'visible' : 'hidden' });
-  set(parts.oomLabel, { x: Math.min(oomX + 8, WIDTH - BOX.right - 110), y: oomY + 18,
+  set(parts.oomLabel, { x: Math.min(oomX + 8, width - BOX.right - 110), y: oomY + 18,
     visibility: showOom ? 'visible' : 'hidden' });
   put(parts.oomLabel, t('plot.oom', { tokens: fmt.integer(lang, sim.max_context) }));
 
