@@ -1,13 +1,17 @@
 // The native `vramcalc` command: the same JSON contract as the wasm module, plus the whole
 // reference page as Markdown.
 #include <cstdio>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "vramcalc/catalog.h"
+#include "vramcalc/display.h"
 #include "vramcalc/json_codec.h"
 #include "vramcalc/page_markdown.h"
 #include "vramcalc/version.h"
@@ -23,16 +27,22 @@ constexpr std::string_view kUsage = R"(vramcalc - how much GPU memory an open-we
 Usage:
   vramcalc evaluate '<request json>'   print the response JSON for one request
   vramcalc evaluate -                  read the request JSON from standard input
+  vramcalc evaluate --config FILE ['<request json>']
+                                       the same for a Hugging Face config.json
   vramcalc page --model ID [options]   print the whole page for a model as Markdown
+  vramcalc page --config FILE [options]
+  vramcalc models [--json]             list the catalog's models (--json: their cards)
+  vramcalc devices [--json]            list the catalog's devices
   vramcalc catalog                     print the catalog (models, devices, formats, strings)
   vramcalc version                     print the version
   vramcalc COMMAND --help              help for one command
 )";
 
 constexpr std::string_view kEvaluateHelp = R"(Usage: vramcalc evaluate '<request json>' | -
+       vramcalc evaluate --config path/to/config.json ['<request json without model>']
 
 Request keys (only "model" is required; defaults are the reference page's):
-  model     catalog id, e.g. "glm-4-32b-0414"
+  model     catalog id, e.g. "glm-4-32b-0414", or a config.json object
   format    FP16, FP8, Q8_0, Q6_K, Q5_K_M, Q4_K_M (default), AWQ_INT4, IQ4_XS
   context   tokens per sequence, 1 to 134,217,728 (default 32768)
   batch     concurrent sequences, 1 to 1,024 (default 1)
@@ -45,13 +55,26 @@ Example: vramcalc evaluate '{"model":"glm-4-32b-0414"}'
 Exit status: 0 when the response has "ok": true, 1 when it has "ok": false, 2 on usage errors.
 )";
 
-constexpr std::string_view kPageHelp = R"(Usage: vramcalc page --model ID [--lang de|en] [--format F] [--context N]
-                     [--batch N] [--kv T] [--device ID] [--gpus N]
+constexpr std::string_view kPageHelp = R"(Usage: vramcalc page (--model ID | --config FILE) [--lang de|en] [--format F]
+                     [--context N] [--batch N] [--kv T] [--device ID] [--gpus N]
 
 Prints every section of the page (summary, simulator, quantization matrix, hardware table,
 architecture card, commands, related models) as Markdown. Options take the values of the
 request keys of `vramcalc evaluate --help` (--kv is kv_dtype, --gpus is device_count).
 )";
+
+// The whole file, or an error message naming it.
+bool ReadFile(std::string_view path, std::string& text) {
+  std::ifstream in{std::string(path), std::ios::binary};
+  if (!in) {
+    std::cerr << "vramcalc: cannot read " << path << "\n";
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  text = buffer.str();
+  return true;
+}
 
 std::string JsonString(std::string_view text) {
   std::string out = "\"";
@@ -79,20 +102,26 @@ std::string JsonNumberOrString(std::string_view text) {
   return digits ? std::string(text) : JsonString(text);
 }
 
-int Evaluate(const std::vector<std::string_view>& args) {
+int Evaluate(std::vector<std::string_view> args) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << kEvaluateHelp;
+    return kExitOk;
+  }
+  std::string config;
+  if (args.size() >= 2 && args[0] == "--config") {
+    if (!ReadFile(args[1], config)) return kExitUsage;
+    args.erase(args.begin(), args.begin() + 2);
+    if (args.empty()) args.push_back("{}");
+  }
   if (args.size() != 1) {
     std::cerr << kEvaluateHelp;
     return kExitUsage;
-  }
-  if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << kEvaluateHelp;
-    return kExitOk;
   }
   std::string request(args[0]);
   if (request == "-") {
     request.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   }
-  const std::string response = vramcalc::EvaluateJson(request);
+  const std::string response = vramcalc::EvaluateJsonWithConfig(request, config);
   std::cout << response << "\n";
   return response.rfind("{\"ok\":true", 0) == 0 ? kExitOk : kExitNotOk;
 }
@@ -109,10 +138,15 @@ int Page(const std::vector<std::string_view>& args) {
       {"--device", "device", false}, {"--gpus", "device_count", true},
   };
   std::string request = "{";
+  std::string config;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::cout << kPageHelp;
       return kExitOk;
+    }
+    if (args[i] == "--config" && i + 1 < args.size()) {
+      if (!ReadFile(args[++i], config)) return kExitUsage;
+      continue;
     }
     const Flag* flag = nullptr;
     for (const Flag& candidate : kFlags) {
@@ -130,7 +164,7 @@ int Page(const std::vector<std::string_view>& args) {
   }
   request += "}";
 
-  const auto parsed = vramcalc::ParseRequest(request);
+  const auto parsed = vramcalc::ParseRequest(request, config);
   const auto& catalog = vramcalc::BuiltinCatalog();
   const vramcalc::Error* error = !parsed.ok()    ? &parsed.error()
                                  : !catalog.ok() ? &catalog.error()
@@ -146,6 +180,44 @@ int Page(const std::vector<std::string_view>& args) {
   }
   std::cerr << "vramcalc page: " << error->message << "\n";
   return kExitNotOk;
+}
+
+// `models` and `devices`: a table for people, or the JSON cards with --json.
+int List(std::string_view what, const std::vector<std::string_view>& args) {
+  const bool json = args.size() == 1 && args[0] == "--json";
+  if (!args.empty() && !json) {
+    std::cerr << "Usage: vramcalc " << what << " [--json]\n";
+    return kExitUsage;
+  }
+  if (json) {
+    std::cout << (what == "models" ? vramcalc::ModelsJson() : vramcalc::DevicesJson()) << "\n";
+    return kExitOk;
+  }
+  const auto& catalog = vramcalc::BuiltinCatalog();
+  if (!catalog.ok()) {
+    std::cerr << "vramcalc: " << catalog.error().message << "\n";
+    return kExitNotOk;
+  }
+  if (what == "models") {
+    std::cout << std::left << std::setw(28) << "id" << std::setw(30) << "name" << std::setw(9) << "params"
+              << std::setw(8) << "layers" << std::setw(10) << "attention" << "max position\n";
+    for (const vramcalc::ModelSpec& m : catalog.value().models) {
+      static constexpr const char* kAttention[] = {"MHA", "GQA", "MQA", "MLA"};
+      std::cout << std::setw(28) << m.id << std::setw(30) << m.name << std::setw(9)
+                << vramcalc::ParamsLabel(m.params_total) << std::setw(8) << m.num_hidden_layers
+                << std::setw(10) << kAttention[static_cast<int>(m.attention)]
+                << vramcalc::FormatGrouped(m.max_position_embeddings) << "\n";
+    }
+  } else {
+    std::cout << std::left << std::setw(30) << "id" << std::setw(30) << "name" << std::setw(10) << "memory"
+              << "bandwidth\n";
+    for (const vramcalc::Device& d : catalog.value().devices) {
+      std::cout << std::setw(30) << d.id << std::setw(30) << d.name << std::setw(10)
+                << (vramcalc::FormatShare(d.memory_gib) + " GB") << vramcalc::FormatShare(d.bandwidth_gbps)
+                << " GB/s\n";
+    }
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -164,6 +236,7 @@ int main(int argc, char** argv) {
   }
   if (command == "evaluate") return Evaluate(rest);
   if (command == "page") return Page(rest);
+  if (command == "models" || command == "devices") return List(command, rest);
   if (command == "catalog") {
     const std::string catalog = vramcalc::CatalogJson();
     std::cout << catalog << "\n";

@@ -108,12 +108,17 @@ std::string OllamaModelfile(const CommandInputs& in) {
     note = "# Ollama cannot load AWQ; Q4_K_M (4.85 bpw) is the nearest GGUF type.\n";
   }
   std::string from;
-  if (gguf_type == kDefaultFormatId && !model.ollama_tag.empty()) {
+  const bool tag_holds_format = !model.ollama_tag.empty() && model.ollama_tag_weights == gguf_type;
+  if (tag_holds_format) {
     from = model.ollama_tag;
-    note += "# " + model.ollama_tag + " is the Ollama library's Q4_K_M build.\n";
+    note += "# " + model.ollama_tag + " is the Ollama library's " + std::string(gguf_type) + " build.\n";
   } else {
     from = GgufFile(model, gguf_type);
     note += "# Download " + from.substr(2) + " beside this Modelfile first.\n";
+    if (!model.ollama_tag.empty()) {
+      note += "# The Ollama library's " + model.ollama_tag + " holds " + model.ollama_tag_weights +
+              " weights instead: `ollama run " + model.ollama_tag + "` runs those.\n";
+    }
   }
   const std::string name = model.id + "-" + Lower(gguf_type);
   std::string out = "# Save as Modelfile, then run: ollama create " + name + " -f Modelfile\n";

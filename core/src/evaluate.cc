@@ -1,6 +1,7 @@
 #include "vramcalc/evaluate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -49,25 +50,6 @@ std::vector<const Device*> SortedLadder(const Catalog& catalog) {
     return a->memory_gib < b->memory_gib;
   });
   return ladder;
-}
-
-// Every other catalog model, nearest in total parameters first (by ratio), at most five.
-std::vector<const ModelSpec*> RelatedModels(const ModelSpec& model, const Catalog& catalog) {
-  constexpr std::size_t kMaxRelated = 5;
-  std::vector<std::pair<double, const ModelSpec*>> ranked;
-  for (const ModelSpec& other : catalog.models) {
-    if (other.id == model.id) continue;
-    const double ratio = std::max(other.params_total / model.params_total,
-                                  model.params_total / other.params_total);
-    ranked.emplace_back(ratio, &other);
-  }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<const ModelSpec*> related;
-  for (std::size_t i = 0; i < ranked.size() && i < kMaxRelated; ++i) {
-    related.push_back(ranked[i].second);
-  }
-  return related;
 }
 
 }  // namespace
@@ -123,7 +105,8 @@ std::optional<std::string> RecommendedDevice(const ModelSpec& model, const Quant
 }
 
 Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
-  const ModelSpec* model = catalog.FindModel(request.model);
+  const ModelSpec* model =
+      request.custom_model ? &*request.custom_model : catalog.FindModel(request.model);
   if (model == nullptr) {
     return Error{"unknown_model",
                  "Unknown model " + Quoted(request.model) +
@@ -150,6 +133,13 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
                      ": use fp16, fp8, q8_0 or q4_0.",
                  "kv_dtype"};
   }
+  for (const std::string& id : request.compare) {
+    if (catalog.FindDevice(id) == nullptr) {
+      return Error{"unknown_device",
+                   "Unknown device " + Quoted(id) + " in compare: use catalog ids such as \"rtx-4080-16gb\".",
+                   "compare"};
+    }
+  }
   const std::vector<const Device*> ladder = SortedLadder(catalog);
   const Device* device = nullptr;
   if (request.device) {
@@ -171,7 +161,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   }
 
   Response response;
-  response.model = model;
+  response.model = *model;
   response.lang = request.lang;
 
   // The simulator.
@@ -246,12 +236,16 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
 
   // The hardware table at the request's format and context.
   std::vector<const Device*> hardware_devices;
+  const auto add_row = [&](const Device* row_device) {
+    if (std::find(hardware_devices.begin(), hardware_devices.end(), row_device) == hardware_devices.end()) {
+      hardware_devices.push_back(row_device);
+    }
+  };
   for (const std::string& id : catalog.hardware_table) {
-    if (const Device* row_device = catalog.FindDevice(id)) hardware_devices.push_back(row_device);
+    if (const Device* row_device = catalog.FindDevice(id)) add_row(row_device);
   }
-  if (std::find(hardware_devices.begin(), hardware_devices.end(), device) == hardware_devices.end()) {
-    hardware_devices.push_back(device);
-  }
+  for (const std::string& id : request.compare) add_row(catalog.FindDevice(id));
+  add_row(device);
   for (const Device* row_device : hardware_devices) {
     const Footprint row_footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
                                                 request.batch, PlatformOf(*row_device), n);
@@ -268,14 +262,22 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
     response.hardware.push_back(std::move(row));
   }
 
-  // Related models at the same settings on the same device.
-  for (const ModelSpec* other : RelatedModels(*model, catalog)) {
-    if (ValidateModel(*other)) continue;
-    const Footprint other_footprint = FootprintOf(
-        *other, *format, *kv_dtype, request.context_tokens, request.batch, platform, n);
-    response.related.push_back(
-        RelatedModel{other->id, other->name, other->params_total, other_footprint.total_gib(),
-                     RateFit(other_footprint.per_device_gib(), device->memory_gib)});
+  // Related models: the catalog's nearest in total memory at the same settings and device.
+  constexpr std::size_t kMaxRelated = 5;
+  std::vector<std::pair<double, RelatedModel>> ranked;
+  for (const ModelSpec& other : catalog.models) {
+    if (other.id == model->id || ValidateModel(other)) continue;
+    const Footprint other_footprint = FootprintOf(other, *format, *kv_dtype, request.context_tokens,
+                                                  request.batch, platform, n);
+    const double total_gib = other_footprint.total_gib();
+    ranked.emplace_back(std::abs(total_gib - sim.total_gib),
+                        RelatedModel{other.id, other.name, other.params_total, total_gib,
+                                     RateFit(other_footprint.per_device_gib(), device->memory_gib)});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < ranked.size() && i < kMaxRelated; ++i) {
+    response.related.push_back(std::move(ranked[i].second));
   }
 
   response.commands = BuildCommands(CommandInputs{model, format, kv_dtype, device, n,

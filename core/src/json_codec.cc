@@ -3,6 +3,7 @@
 // turned into an Error that names the field, so nothing escapes this file.
 #include "vramcalc/json_codec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "builtin_data.h"
+#include "hf_config_internal.h"
 #include "strings_codec.h"
 #include "vramcalc/display.h"
 #include "vramcalc/quant_format.h"
@@ -123,7 +125,8 @@ ModelSpec ReadModel(const Json& entry, std::size_t index) {
     path = "models[" + entry["id"].get<std::string>() + "]";
   }
   const ObjectReader r(entry, path,
-                       {"_comment", "id", "name", "family", "checkpoint", "ollama_tag", "license",
+                       {"_comment", "id", "name", "family", "checkpoint", "ollama_tag",
+                        "ollama_tag_weights", "license",
                         "release", "topology", "attention", "params_total", "params_active",
                         "num_hidden_layers", "hidden_size", "num_attention_heads",
                         "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings",
@@ -134,6 +137,7 @@ ModelSpec ReadModel(const Json& entry, std::size_t index) {
   m.family = r.String("family");
   m.checkpoint = r.String("checkpoint");
   m.ollama_tag = r.String("ollama_tag", /*allow_empty=*/true);
+  if (r.Has("ollama_tag_weights")) m.ollama_tag_weights = r.String("ollama_tag_weights");
   m.license = r.String("license");
   m.release = r.String("release");
   const std::string topology = r.String("topology");
@@ -191,7 +195,7 @@ ModelSpec ReadModel(const Json& entry, std::size_t index) {
 Device ReadDevice(const Json& entry, std::size_t index) {
   const ObjectReader r(entry, "devices[" + std::to_string(index) + "]",
                        {"_comment", "id", "name", "memory_gib", "bandwidth_gbps", "class",
-                        "source"});
+                        "vendor", "source"});
   Device d;
   d.id = r.String("id");
   d.name = r.String("name");
@@ -202,6 +206,14 @@ Device ReadDevice(const Json& entry, std::size_t index) {
   else if (device_class == "apple") d.device_class = DeviceClass::kApple;
   else if (device_class == "datacenter") d.device_class = DeviceClass::kDatacenter;
   else ObjectReader::Fail(r.Field("class"), "must be \"consumer\", \"apple\" or \"datacenter\"");
+  const std::string vendor = r.String("vendor");
+  if (vendor == "nvidia") d.vendor = Vendor::kNvidia;
+  else if (vendor == "amd") d.vendor = Vendor::kAmd;
+  else if (vendor == "apple") d.vendor = Vendor::kApple;
+  else ObjectReader::Fail(r.Field("vendor"), "must be \"nvidia\", \"amd\" or \"apple\"");
+  if ((d.vendor == Vendor::kApple) != (d.device_class == DeviceClass::kApple)) {
+    ObjectReader::Fail(r.Field("class"), "must be \"apple\" exactly for Apple devices");
+  }
   d.source = r.String("source");
   return d;
 }
@@ -277,6 +289,15 @@ std::string_view KvCompressionId(KvCompression compression) {
   return "none";
 }
 
+std::string_view VendorId(Vendor vendor) {
+  switch (vendor) {
+    case Vendor::kNvidia: return "nvidia";
+    case Vendor::kAmd: return "amd";
+    case Vendor::kApple: return "apple";
+  }
+  return "nvidia";
+}
+
 std::string_view DeviceClassId(DeviceClass device_class) {
   switch (device_class) {
     case DeviceClass::kConsumer: return "consumer";
@@ -293,6 +314,7 @@ OrderedJson ModelJson(const ModelSpec& m) {
   out["family"] = m.family;
   out["checkpoint"] = m.checkpoint;
   out["ollama_tag"] = m.ollama_tag;
+  out["ollama_tag_weights"] = m.ollama_tag_weights;
   out["license"] = m.license;
   out["release"] = m.release;
   out["topology"] = TopologyId(m.topology);
@@ -306,6 +328,7 @@ OrderedJson ModelJson(const ModelSpec& m) {
   out["head_dim"] = m.head_dim;
   out["vocab_size"] = m.vocab_size;
   out["max_position_embeddings"] = m.max_position_embeddings;
+  out["params_formula"] = m.params_formula;
   out["mla"] = nullptr;
   if (m.mla) {
     out["mla"] = {{"kv_lora_rank", m.mla->kv_lora_rank},
@@ -330,6 +353,16 @@ OrderedJson ModelJson(const ModelSpec& m) {
     out["sources"].push_back({{"what", source.what}, {"url", source.url}});
   }
   return out;
+}
+
+OrderedJson DeviceJson(const Device& d) {
+  return {{"id", d.id},
+          {"name", d.name},
+          {"memory_gib", d.memory_gib},
+          {"bandwidth_gbps", d.bandwidth_gbps},
+          {"class", DeviceClassId(d.device_class)},
+          {"vendor", VendorId(d.vendor)},
+          {"source", d.source}};
 }
 
 std::string Dump(const OrderedJson& value) {
@@ -401,12 +434,44 @@ Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devi
       }
       catalog.models.push_back(std::move(model));
     }
+    // Listings and selectors show families together, smallest model first.
+    std::stable_sort(catalog.models.begin(), catalog.models.end(),
+                     [](const ModelSpec& a, const ModelSpec& b) {
+                       return a.family != b.family ? a.family < b.family
+                                                   : a.params_total < b.params_total;
+                     });
     return catalog;
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
   } catch (const std::exception& e) {
     return Error{"invalid_catalog", e.what(), ""};
   }
+}
+
+Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json) {
+  if (config_json.empty()) return ParseRequest(request_json);
+  Json config;
+  try {
+    config = Json::parse(config_json);
+  } catch (const Json::parse_error& e) {
+    return Error{"malformed_json",
+                 "The config.json is not valid JSON (error at byte " + std::to_string(e.byte) + ").",
+                 "model"};
+  }
+  Json request;
+  try {
+    request = Json::parse(request_json.empty() ? std::string_view("{}") : request_json);
+  } catch (const Json::parse_error& e) {
+    return Error{"malformed_json",
+                 "The request is not valid JSON (error at byte " + std::to_string(e.byte) + ").", ""};
+  }
+  if (!request.is_object()) return Error{"invalid_type", "The request must be a JSON object.", ""};
+  if (request.contains("model")) {
+    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
+                 "model"};
+  }
+  request["model"] = std::move(config);
+  return ParseRequest(request.dump());
 }
 
 Result<Request> ParseRequest(std::string_view request_json) {
@@ -433,8 +498,8 @@ Result<Request> ParseRequest(std::string_view request_json) {
                  ""};
   }
   try {
-    static constexpr const char* kKnown[] = {"model",  "format", "context",      "batch",
-                                             "kv_dtype", "device", "device_count", "lang"};
+    static constexpr const char* kKnown[] = {"model",  "format",       "context", "batch", "kv_dtype",
+                                             "device", "device_count", "compare", "lang"};
     for (const auto& [key, value] : request.items()) {
       bool known = false;
       for (const char* k : kKnown) known = known || key == k;
@@ -442,14 +507,26 @@ Result<Request> ParseRequest(std::string_view request_json) {
         RequestFail("unknown_field", key,
                     "Unknown request field \"" + key.substr(0, 64) +
                         "\"; the fields are model, format, context, batch, kv_dtype, device, "
-                        "device_count and lang.");
+                        "device_count, compare and lang.");
       }
     }
     Request parsed;
     if (!request.contains("model")) {
       RequestFail("missing_field", "model", "model is required, e.g. \"glm-4-32b-0414\".");
     }
-    parsed.model = RequestString(request, "model");
+    if (request["model"].is_object()) {
+      // Bring your own model: a Hugging Face config.json in place of a catalog id.
+      Result<ModelSpec> custom = internal::ParseHfConfigObject(request["model"]);
+      if (!custom.ok()) return custom.error();
+      parsed.model = custom.value().id;
+      parsed.custom_model = std::move(custom).value();
+    } else if (!request["model"].is_string()) {
+      RequestFail("invalid_type", "model",
+                  "model must be a catalog id such as \"glm-4-32b-0414\" or a config.json object, not " +
+                      TypeName(request["model"]) + ".");
+    } else {
+      parsed.model = RequestString(request, "model");
+    }
     if (request.contains("format")) parsed.format = RequestString(request, "format");
     if (request.contains("context")) {
       parsed.context_tokens = RequestCount(request, "context", kMaxRequestContextTokens, "tokens");
@@ -464,6 +541,17 @@ Result<Request> ParseRequest(std::string_view request_json) {
     if (request.contains("device_count")) {
       parsed.device_count =
           RequestCount(request, "device_count", kMaxDeviceCount, "devices in tensor parallel");
+    }
+    if (request.contains("compare")) {
+      constexpr std::size_t kMaxCompare = 64;
+      const Json& compare = request["compare"];
+      if (!compare.is_array() || compare.size() > kMaxCompare) {
+        RequestFail("invalid_type", "compare", "compare must be an array of at most 64 device ids.");
+      }
+      for (const Json& id : compare) {
+        if (!id.is_string()) RequestFail("invalid_type", "compare", "compare must hold device ids (strings).");
+        parsed.compare.push_back(id.get<std::string>());
+      }
     }
     if (request.contains("lang")) {
       const auto lang = ParseLang(RequestString(request, "lang"));
@@ -491,7 +579,7 @@ std::string SerializeResponse(const Response& response) {
   out["ok"] = true;
   out["schema"] = kSchemaVersion;
   out["lang"] = LangId(lang);
-  out["model"] = ModelJson(*response.model);
+  out["model"] = ModelJson(response.model);
   OrderedJson& sim = out["simulator"];
   sim["device"] = s.device;
   sim["device_name"] = s.device_name;
@@ -570,14 +658,38 @@ std::string SerializeResponse(const Response& response) {
 }
 
 std::string EvaluateJson(std::string_view request_json) {
+  return EvaluateJsonWithConfig(request_json, "");
+}
+
+std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_view config_json) {
   return NeverThrowing([&] {
-    const Result<Request> request = ParseRequest(request_json);
+    const Result<Request> request = ParseRequest(request_json, config_json);
     if (!request.ok()) return SerializeError(request.error());
     const Result<Catalog>& catalog = BuiltinCatalog();
     if (!catalog.ok()) return SerializeError(catalog.error());
     const Result<Response> response = Evaluate(request.value(), catalog.value());
     if (!response.ok()) return SerializeError(response.error());
     return SerializeResponse(response.value());
+  });
+}
+
+std::string ModelsJson() {
+  return NeverThrowing([&] {
+    const Result<Catalog>& catalog = BuiltinCatalog();
+    if (!catalog.ok()) return SerializeError(catalog.error());
+    OrderedJson out = OrderedJson::array();
+    for (const ModelSpec& model : catalog.value().models) out.push_back(ModelJson(model));
+    return Dump(out);
+  });
+}
+
+std::string DevicesJson() {
+  return NeverThrowing([&] {
+    const Result<Catalog>& catalog = BuiltinCatalog();
+    if (!catalog.ok()) return SerializeError(catalog.error());
+    OrderedJson out = OrderedJson::array();
+    for (const Device& d : catalog.value().devices) out.push_back(DeviceJson(d));
+    return Dump(out);
   });
 }
 
@@ -591,14 +703,7 @@ std::string CatalogJson() {
     out["models"] = OrderedJson::array();
     for (const ModelSpec& model : catalog.value().models) out["models"].push_back(ModelJson(model));
     out["devices"] = OrderedJson::array();
-    for (const Device& d : catalog.value().devices) {
-      out["devices"].push_back({{"id", d.id},
-                                {"name", d.name},
-                                {"memory_gib", d.memory_gib},
-                                {"bandwidth_gbps", d.bandwidth_gbps},
-                                {"class", DeviceClassId(d.device_class)},
-                                {"source", d.source}});
-    }
+    for (const Device& d : catalog.value().devices) out["devices"].push_back(DeviceJson(d));
     out["formats"] = OrderedJson::array();
     for (const QuantFormat& f : QuantFormats()) {
       out["formats"].push_back({{"id", f.id}, {"label", f.label}, {"bpw", f.bits_per_weight}});

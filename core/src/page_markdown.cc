@@ -69,7 +69,7 @@ std::string MaxContextText(const Strings& t, const SimulatorResult& s) {
 
 std::string RenderPageMarkdown(const Response& response, const Catalog& catalog) {
   const Strings& t = BuiltinStrings(response.lang);
-  const ModelSpec& m = *response.model;
+  const ModelSpec& m = response.model;
   const SimulatorResult& s = response.simulator;
   const std::string context = ContextLabel(s.context_tokens);
   const std::string topology(t.Text("topology." + std::string(m.topology == Topology::kMoe ? "moe" : "dense")));

@@ -10,9 +10,9 @@ namespace {
 
 constexpr double kGib = 1073741824.0;
 
-Device Rtx3090() { return Device{"rtx-3090-24gb", "RTX 3090 24GB", 24, 936, DeviceClass::kConsumer, ""}; }
-Device MacStudio192() { return Device{"mac-studio-192gb", "Mac Studio 192GB", 192, 800, DeviceClass::kApple, ""}; }
-Device H100() { return Device{"h100-80gb", "NVIDIA H100 80GB", 80, 3350, DeviceClass::kDatacenter, ""}; }
+Device Rtx3090() { return Device{"rtx-3090-24gb", "RTX 3090 24GB", 24, 936, DeviceClass::kConsumer, Vendor::kNvidia, ""}; }
+Device MacStudio192() { return Device{"mac-studio-192gb", "Mac Studio 192GB", 192, 800, DeviceClass::kApple, Vendor::kApple, ""}; }
+Device H100() { return Device{"h100-80gb", "NVIDIA H100 80GB", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, ""}; }
 
 TEST(WeightsGib, IsParamsTimesBitsOverEightInGib) {
   // 32e9 × 4.85 / 8 = 19,400,000,000 B = 18.0677 GiB (the page's 18.07 GB).

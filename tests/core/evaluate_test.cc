@@ -92,8 +92,8 @@ TEST(Evaluate, NothingOnTheLadderFits) {
     "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
     "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
   const std::string devices = R"({"devices": [
-    {"id": "small", "name": "Small", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "source": "s"},
-    {"id": "large", "name": "Large", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "source": "s"}],
+    {"id": "small", "name": "Small", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "source": "s"},
+    {"id": "large", "name": "Large", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "source": "s"}],
     "recommendation_ladder": ["large", "small"], "hardware_table": ["small"]})";
   const Result<Catalog> catalog = ParseCatalog(models, devices);
   ASSERT_TRUE(catalog.ok()) << catalog.error().message;
@@ -150,8 +150,8 @@ TEST(TensorParallel, MatrixSuggestsAGroupWhenNoSingleDeviceFits) {
     "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
     "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
   const std::string devices = R"({"devices": [
-    {"id": "gpu80", "name": "GPU 80", "memory_gib": 80, "bandwidth_gbps": 3350, "class": "datacenter", "source": "s"},
-    {"id": "mac192", "name": "Mac 192", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "source": "s"}],
+    {"id": "gpu80", "name": "GPU 80", "memory_gib": 80, "bandwidth_gbps": 3350, "class": "datacenter", "vendor": "nvidia", "source": "s"},
+    {"id": "mac192", "name": "Mac 192", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "source": "s"}],
     "recommendation_ladder": ["gpu80", "mac192"], "hardware_table": ["gpu80"]})";
   const Result<Catalog> catalog = ParseCatalog(models, devices);
   ASSERT_TRUE(catalog.ok()) << catalog.error().message;
@@ -171,6 +171,33 @@ TEST(TensorParallel, MatrixSuggestsAGroupWhenNoSingleDeviceFits) {
   // + 0.04 + 1 + 0.25 = 100.0 GiB: too much, so nothing is recommended.
   EXPECT_FALSE(r.matrix[0].recommended_device);
   EXPECT_EQ(r.matrix[0].recommended_device_count, 0);
+}
+
+}  // namespace
+}  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+TEST(Evaluate, RelatedModelsAreTheNearestByTotalMemory) {
+  const Response r = EvaluateOk(For("glm-4-32b-0414"));
+  ASSERT_EQ(r.related.size(), 5u);
+  double previous = 0;
+  for (const RelatedModel& related : r.related) {
+    EXPECT_NE(related.id, "glm-4-32b-0414");
+    const double distance = std::abs(related.total_gib - r.simulator.total_gib);
+    EXPECT_GE(distance, previous) << related.id;
+    previous = distance;
+  }
+  // No model left out is nearer than the farthest one listed.
+  for (const ModelSpec& m : Builtin().models) {
+    const bool listed = std::any_of(r.related.begin(), r.related.end(),
+                                    [&](const RelatedModel& x) { return x.id == m.id; });
+    if (listed || m.id == "glm-4-32b-0414") continue;
+    Request other = For(m.id);
+    other.device = "rtx-3090-24gb";
+    EXPECT_GE(std::abs(EvaluateOk(other).simulator.total_gib - r.simulator.total_gib), previous) << m.id;
+  }
 }
 
 }  // namespace

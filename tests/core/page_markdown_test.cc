@@ -62,7 +62,10 @@ TEST(PageMarkdown, GermanReferenceSectionsInOrder) {
       "### Ollama Modelfile",
       "FROM glm4:32b",
       "## Verwandte & ähnlich große Open-Weight-Modelle vergleichen",
-      "| GLM-4-9B-0414 | 9.4B |",
+      // Nearest in total memory: Qwen3-30B-A3B (config: 48 layers, 4 KV heads of 128, hidden
+      // 2,048; 30,532,122,624 parameters) at Q4_K_M and 32K: 17.24 GiB weights + 48 × 4 × 128 ×
+      // 2 × 2 B × 32,768 = 3.00 GiB KV + 0.85 + 0.03 × 17.24 + 0.04 + 0.125 = 21.77 GB.
+      "| Qwen3-30B-A3B | 30.5B | 21.77 GB | Knapp (>90 % nutzbar) |",
   };
   std::size_t from = 0;
   for (const char* line : kInOrder) {

@@ -119,7 +119,7 @@ TEST_F(ReferencePage, HardwareTable) {
 }
 
 TEST_F(ReferencePage, ArchitectureCard) {
-  const ModelSpec& m = *response_.model;
+  const ModelSpec& m = response_.model;
   EXPECT_EQ(m.checkpoint, "THUDM/GLM-4-32B-0414");
   EXPECT_EQ(m.ollama_tag, "glm4:32b");
   EXPECT_EQ(m.license + " · " + m.release, "MIT · 2025-Q2");

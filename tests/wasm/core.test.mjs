@@ -334,14 +334,19 @@ describe('catalog()', () => {
     catalog = JSON.parse(text);
   });
 
-  test('is ok and lists both models', () => {
+  test('is ok and lists both GLM models among at least 40', () => {
     assert.equal(catalog.ok, true);
-    assert.deepEqual(catalog.models.map((m) => m.id).sort(), [...MODELS].sort());
+    const ids = catalog.models.map((m) => m.id);
+    for (const id of MODELS) assert.ok(ids.includes(id), `${id} is missing`);
+    assert.ok(ids.length >= 40, `only ${ids.length} models`);
+    assert.equal(new Set(ids).size, ids.length, 'model ids repeat');
   });
 
-  test('lists the 11 devices', () => {
-    assert.equal(catalog.devices.length, 11);
-    assert.deepEqual(catalog.devices.map((d) => d.id).sort(), [...DEVICES].sort());
+  test('lists the 11 devices of the estimation model among at least 30', () => {
+    const ids = catalog.devices.map((d) => d.id);
+    for (const id of DEVICES) assert.ok(ids.includes(id), `${id} is missing`);
+    assert.ok(ids.length >= 30, `only ${ids.length} devices`);
+    assert.equal(new Set(ids).size, ids.length, 'device ids repeat');
   });
 
   test('lists the 8 formats with labels and bits per weight', () => {

@@ -183,8 +183,11 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
       assert.ok((await shownText(page, 'summary')).startsWith('GLM-4-9B-0414 '), 'the summary names the model');
       assertClose(await numberValue(page, 'total'), core.simulator({ model: 'glm-4-9b-0414' }).total_gib, 1e-9,
         'GLM-4-9B total (vs the core)');
+      // Related models are the catalog's nearest in total memory at these settings (per the core).
       const related = await page.locator(byTestId('related-row')).evaluateAll((rows) => rows.map((r) => r.dataset.model));
-      assert.ok(related.includes('glm-4-32b-0414'), `the related table offers the 32B model (has ${related})`);
+      const expected = core.evaluate({ model: 'glm-4-9b-0414' }).related.map((r) => r.id);
+      assert.deepEqual(related, expected, 'the related table follows the model');
+      assert.ok(!related.includes('glm-4-9b-0414'), 'the model is not related to itself');
       await waitForHash(env, page, hashHas('model', 'glm-4-9b-0414'), 'hash has model=glm-4-9b-0414');
       await assertHealthy(env, page, 'with GLM-4-9B-0414');
     });
@@ -372,13 +375,15 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
   test('a related row click opens that model', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page);
-    await page.locator(`${byTestId('related-row')}[data-model="glm-4-9b-0414"] td`).first().click();
-    await waitForText(env, page, 'arch-checkpoint', 'THUDM/GLM-4-9B-0414');
-    assert.equal(await page.locator(byTestId('model')).inputValue(), 'glm-4-9b-0414', 'the model select follows');
-    assert.ok((await shownText(page, 'title')).startsWith('GLM-4-9B-0414 '), 'the title names GLM-4-9B-0414');
-    await waitForHash(env, page, hashHas('model', 'glm-4-9b-0414'), 'hash has model=glm-4-9b-0414');
+    // The nearest model in total memory to the reference scenario: Qwen3-30B-A3B (21.77 GB,
+    // hand-calculated in tests/core/page_markdown_test.cc).
+    await page.locator(`${byTestId('related-row')}[data-model="qwen3-30b-a3b"] td`).first().click();
+    await waitForText(env, page, 'arch-checkpoint', 'Qwen/Qwen3-30B-A3B');
+    assert.equal(await page.locator(byTestId('model')).inputValue(), 'qwen3-30b-a3b', 'the model select follows');
+    assert.ok((await shownText(page, 'title')).startsWith('Qwen3-30B-A3B '), 'the title names Qwen3-30B-A3B');
+    await waitForHash(env, page, hashHas('model', 'qwen3-30b-a3b'), 'hash has model=qwen3-30b-a3b');
 
-    await page.locator(`${byTestId('related-row')}[data-model="glm-4-32b-0414"] button.row-select`).click();
+    await choose(page, 'model', 'glm-4-32b-0414');
     await waitForText(env, page, 'arch-checkpoint', 'THUDM/GLM-4-32B-0414');
     assert.equal(await shownText(page, 'total'), Q4_AT_32K, 'back at the reference total');
     await assertHealthy(env, page, 'after related row clicks');

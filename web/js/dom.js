@@ -9,20 +9,36 @@ export function put(element, text, value) {
   }
 }
 
-/** Replaces a <select>'s options with [value, label] pairs, keeping `selected`. */
+const optionKeys = new WeakMap();  // select → the options it was last filled with
+
+/**
+ * Replaces a <select>'s options when they differ, keeping `selected`.
+ * @param {Array<[string, string, string?]>} options [value, label, group label]; consecutive
+ *   options with the same group label share an <optgroup>
+ */
 export function fillSelect(select, options, selected) {
-  const same =
-    select.options.length === options.length &&
-    options.every(([value, label], i) => select.options[i].value === value && select.options[i].text === label);
-  if (!same) {
-    select.replaceChildren(
-      ...options.map(([value, label]) => {
-        const option = document.createElement('option');
-        option.value = value;
-        option.textContent = label;
-        return option;
-      }),
-    );
+  const key = JSON.stringify(options);
+  if (optionKeys.get(select) !== key) {
+    optionKeys.set(select, key);
+    const children = [];
+    let group = null;
+    for (const [value, label, groupLabel] of options) {
+      const option = document.createElement('option');
+      option.value = value;
+      option.textContent = label;
+      if (!groupLabel) {
+        group = null;
+        children.push(option);
+        continue;
+      }
+      if (!group || group.label !== groupLabel) {
+        group = document.createElement('optgroup');
+        group.label = groupLabel;
+        children.push(group);
+      }
+      group.append(option);
+    }
+    select.replaceChildren(...children);
   }
   if (select.value !== selected) select.value = selected;
 }

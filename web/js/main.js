@@ -8,16 +8,29 @@ import { frameScheduler } from './frame.js';
 import { browserLang, makeTranslator } from './i18n.js';
 import { renderCard } from './render/card.js';
 import { copyFrom, renderCommands } from './render/commands.js';
-import { renderHardware } from './render/hardware.js';
+import { deviceGroup, renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
 import { renderPlot } from './render/plot.js';
 import { renderRelated } from './render/related.js';
 import { renderSimulator } from './render/simulator.js';
-import { defaultScenario, hashFromScenario, requestFor, scenarioFromHash } from './state.js';
+import {
+  CUSTOM_MODEL, defaultScenario, hashFromScenario, requestFor, scenarioFromHash,
+} from './state.js';
 
 const $ = (id) => document.getElementById(id);
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
+const CUSTOM_KEY = 'vramcalc.custom-config';  // localStorage: the last pasted config.json
+
+/** The stored config.json object, or null. Storage may be unavailable or hold garbage. */
+function storedConfig() {
+  try {
+    const config = JSON.parse(localStorage.getItem(CUSTOM_KEY) ?? 'null');
+    return config && typeof config === 'object' && !Array.isArray(config) ? config : null;
+  } catch {
+    return null;
+  }
+}
 
 function showNotice(lines) {
   const notice = $('notice');
@@ -39,15 +52,18 @@ async function start() {
   const defaults = defaultScenario(catalog, 'de');
   let scenario;
   let notices = [];
-  let rendered = { lang: null, model: null };
+  let rendered = { lang: null, model: null, custom: null };
+  let custom = storedConfig();
+  let customName = '';
 
   function readHash() {
     const { scenario: read, problems } = scenarioFromHash(
-      location.hash, catalog, defaultScenario(catalog, browserLang()));
+      location.hash, catalog, defaultScenario(catalog, browserLang()), custom !== null);
     scenario = read;
     const t = makeTranslator(catalog.strings, scenario.lang);
-    notices = problems.map(({ key, value }) =>
-      t('notice.invalid', { key: key.slice(0, MAX_ECHO), value: value.slice(0, MAX_ECHO) }));
+    notices = problems.map(({ key, value }) => (key === 'model' && value === CUSTOM_MODEL
+      ? t('custom.missing')
+      : t('notice.invalid', { key: key.slice(0, MAX_ECHO), value: value.slice(0, MAX_ECHO) })));
   }
 
   const form = $('controls');
@@ -81,7 +97,10 @@ async function start() {
     put($('footer-text'), t('footer.text', { version: core.version() }));
     renderCard(model, { t, lang });
     fillSelect($('prefs').elements.lang, ['de', 'en'].map((l) => [l, catalog.strings[l]['lang.name']]), lang);
-    fillSelect(form.elements.model, catalog.models.map((m) => [m.id, m.name]), scenario.model);
+    if (scenario.model === CUSTOM_MODEL) customName = model.name;
+    const models = catalog.models.map((m) => [m.id, m.name, m.family]);
+    if (custom) models.push([CUSTOM_MODEL, t('sim.custom_model', { name: customName || 'config.json' })]);
+    fillSelect(form.elements.model, models, scenario.model);
     fillSelect(form.elements.format, catalog.formats.map((f) => [f.id, f.label]), scenario.format);
     fillSelect(form.elements.kv, catalog.kv_dtypes.map((k) => [k.id, k.label]), scenario.kv);
   }
@@ -94,9 +113,10 @@ async function start() {
     // "auto" follows the format's recommended class (the matrix names it for every format).
     const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
     const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
-    fillSelect(form.elements.device,
-      [['auto', t('sim.device_auto', { device: recommended })], ...catalog.devices.map((d) => [d.id, d.name])],
-      scenario.device ?? 'auto');
+    fillSelect(form.elements.device, [
+      ['auto', t('sim.device_auto', { device: recommended })],
+      ...catalog.devices.map((d) => [d.id, d.name, deviceGroup(t, d)]),
+    ], scenario.device ?? 'auto');
     const batches = BATCH_CHOICES.includes(scenario.batch)
       ? BATCH_CHOICES : [...BATCH_CHOICES, scenario.batch].sort((a, b) => a - b);
     fillSelect(form.elements.batch, batches.map((b) => [String(b), fmt.integer(lang, b)]), String(scenario.batch));
@@ -121,15 +141,15 @@ async function start() {
 
   function render() {
     const t = makeTranslator(catalog.strings, scenario.lang);
-    const response = core.evaluate(requestFor(scenario));
+    const response = core.evaluate(requestFor(scenario, custom));
     if (!response.ok) {
       showNotice([...notices, `${t('error.prefix')} ${response.error.message}`]);
       return;
     }
     const view = { t, lang: scenario.lang, catalog, scenario, maxLog2: maxLog2For(response.model) };
-    if (rendered.lang !== scenario.lang || rendered.model !== scenario.model) {
+    if (rendered.lang !== scenario.lang || rendered.model !== scenario.model || rendered.custom !== custom) {
       renderStatic(t, response);
-      rendered = { lang: scenario.lang, model: scenario.model };
+      rendered = { lang: scenario.lang, model: scenario.model, custom };
     }
     renderControls(t, response);
     renderSimulator(response, view);
@@ -176,6 +196,73 @@ async function start() {
       handlers.commit();
     });
   };
+  // The hardware table: add a device to compare, or take an added one out.
+  $('hw-add').addEventListener('change', (event) => {
+    const id = event.target.value;
+    if (!id) return;
+    handlers.update({ compare: [...scenario.compare, id] });
+    handlers.commit();
+  });
+  $('hardware').addEventListener('click', (event) => {
+    const remove = event.target.closest('.row-remove');
+    if (!remove) return;
+    event.stopPropagation();  // not a row choice
+    const id = remove.closest('tr').dataset.device;
+    handlers.update({ compare: scenario.compare.filter((d) => d !== id) });
+    handlers.commit();
+  }, true);
+
+  // Bring your own model: a pasted or dropped config.json, checked by the core first.
+  const configField = $('custom-config');
+  const applyConfig = (text) => {
+    const t = makeTranslator(catalog.strings, scenario.lang);
+    let config;
+    try {
+      config = JSON.parse(text);
+    } catch {
+      notices = [t('custom.error', { field: 'config.json', message: t('custom.not_json') })];
+      schedule();
+      return;
+    }
+    const check = core.evaluate({ ...requestFor(scenario), model: config });
+    if (!check.ok) {
+      notices = [t('custom.error', { field: check.error.field || 'config.json', message: check.error.message })];
+      schedule();
+      return;
+    }
+    custom = config;
+    try {
+      localStorage.setItem(CUSTOM_KEY, JSON.stringify(config));
+    } catch {
+      // Storage may be full or off: the model still works until the page closes.
+    }
+    handlers.update({ model: CUSTOM_MODEL });
+    handlers.commit();
+  };
+  $('custom-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    applyConfig(configField.value);
+  });
+  $('custom-file').addEventListener('change', async (event) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    configField.value = await file.text();
+    applyConfig(configField.value);
+  });
+  configField.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    configField.classList.add('dragging');
+  });
+  configField.addEventListener('dragleave', () => configField.classList.remove('dragging'));
+  configField.addEventListener('drop', async (event) => {
+    event.preventDefault();
+    configField.classList.remove('dragging');
+    const file = event.dataTransfer?.files?.[0];
+    if (!file) return;
+    configField.value = await file.text();
+    applyConfig(configField.value);
+  });
+
   rowChoice('matrix', 'format', (format) => ({ format }));
   rowChoice('hardware', 'device', (device) => ({ device }));
   rowChoice('related', 'model', (model) => ({ model }));

@@ -1,8 +1,11 @@
 // The scenario: what the user chose. The URL hash carries all of it, so a link reproduces
 // the view. Every value read from the hash is checked against the catalog; a bad one is
-// reported and replaced by the default, never passed on.
+// reported and replaced by the default, never passed on. A model from a pasted config.json
+// is too large for a link: the hash says model=custom and this browser keeps the config.
 
-export const HASH_KEYS = ['model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'lang'];
+export const HASH_KEYS = ['model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'lang'];
+export const CUSTOM_MODEL = 'custom';
+const MAX_COMPARE = 16;
 
 /** The reference page's scenario. `device: null` means the format's recommended class. */
 export function defaultScenario(catalog, lang) {
@@ -15,6 +18,7 @@ export function defaultScenario(catalog, lang) {
     kv: d.kv_dtype,
     device: null,
     gpus: d.device_count,
+    compare: [],
     lang,
   };
 }
@@ -27,22 +31,28 @@ function wholeNumber(text, max) {
 
 /**
  * Reads a scenario from a hash such as "#model=glm-4-9b-0414&context=65536&lang=en".
+ * @param {boolean} hasCustom whether a pasted config.json is stored (model=custom is valid)
  * @returns {{scenario: object, problems: Array<{key: string, value: string}>}}
  */
-export function scenarioFromHash(hash, catalog, fallback) {
+export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
   const scenario = { ...fallback };
   const problems = [];
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
   const ids = (list) => new Set(list.map((item) => item.id));
+  const devices = ids(catalog.devices);
   const checks = {
-    model: (v) => (ids(catalog.models).has(v) ? v : null),
+    model: (v) => (ids(catalog.models).has(v) || (v === CUSTOM_MODEL && hasCustom) ? v : null),
     format: (v) => (ids(catalog.formats).has(v) ? v : null),
     kv: (v) => (ids(catalog.kv_dtypes).has(v) ? v : null),
-    device: (v) => (v === 'auto' ? 'auto' : ids(catalog.devices).has(v) ? v : null),
+    device: (v) => (v === 'auto' ? 'auto' : devices.has(v) ? v : null),
     lang: (v) => (v === 'de' || v === 'en' ? v : null),
     context: (v) => wholeNumber(v, catalog.limits.max_context),
     batch: (v) => wholeNumber(v, catalog.limits.max_batch),
     gpus: (v) => wholeNumber(v, catalog.limits.max_device_count),
+    compare: (v) => {
+      const list = v.split(',').filter(Boolean);
+      return list.length <= MAX_COMPARE && list.every((id) => devices.has(id)) ? list : null;
+    },
   };
   for (const [key, raw] of params) {
     if (!(key in checks)) {
@@ -62,16 +72,20 @@ export function hashFromScenario(scenario, defaults) {
   for (const key of HASH_KEYS) {
     const value = scenario[key];
     if (value === null || value === undefined) continue;
+    if (key === 'compare') {
+      if (value.length > 0) params.set(key, value.join(','));
+      continue;
+    }
     if (key !== 'lang' && value === defaults[key]) continue;
     params.set(key, String(value));
   }
   return `#${params.toString()}`;
 }
 
-/** The request the core evaluates for a scenario. */
-export function requestFor(scenario) {
+/** The request the core evaluates for a scenario; `custom` is the pasted config.json object. */
+export function requestFor(scenario, custom = null) {
   const request = {
-    model: scenario.model,
+    model: scenario.model === CUSTOM_MODEL && custom ? custom : scenario.model,
     format: scenario.format,
     context: scenario.context,
     batch: scenario.batch,
@@ -80,5 +94,6 @@ export function requestFor(scenario) {
     lang: scenario.lang,
   };
   if (scenario.device) request.device = scenario.device;
+  if (scenario.compare.length > 0) request.compare = scenario.compare;
   return request;
 }

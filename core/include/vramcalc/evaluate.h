@@ -22,13 +22,15 @@ inline constexpr int64_t kMaxRequestBatch = 1024;
 
 // A validated request. The parser fills the reference page's defaults.
 struct Request {
-  std::string model;
+  std::string model;  // a catalog id, unless custom_model is set
+  std::optional<ModelSpec> custom_model;  // from a pasted config.json (ParseHfConfig)
   std::string format{kDefaultFormatId};
   int64_t context_tokens = 32768;
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
   std::optional<std::string> device;  // none: the recommended class of `format`
   int64_t device_count = 1;            // identical devices in tensor parallel, 1 to 8
+  std::vector<std::string> compare;    // extra hardware-table rows (device ids)
   Lang lang = Lang::kDe;
 };
 
@@ -74,8 +76,8 @@ struct MatrixRow {
   int64_t recommended_device_count = 0;
 };
 
-// The hardware table: the catalog's table rows, then the simulator's device when it is not
-// among them, so the selected device always has a row.
+// The hardware table: the catalog's table rows, then the request's `compare` devices, then
+// the simulator's device when it is not among them, so the selected device always has a row.
 struct HardwareRow {
   std::string device;
   std::string name;
@@ -87,11 +89,13 @@ struct HardwareRow {
   double decode_tps = 0;
 };
 
+// The catalog models nearest in total memory at the request's format, context, batch, KV
+// type, device and device count: at most five, nearest first.
 struct RelatedModel {
   std::string id;
   std::string name;
   double params_total = 0;
-  double total_gib = 0;  // at the request's format, context, batch, KV type and device
+  double total_gib = 0;
   Fit fit = Fit::kComfortable;
 };
 
@@ -108,7 +112,7 @@ struct CurvePoint {
 std::vector<int64_t> CurveContexts(const ModelSpec& model);
 
 struct Response {
-  const ModelSpec* model = nullptr;  // points into the catalog
+  ModelSpec model;
   Lang lang = Lang::kDe;
   SimulatorResult simulator;
   std::vector<CurvePoint> curve;

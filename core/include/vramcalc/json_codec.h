@@ -18,9 +18,16 @@ namespace vramcalc {
 
 inline constexpr int kSchemaVersion = 1;
 
-// Parses and validates a request. Errors: malformed_json, invalid_type, invalid_value,
-// missing_field, unknown_field, each naming the field.
+// Parses and validates a request. "model" is a catalog id or a Hugging Face config.json
+// object (see hf_config.h). Errors: malformed_json, invalid_type, invalid_value,
+// missing_field, unknown_field, invalid_config, each naming the field.
 Result<Request> ParseRequest(std::string_view request_json);
+// The same with the model given as config.json text beside a request without "model" (the
+// CLI's --config). An empty `config_json` is ParseRequest(request_json).
+Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json);
+
+// EvaluateJson with the model given as config.json text (see ParseRequest above).
+std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_view config_json);
 
 std::string SerializeResponse(const Response& response);
 std::string SerializeError(const Error& error);
@@ -28,6 +35,12 @@ std::string SerializeError(const Error& error);
 // The whole call: request JSON in, response JSON out. Never throws; every failure,
 // including a broken built-in catalog or an allocation failure, is an ok:false response.
 std::string EvaluateJson(std::string_view request_json);
+
+// Every catalog model as the response's "model" object, in catalog order (a JSON array).
+std::string ModelsJson();
+// Every catalog device: {"id", "name", "memory_gib", "bandwidth_gbps", "class", "vendor",
+// "source"} (a JSON array).
+std::string DevicesJson();
 
 // The catalog as the page needs it for its selectors, plus every UI string in both
 // languages: {"ok": true, "schema": 1, "models": [...], "devices": [...], "formats": [...],

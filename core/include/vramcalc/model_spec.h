@@ -47,12 +47,16 @@ struct ModelSpec {
   std::string family;       // e.g. "Zhipu GLM"
   std::string checkpoint;   // Hugging Face repo id
   std::string ollama_tag;   // empty when the Ollama library has no build of this model
+  std::string ollama_tag_weights = "Q4_K_M";  // what that tag holds (gpt-oss: "MXFP4")
   std::string license;
   std::string release;      // e.g. "2025-Q2"
   Topology topology = Topology::kDense;
   Attention attention = Attention::kGqa;
   double params_total = 0;   // parameters resident in memory (all experts)
   double params_active = 0;  // parameters read per decoded token
+  // For a model from a pasted config.json whose parameter count was computed from its
+  // architecture: the arithmetic, for the card. Empty for catalog entries.
+  std::string params_formula;
   int64_t num_hidden_layers = 0;
   int64_t hidden_size = 0;
   int64_t num_attention_heads = 0;

@@ -45,5 +45,11 @@ export function renderCard(model, { t, lang }) {
       `${fmt.integer(lang, model.vocab_size)} / ${fmt.integer(lang, model.max_position_embeddings)}`, 'arch-vocab'),
     entry(t('arch.sources'), sources, 'arch-sources'),
   ];
+  if (model.params_formula) {
+    const formula = document.createElement('span');
+    formula.className = 'formula';
+    formula.textContent = model.params_formula;
+    rows.splice(rows.length - 1, 0, entry(t('arch.params_formula'), formula, 'arch-params-formula'));
+  }
   document.getElementById('arch').replaceChildren(...rows);
 }

@@ -1,5 +1,5 @@
 // The hardware table for the selected format and context.
-import { put } from '../dom.js';
+import { fillSelect, put } from '../dom.js';
 import * as fmt from '../format.js';
 import { cell, markSelected, selectButton, syncRows } from './rows.js';
 
@@ -23,7 +23,7 @@ function createRow(device) {
   return row;
 }
 
-export function renderHardware(response, { t, lang, scenario }) {
+export function renderHardware(response, { t, lang, scenario, catalog }) {
   const sim = response.simulator;
   const model = response.model;
   const format = response.matrix.find((r) => r.format === sim.format);
@@ -55,5 +55,31 @@ export function renderHardware(response, { t, lang, scenario }) {
     fit.className = `fit-${data.fit}`;
     put(decode, `${fmt.fixed(lang, data.decode_tps, 1)} ${t('unit.tps')}`, data.decode_tps);
     markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
+    // Devices the user added can be taken out again.
+    let remove = head.querySelector('.row-remove');
+    if (scenario.compare.includes(data.device)) {
+      if (!remove) {
+        remove = document.createElement('button');
+        remove.type = 'button';
+        remove.className = 'row-remove';
+        remove.dataset.testid = 'hw-remove';
+        remove.textContent = '×';
+        head.append(remove);
+      }
+      const removeLabel = t('hw.remove', { device: data.name });
+      if (remove.getAttribute('aria-label') !== removeLabel) remove.setAttribute('aria-label', removeLabel);
+    } else if (remove) {
+      remove.remove();
+    }
   });
+
+  // Any device not yet in the table can be added to it.
+  const shown = new Set(response.hardware.map((r) => r.device));
+  fillSelect($('hw-add'), [
+    ['', t('hw.add_placeholder')],
+    ...catalog.devices.filter((d) => !shown.has(d.id)).map((d) => [d.id, d.name, deviceGroup(t, d)]),
+  ], '');
 }
+
+/** The <optgroup> label of a device: vendor and class. */
+export const deviceGroup = (t, device) => t(`device_group.${device.vendor}.${device.class}`);
