@@ -22,7 +22,7 @@ struct ConfigError {
 };
 
 [[noreturn]] void Fail(const std::string& field, const std::string& message) {
-  throw ConfigError{"model." + field, message};
+  throw ConfigError{field.empty() ? "model" : "model." + field, message};
 }
 
 const std::set<std::string>& SupportedTypes() {

@@ -38,8 +38,21 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
   for (const auto& [field, value] : positive) {
     if (value <= 0) return Invalid(field, std::string(field) + " must be a positive integer.");
   }
-  if (model.num_key_value_heads > model.num_attention_heads) {
-    return Invalid("num_key_value_heads", "There cannot be more KV heads than query heads.");
+  if (model.num_key_value_heads > model.num_attention_heads ||
+      model.num_attention_heads % model.num_key_value_heads != 0) {
+    return Invalid("num_key_value_heads",
+                   "The KV heads must divide the query heads evenly (each serves a group).");
+  }
+  // The attention kind must match the heads: MHA has a KV head per query head, MQA one,
+  // GQA something in between; MLA stores a latent instead.
+  const bool heads_match =
+      model.attention == Attention::kMla ||
+      (model.attention == Attention::kMha && model.num_key_value_heads == model.num_attention_heads) ||
+      (model.attention == Attention::kMqa && model.num_key_value_heads == 1) ||
+      (model.attention == Attention::kGqa && model.num_key_value_heads > 1 &&
+       model.num_key_value_heads < model.num_attention_heads);
+  if (!heads_match) {
+    return Invalid("attention", "The attention kind does not match the query and KV head counts.");
   }
   if ((model.attention == Attention::kMla) != model.mla.has_value()) {
     return Invalid("mla", "Latent attention (MLA) needs the mla block, and only MLA has one.");
@@ -47,6 +60,9 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
   if (model.mla && (model.mla->kv_lora_rank <= 0 || model.mla->qk_rope_head_dim <= 0 ||
                     model.mla->qk_nope_head_dim <= 0 || model.mla->v_head_dim <= 0)) {
     return Invalid("mla", "Every MLA dimension must be a positive integer.");
+  }
+  if (model.mla && model.head_dim != model.mla->v_head_dim) {
+    return Invalid("head_dim", "An MLA model's head_dim is its v_head_dim.");
   }
   if (model.sliding_window &&
       (model.sliding_window->window_tokens <= 0 || model.sliding_window->local_layers <= 0 ||
@@ -59,6 +75,10 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
   }
   if (model.topology == Topology::kDense && model.params_active != model.params_total) {
     return Invalid("params_active", "A dense model reads all its parameters per token.");
+  }
+  if (model.moe && (model.moe->experts_per_token <= 0 ||
+                    model.moe->experts_per_token > model.moe->num_experts)) {
+    return Invalid("moe", "Experts per token must be between 1 and the number of experts.");
   }
   if (model.sources.empty()) return Invalid("sources", "Every catalog entry names its source.");
   return std::nullopt;

@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
+#include "vramcalc/estimate.h"
+#include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
 
 namespace vramcalc {
@@ -181,6 +184,109 @@ TEST(ParseCatalog, ErrorsNameEntryAndField) {
   ASSERT_FALSE(bad_ladder.ok());
   EXPECT_EQ(bad_ladder.error().field, "devices.json.recommendation_ladder");
   EXPECT_FALSE(ParseCatalog("not json", kDevices).ok());
+}
+
+}  // namespace
+}  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+TEST(BuiltinCatalog, EveryEntryIsConsistentAndSourced) {
+  const Catalog& catalog = Builtin();
+  EXPECT_GE(catalog.models.size(), 40u);
+  EXPECT_GE(catalog.devices.size(), 30u);
+  std::set<std::string> ids;
+  for (const ModelSpec& m : catalog.models) {
+    SCOPED_TRACE(m.id);
+    EXPECT_TRUE(ids.insert(m.id).second) << "id repeats";
+    EXPECT_FALSE(ValidateModel(m).has_value());
+    EXPECT_EQ(m.num_attention_heads % m.num_key_value_heads, 0);
+    switch (m.attention) {
+      case Attention::kMha: EXPECT_EQ(m.num_key_value_heads, m.num_attention_heads); break;
+      case Attention::kMqa: EXPECT_EQ(m.num_key_value_heads, 1); break;
+      case Attention::kGqa: EXPECT_LT(m.num_key_value_heads, m.num_attention_heads); break;
+      case Attention::kMla: ASSERT_TRUE(m.mla); EXPECT_EQ(m.head_dim, m.mla->v_head_dim); break;
+    }
+    if (m.sliding_window) EXPECT_LE(m.sliding_window->local_layers, m.num_hidden_layers);
+    if (m.topology == Topology::kMoe) {
+      ASSERT_TRUE(m.moe);
+      EXPECT_LT(m.params_active, m.params_total);
+    }
+    const bool has_config_source = std::any_of(m.sources.begin(), m.sources.end(), [](const Source& s) {
+      return s.url.find("config") != std::string::npos || s.url.find("reference") != std::string::npos;
+    });
+    EXPECT_TRUE(has_config_source) << "no config.json (or reference page) among the sources";
+  }
+  for (const Device& d : catalog.devices) {
+    SCOPED_TRACE(d.id);
+    EXPECT_TRUE(ids.insert(d.id).second) << "id repeats";
+    EXPECT_GT(d.memory_gib, 0);
+    EXPECT_GT(d.bandwidth_gbps, 0);
+    EXPECT_FALSE(d.source.empty());
+  }
+}
+
+// KV cache at 32,768 tokens, FP16, one sequence, per family: the config.json fields written
+// out here, the catalog entry checked against them, and the bytes counted by hand.
+struct KvCase {
+  const char* id;
+  int64_t layers, kv_heads, head_dim, window, local_layers;
+  double kv_bytes;  // the hand calculation
+};
+
+TEST(BuiltinCatalog, KvCacheAt32kPerFamily) {
+  const KvCase kCases[] = {
+      // GQA, Llama 3.1 8B: 2 × 32 layers × 8 KV heads × 128 × 2 B × 32,768 = 4 GiB.
+      {"llama-3.1-8b", 32, 8, 128, 0, 0, 2.0 * 32 * 8 * 128 * 2 * 32768},
+      // 5 local : 1 global, Gemma 3 27B: 62 layers, 52 windowed at 1,024, 16 KV heads × 128:
+      // 8,192 B per layer and token × (10 × 32,768 + 52 × 1,024) = 3,120,562,176 B.
+      {"gemma-3-27b", 62, 16, 128, 1024, 52, 8192.0 * (10 * 32768 + 52 * 1024)},
+      // Alternating, gpt-oss-120b: 36 layers, 18 windowed at 128, 8 KV heads × 64:
+      // 2,048 B × (18 × 32,768 + 18 × 128) = 1,212,678,144 B.
+      {"gpt-oss-120b", 36, 8, 64, 128, 18, 2048.0 * (18 * 32768 + 18 * 128)},
+      // MoE, Qwen3-30B-A3B: 48 layers × 4 KV heads × 128 × 2 × 2 B × 32,768 = 3 GiB.
+      {"qwen3-30b-a3b", 48, 4, 128, 0, 0, 2.0 * 48 * 4 * 128 * 2 * 32768},
+  };
+  for (const KvCase& c : kCases) {
+    SCOPED_TRACE(c.id);
+    const ModelSpec* m = Builtin().FindModel(c.id);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->num_hidden_layers, c.layers);
+    EXPECT_EQ(m->num_key_value_heads, c.kv_heads);
+    EXPECT_EQ(m->head_dim, c.head_dim);
+    if (c.local_layers > 0) {
+      ASSERT_TRUE(m->sliding_window);
+      EXPECT_EQ(m->sliding_window->window_tokens, c.window);
+      EXPECT_EQ(m->sliding_window->local_layers, c.local_layers);
+    } else {
+      EXPECT_FALSE(m->sliding_window);
+    }
+    EXPECT_EQ(KvCacheBytes(KvLayoutOf(*m, 2.0), 32768, 1), c.kv_bytes);
+  }
+  // MLA, DeepSeek-V3 (kv_lora_rank 512, qk_rope_head_dim 64): 61 × 576 × 2 B × 32,768 =
+  // 2,302,672,896 B = 2.14453125 GiB, against 61 × 128 × (192 + 128) × 2 B × 32,768 naive.
+  const ModelSpec* v3 = Builtin().FindModel("deepseek-v3");
+  ASSERT_NE(v3, nullptr);
+  ASSERT_TRUE(v3->mla);
+  EXPECT_EQ(v3->mla->kv_lora_rank, 512);
+  EXPECT_EQ(v3->mla->qk_rope_head_dim, 64);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(*v3, 2.0), 32768, 1), 2302672896.0);
+  EXPECT_EQ(NaiveMhaKvBytes(*v3, 32768, 1), 61.0 * 128 * 320 * 2 * 32768);
+}
+
+TEST(BuiltinCatalog, MoeDecodeReadsTheActiveParameters) {
+  // Qwen3-30B-A3B at Q4_K_M, 32K, on an RTX 4090: 3,353,032,704 active parameters × 4.85 / 8
+  // plus the 3 GiB KV cache per token: 1008e9 × 0.736 × 0.85 / (2,032,526,092.8 + 3,221,225,472).
+  Request request;
+  request.model = "qwen3-30b-a3b";
+  request.device = "rtx-4090-24gb";
+  const auto response = Evaluate(request, Builtin());
+  ASSERT_TRUE(response.ok());
+  EXPECT_EQ(response.value().model.params_active, 3353032704.0);
+  EXPECT_NEAR(response.value().simulator.decode_tps,
+              1008e9 * 0.736 * 0.85 / (3353032704.0 * 4.85 / 8 + 3221225472.0), 1e-9);
+  EXPECT_NEAR(response.value().simulator.decode_tps, 120.0, 0.05);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -143,6 +143,24 @@ describe('parity with the native CLI', () => {
     }
     // The grid is meant to exercise the calculator, not the validator.
     assert.equal(okCount, scenarios.length, `only ${okCount}/${scenarios.length} scenarios were ok:true`);
+  });
+
+  test('every config.json fixture answers the same as `vramcalc evaluate --config`', async () => {
+    // tests/golden/configs: real config.json files of every supported model type.
+    const dir = path.join(repoRoot, 'tests/golden/configs');
+    const files = (await readdir(dir)).filter((name) => name.endsWith('.json'));
+    assert.ok(files.length >= 13, `only ${files.length} config fixtures`);
+    for (const name of files) {
+      const file = path.join(dir, name);
+      const config = JSON.parse(await readFile(file, 'utf8'));
+      for (const extra of [{}, { format: 'Q8_0', context: 131072, device_count: 2, lang: 'en' }]) {
+        const wasm = vramcalc.evaluate(JSON.stringify({ model: config, ...extra }));
+        const native = spawnSync(cliPath, ['evaluate', '--config', file, JSON.stringify(extra)], { encoding: 'utf8' });
+        assert.equal(native.status, 0, `vramcalc evaluate --config ${name}: ${native.stdout}${native.stderr}`);
+        assert.equal(wasm, native.stdout.replace(/\n$/, ''), `wasm and native differ for ${name} ${JSON.stringify(extra)}`);
+        assert.equal(JSON.parse(wasm).ok, true, `${name} is not ok`);
+      }
+    }
   });
 
   test('hostile requests are answered the same natively (stdin)', () => {
@@ -322,6 +340,27 @@ describe('hostile requests', () => {
       assert.equal(evaluate(request).ok, false);
     }
     assert.equal(vramcalc.evaluate(VALID_REQUEST), evaluateNative(VALID_REQUEST));
+  });
+});
+
+describe('CLI listings', () => {
+  test('`vramcalc models --json` prints every model card, the same as catalog() lists', () => {
+    const models = JSON.parse(execFileSync(cliPath, ['models', '--json'], { encoding: 'utf8' }));
+    assert.ok(models.length >= 40, `only ${models.length} models`);
+    for (const model of models) {
+      assert.match(model.checkpoint, /^[\w.-]+\/[\w.-]+$/, `${model.id}: checkpoint is a Hugging Face repo id`);
+      assert.ok(model.sources.length > 0, `${model.id} names no source`);
+    }
+    assert.ok(models.some((m) => m.id === 'glm-4-32b-0414' && m.num_hidden_layers === 61));
+  });
+
+  test('`vramcalc devices --json` prints every device', () => {
+    const devices = JSON.parse(execFileSync(cliPath, ['devices', '--json'], { encoding: 'utf8' }));
+    assert.ok(devices.length >= 30, `only ${devices.length} devices`);
+    // Estimation model 1.9: the RTX 3090 has 24 GB and 936 GB/s.
+    assert.deepEqual(devices.find((d) => d.id === 'rtx-3090-24gb'),
+      { id: 'rtx-3090-24gb', name: 'RTX 3090 24GB', memory_gib: 24, bandwidth_gbps: 936, class: 'consumer',
+        vendor: 'nvidia', source: devices.find((d) => d.id === 'rtx-3090-24gb').source });
   });
 });
 

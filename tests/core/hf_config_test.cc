@@ -1,0 +1,235 @@
+// Bring your own model: config.json files of every supported model type (tests/golden/configs,
+// sources in SOURCES.md there) read into the architecture, and broken ones rejected by field.
+#include "vramcalc/hf_config.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/estimate.h"
+#include "vramcalc/evaluate.h"
+#include "vramcalc/json_codec.h"
+
+namespace vramcalc {
+namespace {
+
+std::string Fixture(const std::string& model_type) {
+  std::ifstream in(std::string(VRAMCALC_GOLDEN_DIR) + "/configs/" + model_type + ".json");
+  EXPECT_TRUE(in) << model_type;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+ModelSpec Parse(const std::string& model_type) {
+  const Result<ModelSpec> parsed = ParseHfConfig(Fixture(model_type));
+  EXPECT_TRUE(parsed.ok()) << model_type << ": " << (parsed.ok() ? "" : parsed.error().field + " " + parsed.error().message);
+  return parsed.ok() ? parsed.value() : ModelSpec{};
+}
+
+// The architecture fields each config states (read them in the fixture), and what the type's
+// rules derive from them.
+struct Expected {
+  const char* type;
+  int64_t layers, hidden, heads, kv_heads, head_dim, max_position;
+  Attention attention;
+  int64_t window, local_layers;        // 0, 0: no windowed layers
+  int64_t experts, per_token, shared;  // 0, 0, 0: dense
+};
+
+class Configs : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(Configs, ReadTheArchitecture) {
+  const Expected& e = GetParam();
+  const ModelSpec m = Parse(e.type);
+  EXPECT_EQ(m.num_hidden_layers, e.layers);
+  EXPECT_EQ(m.hidden_size, e.hidden);
+  EXPECT_EQ(m.num_attention_heads, e.heads);
+  EXPECT_EQ(m.num_key_value_heads, e.kv_heads);
+  EXPECT_EQ(m.head_dim, e.head_dim);
+  EXPECT_EQ(m.max_position_embeddings, e.max_position);
+  EXPECT_EQ(m.attention, e.attention);
+  if (e.local_layers == 0) {
+    EXPECT_FALSE(m.sliding_window) << m.sliding_window->local_layers;
+  } else {
+    ASSERT_TRUE(m.sliding_window);
+    EXPECT_EQ(m.sliding_window->window_tokens, e.window);
+    EXPECT_EQ(m.sliding_window->local_layers, e.local_layers);
+  }
+  if (e.experts == 0) {
+    EXPECT_EQ(m.topology, Topology::kDense);
+    EXPECT_EQ(m.params_active, m.params_total);
+  } else {
+    ASSERT_TRUE(m.moe);
+    EXPECT_EQ(m.moe->num_experts, e.experts);
+    EXPECT_EQ(m.moe->experts_per_token, e.per_token);
+    EXPECT_EQ(m.moe->shared_experts, e.shared);
+    EXPECT_LT(m.params_active, m.params_total);
+  }
+  EXPECT_FALSE(m.params_formula.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryModelType, Configs,
+    ::testing::Values(
+        // Llama-3.1-8B-Instruct: no head_dim key, so 4,096 / 32 = 128.
+        Expected{"llama", 32, 4096, 32, 8, 128, 131072, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Mistral-7B-Instruct-v0.3: sliding_window null, so no window.
+        Expected{"mistral", 32, 4096, 32, 8, 128, 32768, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Mixtral-8x7B: num_local_experts 8, num_experts_per_tok 2.
+        Expected{"mixtral", 32, 4096, 32, 8, 128, 32768, Attention::kGqa, 0, 0, 8, 2, 0},
+        // Qwen2.5-7B-Instruct: sliding_window 131072 but use_sliding_window false.
+        Expected{"qwen2", 28, 3584, 28, 4, 128, 32768, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Qwen3-8B: head_dim 128 stated.
+        Expected{"qwen3", 36, 4096, 32, 8, 128, 40960, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Qwen3-30B-A3B: head_dim 128 although 2,048 / 32 = 64; 128 experts, 8 per token.
+        Expected{"qwen3_moe", 48, 2048, 32, 4, 128, 40960, Attention::kGqa, 0, 0, 128, 8, 0},
+        // gemma-2-9b-it: head_dim 256; every other of 42 layers windowed at 4,096.
+        Expected{"gemma2", 42, 3584, 16, 8, 256, 8192, Attention::kGqa, 4096, 21, 0, 0, 0},
+        // gemma-3-4b-it: sparse text_config; heads 8, KV 4, head_dim 256 and 131,072 positions
+        // are Gemma3TextConfig's defaults; 34 layers, every 6th global: 29 windowed at 1,024.
+        Expected{"gemma3", 34, 2560, 8, 4, 256, 131072, Attention::kGqa, 1024, 29, 0, 0, 0},
+        // gemma-3-1b-it: one KV head (MQA); 26 layers, every 6th global: 22 windowed at 512.
+        Expected{"gemma3_text", 26, 1152, 4, 1, 256, 32768, Attention::kMqa, 512, 22, 0, 0, 0},
+        // GLM-4-9B-0414.
+        Expected{"glm4", 40, 4096, 32, 2, 128, 32768, Attention::kGqa, 0, 0, 0, 0, 0},
+        // DeepSeek-V2-Lite: MLA (head_dim is v_head_dim); 64 routed experts top-6, 2 shared.
+        Expected{"deepseek_v2", 27, 2048, 16, 16, 128, 163840, Attention::kMla, 0, 0, 64, 6, 2},
+        // DeepSeek-V3: 256 routed experts top-8, 1 shared.
+        Expected{"deepseek_v3", 61, 7168, 128, 128, 128, 163840, Attention::kMla, 0, 0, 256, 8, 1},
+        // gpt-oss-20b: head_dim 64; layer_types alternate sliding (128) and full attention.
+        Expected{"gpt_oss", 24, 2880, 64, 8, 64, 131072, Attention::kGqa, 128, 12, 32, 4, 0},
+        // Phi-3-mini-4k-instruct: MHA; sliding_window 2047 on every layer.
+        Expected{"phi3", 32, 3072, 32, 32, 96, 4096, Attention::kMha, 2047, 32, 0, 0, 0}),
+    [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
+
+TEST(HfConfig, ParameterCountsFromTheShapes) {
+  // Llama-3.1-8B: untied 128,256 × 4,096 × 2 + 32 × (q, o 2 × 4,096² + k, v 2 × 4,096 × 1,024
+  // + MLP 3 × 4,096 × 14,336) = 8,029,995,008 (the model card's 8.03B; norms left out).
+  EXPECT_EQ(Parse("llama").params_total, 8029995008.0);
+  // gemma-3-4b-it text decoder: tied 262,208 × 2,560 + 34 × (2 × 2,560 × 2,048 + 2 × 2,560 ×
+  // 1,024 + 3 × 2,560 × 10,240) = 3,879,895,040.
+  EXPECT_EQ(Parse("gemma3").params_total, 3879895040.0);
+  // DeepSeek-V2-Lite: attention per layer q 2,048 × 16 × 192 + kv_a 2,048 × 576 + kv_b 512 ×
+  // 16 × 256 + o 16 × 128 × 2,048 = 13,762,560; layer 0 dense (3 × 2,048 × 10,944); 26 MoE
+  // layers of 64 + 2 shared experts of 3 × 2,048 × 1,408 and a 2,048 × 64 router; untied
+  // 2 × 102,400 × 2,048 embeddings: 15,706,357,760 total; with 6 routed experts active,
+  // 2,661,023,744 read per token.
+  const ModelSpec lite = Parse("deepseek_v2");
+  EXPECT_EQ(lite.params_total, 15706357760.0);
+  EXPECT_EQ(lite.params_active, 2661023744.0);
+  EXPECT_NE(lite.params_formula.find("26 × (attention 13,762,560 + 64 experts × 8,650,752 + shared "
+                                     "17,301,504 + router 131,072)"),
+            std::string::npos)
+      << lite.params_formula;
+}
+
+TEST(HfConfig, AgreesWithTheCatalogEntries) {
+  // The catalog's counts include norms and biases, which the config parser leaves out: they
+  // agree within 0.1 %; every architecture field agrees exactly.
+  const struct {
+    const char* type;
+    const char* catalog_id;
+  } kPairs[] = {{"llama", "llama-3.1-8b"},        {"mistral", "mistral-7b-v0.3"},
+                {"mixtral", "mixtral-8x7b"},      {"qwen2", "qwen2.5-7b"},
+                {"qwen3", "qwen3-8b"},            {"qwen3_moe", "qwen3-30b-a3b"},
+                {"gemma2", "gemma-2-9b"},         {"gemma3", "gemma-3-4b"},
+                {"gemma3_text", "gemma-3-1b"},    {"glm4", "glm-4-9b-0414"},
+                {"deepseek_v2", "deepseek-v2-lite"}, {"gpt_oss", "gpt-oss-20b"},
+                {"phi3", "phi-3-mini-4k"}};
+  for (const auto& pair : kPairs) {
+    SCOPED_TRACE(pair.type);
+    const ModelSpec parsed = Parse(pair.type);
+    const ModelSpec* entry = BuiltinCatalog().value().FindModel(pair.catalog_id);
+    ASSERT_NE(entry, nullptr);
+    EXPECT_EQ(parsed.num_hidden_layers, entry->num_hidden_layers);
+    EXPECT_EQ(parsed.num_key_value_heads, entry->num_key_value_heads);
+    EXPECT_EQ(parsed.head_dim, entry->head_dim);
+    EXPECT_EQ(parsed.vocab_size, entry->vocab_size);
+    EXPECT_EQ(parsed.sliding_window.has_value(), entry->sliding_window.has_value());
+    if (parsed.sliding_window && entry->sliding_window) {
+      EXPECT_EQ(parsed.sliding_window->local_layers, entry->sliding_window->local_layers);
+    }
+    EXPECT_NEAR(parsed.params_total / entry->params_total, 1.0, 0.001);
+  }
+}
+
+struct Broken {
+  const char* config;
+  const char* field;
+};
+
+class BrokenConfigs : public ::testing::TestWithParam<Broken> {};
+
+TEST_P(BrokenConfigs, NameTheField) {
+  const Result<ModelSpec> parsed = ParseHfConfig(GetParam().config);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().field, GetParam().field) << parsed.error().message;
+  EXPECT_FALSE(parsed.error().message.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rejected, BrokenConfigs,
+    ::testing::Values(
+        Broken{"{\"model_type\": \"llama\"", "model"},  // not JSON
+        Broken{"[1, 2]", "model"},
+        Broken{R"({"hidden_size": 4096})", "model.model_type"},
+        Broken{R"({"model_type": "bert", "hidden_size": 768})", "model.model_type"},
+        Broken{R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                   "vocab_size": 128256, "max_position_embeddings": 8192, "intermediate_size": 14336})",
+               "model.num_hidden_layers"},
+        Broken{R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": "4096", "num_attention_heads": 32,
+                   "vocab_size": 128256, "max_position_embeddings": 8192, "intermediate_size": 14336})",
+               "model.hidden_size"},
+        Broken{R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+                   "num_key_value_heads": 5, "vocab_size": 128256, "max_position_embeddings": 8192,
+                   "intermediate_size": 14336})",
+               "model.num_key_value_heads"},
+        Broken{R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+                   "vocab_size": 128256, "max_position_embeddings": -1, "intermediate_size": 14336})",
+               "model.max_position_embeddings"},
+        Broken{R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+                   "vocab_size": 128256, "max_position_embeddings": 8192})",
+               "model.intermediate_size"},
+        Broken{R"({"model_type": "gpt_oss", "num_hidden_layers": 2, "hidden_size": 2880, "num_attention_heads": 64,
+                   "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 201088, "max_position_embeddings": 131072,
+                   "intermediate_size": 2880, "num_local_experts": 32, "num_experts_per_tok": 4, "sliding_window": 128,
+                   "layer_types": ["sliding_attention"]})",
+               "model.layer_types"},
+        Broken{R"({"model_type": "deepseek_v3", "num_hidden_layers": 61, "hidden_size": 7168, "num_attention_heads": 128,
+                   "vocab_size": 129280, "max_position_embeddings": 163840, "qk_rope_head_dim": 64,
+                   "qk_nope_head_dim": 128, "v_head_dim": 128})",
+               "model.kv_lora_rank"},
+        Broken{R"({"model_type": "mixtral", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+                   "num_key_value_heads": 8, "vocab_size": 32000, "max_position_embeddings": 32768,
+                   "intermediate_size": 14336, "num_local_experts": 2, "num_experts_per_tok": 8})",
+               "model.num_experts_per_tok"}));
+
+TEST(HfConfig, ARequestCarriesAConfigInPlaceOfAnId) {
+  // The contract's second form of "model": the config object itself.
+  const std::string response =
+      EvaluateJson(R"({"model": )" + Fixture("qwen3") + R"(, "format": "Q8_0", "lang": "en"})");
+  EXPECT_EQ(response.rfind(R"({"ok":true)", 0), 0u) << response.substr(0, 300);
+  EXPECT_NE(response.find(R"("topology":"dense","attention":"gqa")"), std::string::npos);
+  // A broken config inside a request names the config's field under "model".
+  const std::string broken = EvaluateJson(R"({"model": {"model_type": "llama"}})");
+  EXPECT_NE(broken.find(R"("field":"model.num_hidden_layers")"), std::string::npos) << broken;
+  // And a config given beside the request (the CLI's --config).
+  EXPECT_EQ(EvaluateJsonWithConfig(R"({"lang": "en"})", Fixture("gemma2")).rfind(R"({"ok":true)", 0), 0u);
+  EXPECT_NE(EvaluateJsonWithConfig(R"({"model": "llama-3.1-8b"})", Fixture("gemma2")).find(R"("field":"model")"),
+            std::string::npos);
+}
+
+TEST(HfConfig, KvCacheOfAConfigMatchesAHandCalculation) {
+  // gemma-3-4b-it at 32,768 tokens, FP16: 5 global layers × 32,768 + 29 windowed × 1,024 tokens,
+  // each 2 × 4 KV heads × 256 × 2 B = 4,096 B per token and layer:
+  // 4,096 × (5 × 32,768 + 29 × 1,024) = 792,723,456 B.
+  const ModelSpec m = Parse("gemma3");
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(m, 2.0), 32768, 1), 792723456.0);
+}
+
+}  // namespace
+}  // namespace vramcalc

@@ -1,0 +1,112 @@
+// The catalog on the page: bring your own config.json, compare any device, tensor parallelism,
+// and the attention families' KV numbers against hand calculations.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, launch, loadCore, numberValue, openPage, repoRoot,
+  shownText, waitForExactDataValue, waitForHash, waitForText,
+} from './support/harness.mjs';
+
+const fixture = (type) => readFile(path.join(repoRoot, 'tests/golden/configs', `${type}.json`), 'utf8');
+const hashHas = (key, value) => (hash) => new URLSearchParams(hash.slice(1)).get(key) === value;
+
+let env;
+let core;
+
+describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
+  before(async () => {
+    env = await launch();
+    core = await loadCore();
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
+
+  test('a pasted config.json becomes the page\'s model, and survives a reload', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    const text = await fixture('qwen3_moe');
+    await page.locator('#custom summary').click();
+    await page.locator(byTestId('custom-config')).fill(text);
+    await page.locator(byTestId('custom-apply')).click();
+    await waitForText(env, page, 'title', 'Custom qwen3_moe — VRAM-Anforderungen, Quantisierungsmatrix & GPU-Leitfaden');
+    assert.equal(await page.locator(byTestId('model')).inputValue(), 'custom');
+    await waitForHash(env, page, hashHas('model', 'custom'), 'hash has model=custom');
+    const expected = core.evaluate({ model: JSON.parse(text) }).simulator;
+    assertClose(await numberValue(page, 'total'), expected.total_gib, 1e-9, 'total of the pasted model');
+    // Qwen3-30B-A3B's KV cache at 32K: 48 layers × 4 KV heads × 128 × 2 × 2 B × 32,768 = 3 GiB.
+    assertClose(await numberValue(page, 'kv-cache'), 3, 1e-12, 'KV cache of the pasted model');
+    const formula = await shownText(page, 'arch-params-formula');
+    assert.match(formula, /128 experts × 4,718,592/, 'the card shows how the parameters were counted');
+    await assertHealthy(env, page, 'with a pasted config');
+
+    await page.reload();
+    await waitForText(env, page, 'title', 'Custom qwen3_moe — VRAM-Anforderungen, Quantisierungsmatrix & GPU-Leitfaden');
+    assertClose(await numberValue(page, 'total'), expected.total_gib, 1e-9, 'total after a reload');
+    await assertHealthy(env, page, 'after a reload with a pasted config');
+    await page.evaluate(() => localStorage.clear());
+  });
+
+  test('a broken config.json is refused with the field named, and the page keeps working',
+    { timeout: TEST_TIMEOUT_MS }, async () => {
+      const { page } = env;
+      await openPage(env, page);
+      await page.locator('#custom summary').click();
+      const field = page.locator(byTestId('custom-config'));
+      await field.fill('{"model_type": "llama", "hidden_size": 4096}');
+      await page.locator(byTestId('custom-apply')).click();
+      const notice = page.locator(byTestId('notice'));
+      await notice.waitFor({ state: 'visible' });
+      assert.match(await notice.innerText(), /model\.num_hidden_layers/);
+      await field.fill('{"model_type": "bert"');
+      await page.locator(byTestId('custom-apply')).click();
+      await waitForText(env, page, 'notice', 'Die config.json wurde nicht übernommen (config.json): Der Text ist kein gültiges JSON.');
+      // Still the reference model, still moving with the slider.
+      assert.equal(await shownText(page, 'total'), '21,78 GB');
+      await page.locator(byTestId('context')).focus();
+      await page.keyboard.press('ArrowRight');
+      await waitForExactDataValue(env, page, 'context-value', 65536);
+      await assertHealthy(env, page, 'after broken configs');
+    });
+
+  test('any device can be added to the hardware table and taken out again', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    await page.locator(byTestId('hw-add')).selectOption('rtx-4080-16gb');
+    const row = page.locator(`${byTestId('hw-row')}[data-device="rtx-4080-16gb"]`);
+    await row.waitFor();
+    // 21.78 GB on a 16 GB card does not fit (usage 136 %).
+    assert.equal(await row.locator(byTestId('hw-fit')).getAttribute('data-value'), 'no_fit');
+    await waitForHash(env, page, hashHas('compare', 'rtx-4080-16gb'), 'hash has compare=rtx-4080-16gb');
+    await row.locator(byTestId('hw-remove')).click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal(await page.locator(byTestId('model')).inputValue(), 'glm-4-32b-0414', 'removing is not a row choice');
+    await assertHealthy(env, page, 'after adding and removing a device');
+  });
+
+  test('two GPUs in tensor parallel halve what each holds', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#device=rtx-3090-24gb');
+    await page.locator(byTestId('gpus')).selectOption('2');
+    // Hand calculation in tests/core/evaluate_test.cc (TensorParallel): 11.77297 GiB per device.
+    await waitForText(env, page, 'per-device', '11,77 GB');
+    assertClose(await numberValue(page, 'per-device'), 11.77297, 1e-5, 'per device on 2 × RTX 3090');
+    assert.match(await shownText(page, 'cmd-vllm'), /--tensor-parallel-size 2/);
+    await waitForHash(env, page, hashHas('gpus', '2'), 'hash has gpus=2');
+    await assertHealthy(env, page, 'with two GPUs');
+  });
+
+  test('DeepSeek-V3 and Gemma 3 27B show their KV caches and sentences', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=deepseek-v3&device=h100-80gb');
+    // MLA: 61 × (512 + 64) × 2 B × 32,768 = 2.14453125 GiB.
+    await waitForExactDataValue(env, page, 'kv-cache', 2.14453125);
+    assert.match(await shownText(page, 'kv-saving'), /^Multi-head Latent Attention komprimiert/);
+    await openPage(env, page, '#model=gemma-3-27b&lang=en');
+    // 5 local : 1 global: 8,192 B × (10 × 32,768 + 52 × 1,024) = 2.90625 GiB.
+    await waitForExactDataValue(env, page, 'kv-cache', 2.90625);
+    assert.match(await shownText(page, 'kv-saving'), /^Grouped-query attention and sliding-window layers/);
+    await assertHealthy(env, page, 'MLA and window models');
+  });
+});
