@@ -104,6 +104,17 @@ std::optional<std::string> RecommendedDevice(const ModelSpec& model, const Quant
   return std::nullopt;
 }
 
+std::optional<Placement> RecommendedPlacement(const ModelSpec& model, const QuantFormat& format,
+                                              const KvDtype& kv_dtype, int64_t batch,
+                                              const Catalog& catalog) {
+  for (const int64_t count : {1, 2, 4, 8}) {
+    if (auto device = RecommendedDevice(model, format, kv_dtype, batch, count, catalog)) {
+      return Placement{*device, count};
+    }
+  }
+  return std::nullopt;
+}
+
 Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   const ModelSpec* model =
       request.custom_model ? &*request.custom_model : catalog.FindModel(request.model);
@@ -142,6 +153,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   }
   const std::vector<const Device*> ladder = SortedLadder(catalog);
   const Device* device = nullptr;
+  int64_t n = request.device_count.value_or(1);
   if (request.device) {
     device = catalog.FindDevice(*request.device);
     if (device == nullptr) {
@@ -150,10 +162,17 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
                        ": use a catalog id such as \"rtx-3090-24gb\".",
                    "device"};
     }
-  } else if (auto recommended = RecommendedDevice(*model, *format, *kv_dtype, request.batch,
-                                                  request.device_count, catalog)) {
-    device = catalog.FindDevice(*recommended);
-  } else if (!ladder.empty()) {
+  } else if (request.device_count) {
+    if (auto recommended =
+            RecommendedDevice(*model, *format, *kv_dtype, request.batch, n, catalog)) {
+      device = catalog.FindDevice(*recommended);
+    }
+  } else if (auto placement =
+                 RecommendedPlacement(*model, *format, *kv_dtype, request.batch, catalog)) {
+    device = catalog.FindDevice(placement->device);
+    n = placement->device_count;
+  }
+  if (device == nullptr && !ladder.empty()) {
     device = ladder.back();  // nothing fits: show the largest class and why it does not
   }
   if (device == nullptr) {
@@ -167,7 +186,6 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   // The simulator.
   const Platform platform = PlatformOf(*device);
   const KvLayout layout = KvLayoutOf(*model, kv_dtype->bytes_per_element);
-  const int64_t n = request.device_count;
   const Footprint footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
                                           request.batch, platform, n);
   SimulatorResult& sim = response.simulator;
@@ -216,13 +234,9 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
                                                   request.batch, Platform::kDiscrete)
                                           .total_gib();
     }
-    for (const int64_t count : {1, 2, 4, 8}) {
-      row.recommended_device =
-          RecommendedDevice(*model, row_format, *kv_dtype, request.batch, count, catalog);
-      if (row.recommended_device) {
-        row.recommended_device_count = count;
-        break;
-      }
+    if (auto placement = RecommendedPlacement(*model, row_format, *kv_dtype, request.batch, catalog)) {
+      row.recommended_device = placement->device;
+      row.recommended_device_count = placement->device_count;
     }
     response.matrix.push_back(std::move(row));
   }

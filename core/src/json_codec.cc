@@ -717,8 +717,7 @@ std::string CatalogJson() {
     out["hardware_table"] = catalog.value().hardware_table;
     out["defaults"] = {{"model", "glm-4-32b-0414"}, {"format", kDefaultFormatId},
                        {"context", 32768},         {"batch", 1},
-                       {"kv_dtype", kDefaultKvDtypeId}, {"device_count", 1},
-                       {"lang", "de"}};
+                       {"kv_dtype", kDefaultKvDtypeId}, {"lang", "de"}};
     out["limits"] = {{"max_context", kMaxRequestContextTokens},
                      {"max_batch", kMaxRequestBatch},
                      {"max_device_count", kMaxDeviceCount}};

@@ -59,6 +59,12 @@ std::string KvSavingKey(KvCompression compression) {
   return "sim.kv_saving";
 }
 
+// A model that does not fit does not decode at all on that device.
+std::string DecodeText(const Strings& t, Fit fit, double decode_tps) {
+  if (fit == Fit::kNoFit) return std::string(t.Text("out.decode_no_fit"));
+  return FormatFixed(decode_tps, 1) + " " + std::string(t.Text("unit.tps"));
+}
+
 std::string MaxContextText(const Strings& t, const SimulatorResult& s) {
   const std::string tokens = FormatGrouped(s.max_context_tokens);
   return s.max_context_capped ? FillTemplate(t.Text("out.max_context_at_least"), {{"tokens", tokens}})
@@ -115,7 +121,7 @@ std::string RenderPageMarkdown(const Response& response, const Catalog& catalog)
   out += Row({std::string(t.Text("out.per_device")), Gb(s.per_device_gib)});
   out += Row({std::string(t.Text("out.weights")), Gb(s.weights_gib)});
   out += Row({FillTemplate(t.Text("out.kv_cache"), {{"kv_dtype", kv_label}}), Gb(s.kv_cache_gib)});
-  out += Row({std::string(t.Text("out.decode")), FormatFixed(s.decode_tps, 1) + " " + std::string(t.Text("unit.tps"))});
+  out += Row({std::string(t.Text("out.decode")), DecodeText(t, s.fit, s.decode_tps)});
   out += Row({std::string(t.Text("out.overhead")), Gb(s.overhead_gib)});
   out += Row({std::string(t.Text("out.max_context")),
               MaxContextText(t, s) + " " + std::string(t.Text("unit.tokens")) + " (" +
@@ -159,7 +165,7 @@ std::string RenderPageMarkdown(const Response& response, const Catalog& catalog)
     out += Row({Devices(t, s.device_count, row.name), Amount(row.memory_gib) + " GB · " + Amount(row.bandwidth_gbps) + " GB/s",
                 Gb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)",
                 std::string(FitLabel(row.fit, response.lang)),
-                FormatFixed(row.decode_tps, 1) + " " + std::string(t.Text("unit.tps"))});
+                DecodeText(t, row.fit, row.decode_tps)});
   }
   out += "\n";
 

@@ -202,3 +202,27 @@ TEST(Evaluate, RelatedModelsAreTheNearestByTotalMemory) {
 
 }  // namespace
 }  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+TEST(TensorParallel, WithoutADeviceTheRecommendedGroupIsSimulated) {
+  // DeepSeek-V3 at Q4_K_M: W = 671e9 × 4.85 / 8 B = 378.86 GiB, K(32K) = 61 × 576 × 2 B ×
+  // 32,768 = 2.1445 GiB. On 4 × 80 GiB each would hold 381.0 / 4 + 0.85 + 0.03 × 94.7 + 0.04 +
+  // 7,168 × 64 KiB (0.4375) + 0.25 = 99.6 GiB > 76.8; on 8: 47.63 + 0.85 + 1.42 + 0.04 + 0.4375
+  // + 0.25 = 50.62 GiB ≤ 76.8, and the A100 comes before the H100 on the ladder.
+  const Response r = EvaluateOk(For("deepseek-v3"));
+  EXPECT_EQ(r.simulator.device, "a100-80gb");
+  EXPECT_EQ(r.simulator.device_count, 8);
+  const double w = 671e9 * 4.85 / 8 / 1073741824.0;
+  const double k = 61.0 * 576 * 2 * 32768 / 1073741824.0;
+  EXPECT_NEAR(r.simulator.per_device_gib, (w + k) / 8 + 0.85 + 0.03 * w / 8 + 0.04 + 0.4375 + 0.25, 1e-9);
+  EXPECT_EQ(r.matrix[5].recommended_device_count, 8);
+  // A device named without a count is one device.
+  Request one = For("deepseek-v3");
+  one.device = "h100-80gb";
+  EXPECT_EQ(EvaluateOk(one).simulator.device_count, 1);
+}
+
+}  // namespace
+}  // namespace vramcalc

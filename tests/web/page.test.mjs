@@ -267,7 +267,7 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
     const selections = [
       ['lang', 'en'], ['model', 'glm-4-9b-0414'], ['device', 'apple-m-max-64gb'], ['kv', 'q8_0'],
       ['batch', lastOption], ['format', 'IQ4_XS'], ['device', 'rtx-3060-12gb'], ['kv', 'q4_0'],
-      ['model', 'glm-4-32b-0414'], ['format', 'FP16'], ['lang', 'de'],
+      ['model', 'glm-4-32b-0414'], ['format', 'FP16'], ['gpus', '2'], ['lang', 'de'],
     ];
     for (const [testId, pick] of selections) {
       const options = await page.locator(byTestId(testId)).locator('option').evaluateAll((nodes) => nodes.map((o) => o.value));
@@ -282,8 +282,9 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
       model: await chosen('model'), format: await chosen('format'), device: await chosen('device'),
       kv_dtype: await chosen('kv'), batch: Number(await chosen('batch')), lang: await chosen('lang'),
     };
-    // A GPU-count selector, where the page has one, takes part as well.
-    if (await page.locator(byTestId('gpus')).count()) request.device_count = Number(await chosen('gpus'));
+    // The GPU count: "auto" leaves the choice to the core, a number is sent as device_count.
+    const gpus = await chosen('gpus');
+    if (gpus !== 'auto') request.device_count = Number(gpus);
     const expected = core.simulator(request).total_gib;
     assertClose(await numberValue(page, 'total'), expected, 1e-9, 'total after all selections (vs the core)');
     const german = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(expected);

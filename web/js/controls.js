@@ -27,8 +27,9 @@ export function bindControls(form, handlers) {
       case 'device':
         return { device: target.value === 'auto' ? null : target.value };
       case 'batch':
+        return { batch: Number(target.value) };
       case 'gpus':
-        return { [target.name]: Number(target.value) };
+        return { gpus: target.value === 'auto' ? null : Number(target.value) };
       default:
         return null;
     }

@@ -121,7 +121,10 @@ async function start() {
       ? BATCH_CHOICES : [...BATCH_CHOICES, scenario.batch].sort((a, b) => a - b);
     fillSelect(form.elements.batch, batches.map((b) => [String(b), fmt.integer(lang, b)]), String(scenario.batch));
     const gpuChoices = Array.from({ length: catalog.limits.max_device_count }, (_, i) => i + 1);
-    fillSelect(form.elements.gpus, gpuChoices.map((n) => [String(n), String(n)]), String(scenario.gpus));
+    fillSelect(form.elements.gpus, [
+      ['auto', t('sim.gpus_auto', { count: response.simulator.device_count })],
+      ...gpuChoices.map((n) => [String(n), String(n)]),
+    ], scenario.gpus ? String(scenario.gpus) : 'auto');
 
     const maxLog2 = maxLog2For(response.model);
     if (range.max !== String(maxLog2)) range.max = String(maxLog2);

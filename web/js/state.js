@@ -17,7 +17,7 @@ export function defaultScenario(catalog, lang) {
     batch: d.batch,
     kv: d.kv_dtype,
     device: null,
-    gpus: d.device_count,
+    gpus: null,  // the recommended group (one device when one fits)
     compare: [],
     lang,
   };
@@ -48,7 +48,7 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
     lang: (v) => (v === 'de' || v === 'en' ? v : null),
     context: (v) => wholeNumber(v, catalog.limits.max_context),
     batch: (v) => wholeNumber(v, catalog.limits.max_batch),
-    gpus: (v) => wholeNumber(v, catalog.limits.max_device_count),
+    gpus: (v) => (v === 'auto' ? 'auto' : wholeNumber(v, catalog.limits.max_device_count)),
     compare: (v) => {
       const list = v.split(',').filter(Boolean);
       return list.length <= MAX_COMPARE && list.every((id) => devices.has(id)) ? list : null;
@@ -61,7 +61,7 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
     }
     const value = checks[key](raw);
     if (value === null) problems.push({ key, value: raw });
-    else scenario[key] = key === 'device' && value === 'auto' ? null : value;
+    else scenario[key] = value === 'auto' ? null : value;
   }
   return { scenario, problems };
 }
@@ -90,10 +90,10 @@ export function requestFor(scenario, custom = null) {
     context: scenario.context,
     batch: scenario.batch,
     kv_dtype: scenario.kv,
-    device_count: scenario.gpus,
     lang: scenario.lang,
   };
   if (scenario.device) request.device = scenario.device;
+  if (scenario.gpus) request.device_count = scenario.gpus;
   if (scenario.compare.length > 0) request.compare = scenario.compare;
   return request;
 }

@@ -29,7 +29,9 @@ struct Request {
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
   std::optional<std::string> device;  // none: the recommended class of `format`
-  int64_t device_count = 1;            // identical devices in tensor parallel, 1 to 8
+  // Identical devices in tensor parallel, 1 to 8. Unset with no device: the recommended
+  // placement (the smallest group that fits, as the matrix recommends); unset with a device: 1.
+  std::optional<int64_t> device_count;
   std::vector<std::string> compare;    // extra hardware-table rows (device ids)
   Lang lang = Lang::kDe;
 };
@@ -133,6 +135,16 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog);
 std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
                                              const KvDtype& kv_dtype, int64_t batch,
                                              int64_t device_count, const Catalog& catalog);
+
+// The recommended placement for a format: RecommendedDevice for 1 device, else for the
+// smallest tensor-parallel group of 2, 4 or 8 that fits. Empty: not even 8 suffice.
+struct Placement {
+  std::string device;
+  int64_t device_count = 1;
+};
+std::optional<Placement> RecommendedPlacement(const ModelSpec& model, const QuantFormat& format,
+                                              const KvDtype& kv_dtype, int64_t batch,
+                                              const Catalog& catalog);
 
 // The fit label in `lang` ("Passt komfortabel", "Fits comfortably", ...).
 std::string_view FitLabel(Fit fit, Lang lang);
