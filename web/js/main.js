@@ -5,6 +5,7 @@ import { bindControls, sliderPosition, MAX_CONTEXT_LOG2 } from './controls.js';
 import { fillSelect, put } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
+import { registerServiceWorker } from './pwa.js';
 import { browserLang, makeTranslator } from './i18n.js';
 import { renderCard } from './render/card.js';
 import { copyFrom, renderCommands } from './render/commands.js';
@@ -282,6 +283,7 @@ async function start() {
 
   readHash();
   render();
+  registerServiceWorker(() => makeTranslator(catalog.strings, scenario.lang));
 }
 
 start();

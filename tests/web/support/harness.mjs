@@ -47,12 +47,12 @@ export async function missingPrerequisites() {
  * @returns {Promise<{server, context, page, origin: string, url: (hash?: string) => string,
  *                    problems: string[], close: () => Promise<void>}>}
  */
-export async function launch({ locale = BROWSER_LOCALE } = {}) {
+export async function launch({ locale = BROWSER_LOCALE, root = siteDir } = {}) {
   const missing = await missingPrerequisites();
   if (missing) throw new Error(missing);
 
   const problems = [];
-  const server = await startServer(siteDir);
+  const server = await startServer(root);
   const origin = new URL(server.url).origin;
   const userDataDir = await mkdtemp(path.join(tmpdir(), 'vramcalc-chromium-'));
   let context;
@@ -116,7 +116,7 @@ export async function launch({ locale = BROWSER_LOCALE } = {}) {
     url: (hash = '') => new URL(hash, server.url).href,
     async close() {
       await context.close().catch(() => {});
-      await server.close();
+      await server.close().catch(() => {});  // a test may have stopped it already
       await rm(userDataDir, { recursive: true, force: true });
     },
   };

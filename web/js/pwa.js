@@ -1,0 +1,55 @@
+// The offline side of the page: registers the service worker, says once that the page now
+// works offline, and asks before reloading into a new version (never mixing two versions).
+const OFFLINE_READY_KEY = 'vramcalc.offline-ready';
+const $ = (id) => document.getElementById(id);
+
+/**
+ * @param {() => (key: string) => string} translator the current language's t()
+ */
+export function registerServiceWorker(translator) {
+  // A page opened from disk or a non-secure origin has no service worker.
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  let reloading = false;
+
+  const show = (message, worker = null) => {
+    const t = translator();
+    $('sw-message').textContent = t(message);
+    const reload = $('sw-reload');
+    reload.hidden = worker === null;
+    reload.textContent = t('pwa.reload');
+    reload.onclick = () => {
+      reloading = true;
+      worker.postMessage('skip-waiting');
+    };
+    $('sw-dismiss').textContent = t('pwa.dismiss');
+    $('sw-dismiss').onclick = () => { $('sw-banner').hidden = true; };
+    $('sw-banner').hidden = false;
+  };
+  const offlineReady = () => {
+    try {
+      if (localStorage.getItem(OFFLINE_READY_KEY)) return;
+      localStorage.setItem(OFFLINE_READY_KEY, '1');
+    } catch {
+      return;  // no storage: better silent than repeated on every visit
+    }
+    show('pwa.offline_ready');
+  };
+
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (reloading) location.reload();
+  });
+  navigator.serviceWorker.register('sw.js').then((registration) => {
+    if (registration.waiting && navigator.serviceWorker.controller) show('pwa.update', registration.waiting);
+    registration.addEventListener('updatefound', () => {
+      const worker = registration.installing;
+      worker?.addEventListener('statechange', () => {
+        if (worker.state !== 'installed') return;
+        // A controlled page gets a new version; an uncontrolled one its first.
+        if (navigator.serviceWorker.controller) show('pwa.update', worker);
+        else offlineReady();
+      });
+    });
+  }).catch(() => {
+    // Registration can fail (private mode, blocked storage); the page works online anyway.
+  });
+}
