@@ -72,7 +72,7 @@ async function findFile(filePath) {
   return info.isFile() ? { filePath, size: info.size } : null;
 }
 
-function handler(root) {
+function handler(root, extraHeaders) {
   return async (req, res) => {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -101,6 +101,7 @@ function handler(root) {
         'Content-Length': found.size,
         'Cache-Control': 'no-cache',
         'X-Content-Type-Options': 'nosniff',
+        ...extraHeaders(path.relative(root, found.filePath).split(path.sep).join('/')),
       });
       if (req.method === 'HEAD') {
         res.end();
@@ -116,12 +117,18 @@ function handler(root) {
   };
 }
 
-export async function startServer(root, { host = '127.0.0.1', port = 0 } = {}) {
+/**
+ * @param {string} root the folder to serve
+ * @param {{host?: string, port?: number, headers?: (file: string) => object}} options
+ *   headers: extra response headers for a file (its path relative to root, with '/'),
+ *   e.g. a Content-Security-Policy for a test's host page
+ */
+export async function startServer(root, { host = '127.0.0.1', port = 0, headers = () => ({}) } = {}) {
   const absoluteRoot = path.resolve(root);
   const rootInfo = await stat(absoluteRoot).catch(() => null);
   if (!rootInfo?.isDirectory()) throw new Error(`static-server: root ${absoluteRoot} is not a directory`);
 
-  const server = createServer(handler(absoluteRoot));
+  const server = createServer(handler(absoluteRoot, headers));
   const sockets = new Set();
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -47,12 +47,12 @@ export async function missingPrerequisites() {
  * @returns {Promise<{server, context, page, origin: string, url: (hash?: string) => string,
  *                    problems: string[], close: () => Promise<void>}>}
  */
-export async function launch({ locale = BROWSER_LOCALE, root = siteDir } = {}) {
+export async function launch({ locale = BROWSER_LOCALE, root = siteDir, headers } = {}) {
   const missing = await missingPrerequisites();
   if (missing) throw new Error(missing);
 
   const problems = [];
-  const server = await startServer(root);
+  const server = await startServer(root, { headers });
   const origin = new URL(server.url).origin;
   const userDataDir = await mkdtemp(path.join(tmpdir(), 'vramcalc-chromium-'));
   let context;

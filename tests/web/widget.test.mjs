@@ -1,0 +1,143 @@
+// <vram-calculator> on a documentation site: the built site copied under a sub-path of a host
+// whose page runs under a strict Content-Security-Policy, two widgets for two models side by
+// side, a live attribute change with its event, ::part() theming, another tag name, and the
+// iframe embed for hosts that run no scripts at all.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { TEST_TIMEOUT_MS, assertNoProblems, launch, plainSpaces, siteDir } from './support/harness.mjs';
+
+const SUB_PATH = 'docs/assets/vramcalc';
+const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+  "object-src 'none'; base-uri 'none'";
+const NO_SCRIPT_CSP = "default-src 'self'; script-src 'none'; style-src 'self'; object-src 'none'";
+
+const HOST_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Docs</title>
+<link rel="stylesheet" href="host.css">
+<script src="host.js"></script>
+<script type="module" src="/${SUB_PATH}/widget.js"></script>
+</head><body>
+<h1>Model docs</h1>
+<vram-calculator id="a" model="glm-4-32b-0414" lang="de"></vram-calculator>
+<vram-calculator id="b" model="glm-4-9b-0414" format="Q8_0" context="65536" device="rtx-4090-24gb" lang="en"
+  sections="simulator,matrix,hardware"></vram-calculator>
+</body></html>`;
+
+// A classic script file (allowed by script-src 'self'): records events and CSP violations.
+const HOST_SCRIPT = `window.__events = []; window.__violations = [];
+document.addEventListener('estimate-change', (e) => window.__events.push({ id: e.target.id, total: e.detail.simulator.total_gib }));
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`;
+
+const HOST_CSS = 'vram-calculator::part(total) { color: rgb(1, 2, 3); } #b { --vram-accent: rgb(4, 5, 6); }';
+
+const FRAME_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Docs without scripts</title></head><body>
+<iframe id="frame" title="vramcalc" width="640" height="300"
+  src="/${SUB_PATH}/embed.html#model=glm-4-9b-0414&amp;format=Q8_0&amp;context=65536&amp;device=rtx-4090-24gb&amp;lang=en"></iframe>
+</body></html>`;
+
+let env;
+let root;
+
+const widgetValue = (page, id, testid) => page.locator(`#${id} [data-testid="${testid}"]`).getAttribute('data-value');
+const widgetText = async (page, id, testid) => plainSpaces(await page.locator(`#${id} [data-testid="${testid}"]`).innerText());
+
+describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+  before(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'vramcalc-host-'));
+    await cp(siteDir, path.join(root, SUB_PATH), { recursive: true });
+    await mkdir(path.join(root, 'host'));
+    await writeFile(path.join(root, 'host/index.html'), HOST_PAGE);
+    await writeFile(path.join(root, 'host/host.js'), HOST_SCRIPT);
+    await writeFile(path.join(root, 'host/host.css'), HOST_CSS);
+    await writeFile(path.join(root, 'host/frame.html'), FRAME_PAGE);
+    const headers = (file) => (file === 'host/index.html' ? { 'Content-Security-Policy': STRICT_CSP }
+      : file === 'host/frame.html' ? { 'Content-Security-Policy': NO_SCRIPT_CSP } : {});
+    env = await launch({ root, headers });
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => {
+    await env?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  }, { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
+
+  test('two widgets for two models under a strict CSP, from a sub-path', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const wasmRequests = [];
+    page.on('request', (request) => { if (request.url().endsWith('.wasm')) wasmRequests.push(request.url()); });
+    await page.goto(env.url('host/index.html'));
+    await page.locator('#a [data-testid="total"][data-value]').waitFor();
+    await page.locator('#b [data-testid="total"][data-value]').waitFor();
+    // GLM-4-32B at the reference page's defaults: 21.78 GB, "Knapp", 27.3 tok/s (German).
+    assert.equal(await widgetText(page, 'a', 'total'), '21,78 GB');
+    assert.equal(await widgetValue(page, 'a', 'fit'), 'tight');
+    assert.equal(await widgetText(page, 'a', 'decode'), '27,3 tok/s');
+    // GLM-4-9B-0414 at Q8_0, 65,536 tokens: W = 9,400,279,040 × 8.5 / 8 B = 9.3019 GiB,
+    // K = 2 × 40 × 2 × 128 × 2 B × 65,536 = 2.5 GiB, O = 0.85 + 0.03 W + 0.04 + 0.25 = 1.4191:
+    // 13.22 GB.
+    assert.equal(await widgetText(page, 'b', 'total'), '13.22 GB');
+    assert.equal(await page.locator('#b [data-testid="matrix-cell"]').count(), 32, 'sections add the matrix');
+    assert.ok(await page.locator('#b [data-testid="hw-row"]').count() >= 8, 'and the hardware table');
+    assert.deepEqual(wasmRequests.map((url) => new URL(url).pathname), [`/${SUB_PATH}/vramcalc.wasm`],
+      'both widgets share one wasm instance, found beside widget.js');
+    assert.equal((await page.locator('#a [data-testid="total"]').evaluate((n) => getComputedStyle(n).color)),
+      'rgb(1, 2, 3)', '::part(total) themes the total');
+    assert.deepEqual(await page.evaluate(() => window.__violations), [], 'no CSP violation');
+    assert.deepEqual(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0,
+      'no service worker on the host');
+    assertNoProblems(env);
+  });
+
+  test('an attribute change updates its widget and fires estimate-change', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await page.goto(env.url('host/index.html'));
+    await page.locator('#b [data-testid="total"][data-value]').waitFor();
+    const aBefore = await widgetValue(page, 'a', 'total');
+    await page.evaluate(() => { window.__events.length = 0; document.getElementById('b').setAttribute('context', '8192'); });
+    // At 8,192 tokens the KV cache is a quarter: 9.3019 + 0.625 + 1.4191 = 11.03 GB.
+    await page.waitForFunction(() => window.__events.some((e) => e.id === 'b' && Math.abs(e.total - 11.0334) < 1e-4));
+    assert.equal(await widgetText(page, 'b', 'total'), '11.03 GB');
+    assert.equal(await widgetValue(page, 'a', 'total'), aBefore, 'the other widget is untouched');
+    // A bad attribute is named inside the widget; the widget keeps working with the default.
+    await page.evaluate(() => document.getElementById('b').setAttribute('format', 'Q3_XL'));
+    await page.locator('#b [data-testid="widget-error"]').waitFor({ state: 'visible' });
+    assert.match(await widgetText(page, 'b', 'widget-error'), /format="Q3_XL"/);
+    // The slider moves the numbers too.
+    await page.locator('#a [data-testid="context"]').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('#a').shadowRoot
+      .querySelector('[data-testid="context-value"]').dataset.value === '65536');
+    assert.deepEqual(await page.evaluate(() => window.__violations), []);
+    assertNoProblems(env);
+  });
+
+  test('define() registers the element under another tag', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await page.goto(env.url('host/index.html'));
+    await page.locator('#a [data-testid="total"][data-value]').waitFor();
+    await page.evaluate(async (src) => {
+      const { VramCalculator } = await import(src);
+      VramCalculator.define('docs-vram');
+      const element = document.createElement('docs-vram');
+      element.id = 'c';
+      element.setAttribute('model', 'glm-4-32b-0414');
+      element.setAttribute('lang', 'en');
+      document.body.append(element);
+    }, `/${SUB_PATH}/widget.js`);
+    await page.locator('#c [data-testid="total"][data-value]').waitFor();
+    assert.equal(await widgetText(page, 'c', 'total'), '21.78 GB');
+    assertNoProblems(env);
+  });
+
+  test('the iframe embed works on a host that runs no scripts', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await page.goto(env.url('host/frame.html'));
+    const frame = page.frameLocator('#frame');
+    await frame.locator('[data-testid="total"][data-value]').waitFor();
+    assert.equal(plainSpaces(await frame.locator('[data-testid="total"]').innerText()), '13.22 GB');
+    assertNoProblems(env);
+  });
+});
