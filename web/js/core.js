@@ -1,7 +1,16 @@
 // The only module that touches the WebAssembly core. loadCore() is memoized: every caller
-// shares one instance.
+// (the page, any number of widgets) shares one instance.
 
 let corePromise = null;
+let wasmBinary = null;
+
+/**
+ * Hands the core its wasm bytes instead of fetching vramcalc.wasm beside vramcalc.mjs: the
+ * single-file build carries them inline. Call before the first loadCore().
+ */
+export function useWasmBinary(bytes) {
+  wasmBinary = bytes;
+}
 
 /**
  * @returns {Promise<{version: () => string, evaluate: (request: object) => object,
@@ -10,9 +19,9 @@ let corePromise = null;
 export function loadCore() {
   if (!corePromise) {
     corePromise = (async () => {
-      const moduleUrl = new URL('../vramcalc.mjs', import.meta.url);
-      const { default: createVramcalc } = await import(moduleUrl.href);
-      const instance = await createVramcalc();
+      // A literal specifier: resolved beside this file's folder, and bundled by the single-file build.
+      const { default: createVramcalc } = await import('../vramcalc.mjs');
+      const instance = await createVramcalc(wasmBinary ? { wasmBinary } : {});
       const catalog = JSON.parse(instance.catalog());
       if (!catalog.ok) throw new Error(catalog.error.message);
       return {

@@ -7,8 +7,8 @@ const $ = (id) => document.getElementById(id);
  * @param {() => (key: string) => string} translator the current language's t()
  */
 export function registerServiceWorker(translator) {
-  // A page opened from disk or a non-secure origin has no service worker.
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  // A page opened from disk (the single-file build) or a non-secure origin has none.
+  if (!('serviceWorker' in navigator) || !window.isSecureContext || location.protocol === 'file:') return;
   let reloading = false;
 
   const show = (message, worker = null) => {

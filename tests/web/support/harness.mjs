@@ -76,9 +76,11 @@ export async function launch({ locale = BROWSER_LOCALE, root = siteDir, headers 
   context.setDefaultNavigationTimeout(WAIT_MS);
 
   // Nothing may leave 127.0.0.1: every other origin is recorded (below) and blocked (here).
-  await context.route('**/*', (route) =>
-    new URL(route.request().url()).origin === origin ? route.continue() : route.abort('blockedbyclient'),
-  );
+  // (file: URLs are the disk, not the network: the single-file build is opened from there.)
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    return url.origin === origin || url.protocol === 'file:' ? route.continue() : route.abort('blockedbyclient');
+  });
   context.on('request', (request) => {
     const url = new URL(request.url());
     if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== '127.0.0.1') {

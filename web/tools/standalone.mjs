@@ -1,0 +1,51 @@
+// Writes <site>/vramcalc-standalone.html: the whole page in one file — styles, the bundled
+// modules (esbuild) and the wasm (base64) inline — that works opened from disk (file://),
+// with no server and no network.
+// Usage: node web/tools/standalone.mjs build-wasm/site
+import { build } from 'esbuild';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const site = path.resolve(process.argv[2] ?? 'build-wasm/site');
+const read = (file, encoding = 'utf8') => readFile(path.join(site, file), encoding);
+
+const wasmBase64 = (await read('vramcalc.wasm', null)).toString('base64');
+// The entry hands the inline wasm to the core first, then runs the page: module order matters,
+// the core must have its bytes before main.js asks for it. Modules come from the assembled
+// site, so the file matches what is served.
+const WASM_SETUP = `import { useWasmBinary } from './js/core.js';
+const text = atob(${JSON.stringify(wasmBase64)});
+const bytes = new Uint8Array(text.length);
+for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i);
+useWasmBinary(bytes);`;
+const bundle = await build({
+  stdin: { contents: "import 'vramcalc:wasm-setup';\nimport './js/main.js';\n", resolveDir: site, loader: 'js' },
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  write: false,
+  logLevel: 'warning',
+  plugins: [{
+    name: 'vramcalc-inline-wasm',
+    setup(b) {
+      b.onResolve({ filter: /^vramcalc:wasm-setup$/ }, () => ({ path: 'wasm-setup', namespace: 'vramcalc' }));
+      b.onLoad({ filter: /.*/, namespace: 'vramcalc' }, () => ({ contents: WASM_SETUP, resolveDir: site, loader: 'js' }));
+    },
+  }],
+});
+const script = bundle.outputFiles[0].text.replaceAll('</script', '<\\/script');
+const css = (await read('css/app.css')).replaceAll('</style', '<\\/style');
+const icon = `data:image/svg+xml;base64,${(await read('icons/icon.svg', null)).toString('base64')}`;
+
+let html = await read('index.html');
+const replace = (pattern, replacement) => {
+  if (!pattern.test(html)) throw new Error(`standalone: index.html has no ${pattern}`);
+  html = html.replace(pattern, replacement);
+};
+replace(/<link rel="stylesheet" href="css\/app\.css">/, () => `<style>${css}</style>`);
+replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `<script type="module">${script}</script>`);
+replace(/<link rel="manifest"[^>]*>\n?\s*/, '');
+replace(/<link rel="apple-touch-icon"[^>]*>\n?\s*/, '');
+html = html.replaceAll('icons/icon.svg', icon);
+await writeFile(path.join(site, 'vramcalc-standalone.html'), html);
+console.log(`vramcalc: wrote ${path.join(site, 'vramcalc-standalone.html')} (${Math.round(html.length / 1024)} KiB)`);
