@@ -17,8 +17,9 @@ std::string FormatFixed(double value, int decimals) {
   std::snprintf(buffer, sizeof buffer, "%.*f", kExactDigits, std::fabs(value));
   std::string digits(buffer);
   const std::size_t point = digits.find('.');
-  std::string kept = digits.substr(0, point + (decimals > 0 ? 1 + decimals : 0));
-  const char next = digits[point + 1 + static_cast<std::size_t>(decimals)];
+  const std::size_t kept_decimals = decimals > 0 ? static_cast<std::size_t>(decimals) : 0;
+  std::string kept = digits.substr(0, point + (kept_decimals > 0 ? 1 + kept_decimals : 0));
+  const char next = digits[point + 1 + kept_decimals];
   if (next >= '5') {
     // Carry from the last kept digit leftwards, skipping the point.
     int i = static_cast<int>(kept.size()) - 1;
