@@ -27,6 +27,7 @@ constexpr std::string_view kUsage = R"(vramcalc - how much GPU memory an open-we
 Usage:
   vramcalc evaluate '<request json>'   print the response JSON for one request
   vramcalc evaluate -                  read the request JSON from standard input
+  vramcalc evaluate --lines            one request per input line, one response per output line
   vramcalc evaluate --config FILE ['<request json>']
                                        the same for a Hugging Face config.json
   vramcalc page --model ID [options]   print the whole page for a model as Markdown
@@ -40,6 +41,7 @@ Usage:
 
 constexpr std::string_view kEvaluateHelp = R"(Usage: vramcalc evaluate '<request json>' | -
        vramcalc evaluate --config path/to/config.json ['<request json without model>']
+       vramcalc evaluate --lines < requests.jsonl
 
 Request keys (only "model" is required; defaults are the reference page's):
   model     catalog id, e.g. "glm-4-32b-0414", or a config.json object
@@ -106,6 +108,17 @@ int Evaluate(std::vector<std::string_view> args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     std::cout << kEvaluateHelp;
     return kExitOk;
+  }
+  if (args.size() == 1 && args[0] == "--lines") {
+    // Batch mode for sweeps: every line in, one response line out, in order.
+    std::string line;
+    bool all_ok = true;
+    while (std::getline(std::cin, line)) {
+      const std::string response = vramcalc::EvaluateJson(line);
+      all_ok = all_ok && response.rfind("{\"ok\":true", 0) == 0;
+      std::cout << response << '\n';
+    }
+    return all_ok ? kExitOk : kExitNotOk;
   }
   std::string config;
   if (args.size() >= 2 && args[0] == "--config") {

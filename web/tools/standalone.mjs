@@ -45,6 +45,10 @@ const replace = (pattern, replacement) => {
 replace(/<link rel="stylesheet" href="css\/app\.css">/, () => `<style>${css}</style>`);
 replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `<script type="module">${script}</script>`);
 replace(/<link rel="manifest"[^>]*>\n?\s*/, '');
+// Everything is inline now, and nothing may be fetched: a policy that says exactly that.
+replace(/<meta http-equiv="Content-Security-Policy"\s+content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" ' +
+  `content="default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; ` +
+  `img-src data:; base-uri 'none'; form-action 'none'">`);
 replace(/<link rel="apple-touch-icon"[^>]*>\n?\s*/, '');
 html = html.replaceAll('icons/icon.svg', icon);
 await writeFile(path.join(site, 'vramcalc-standalone.html'), html);
