@@ -3,6 +3,7 @@
 #   bash tests/dev.sh serve   install what is missing, build, serve the calculator on localhost
 #   bash tests/dev.sh test    install what is missing, build, run every test
 #   bash tests/dev.sh build   install what is missing and build (native + wasm site)
+#   bash tests/dev.sh fuzz [SECONDS]  run every libFuzzer target longer (default 600 s each)
 # Environment: PORT (serve, default 8080), CHROMIUM (browser binary for the browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,8 @@ as_root() {
 }
 
 setup() {
-  local wanted=(emscripten nlohmann-json3-dev chromium cmake ninja-build g++ libgtest-dev)
+  local wanted=(emscripten nlohmann-json3-dev chromium cmake ninja-build g++ libgtest-dev
+                clang libclang-rt-14-dev)
   # A Node.js from elsewhere (NodeSource, nvm) brings its own npm; else take Debian's.
   command -v npm >/dev/null || wanted+=(nodejs npm)
   local missing=()
@@ -43,6 +45,33 @@ build() {
   cmake --build build-wasm
 }
 
+# The sanitizer build: the GoogleTest suite under ASan + UBSan, and the libFuzzer targets.
+build_sanitize() {
+  CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVRAMCALC_SANITIZE=ON
+  cmake --build build-sanitize
+}
+
+# Runs each fuzz target for $1 seconds on its seeds (tests/fuzz/corpus, the golden configs,
+# the UI strings); new inputs go to build-sanitize/fuzz-corpus/, crashes fail the run.
+fuzz() {
+  local seconds=$1
+  local target seeds
+  for target in request config catalog strings; do
+    case $target in
+      request) seeds=(tests/fuzz/corpus/request) ;;
+      config) seeds=(tests/fuzz/corpus/config tests/golden/configs) ;;
+      catalog) seeds=(tests/fuzz/corpus/catalog) ;;
+      strings) seeds=(assets/i18n) ;;
+    esac
+    mkdir -p "build-sanitize/fuzz-corpus/$target" build-sanitize/fuzz-artifacts
+    echo "vramcalc: fuzzing $target for ${seconds}s"
+    "build-sanitize/tests/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix=build-sanitize/fuzz-artifacts/ -print_final_stats=1 \
+      "build-sanitize/fuzz-corpus/$target" "${seeds[@]}" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==)|ERROR|SUMMARY" || true
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "vramcalc: fuzz_$target found a failure (build-sanitize/fuzz-artifacts/)" >&2; return 1; }
+  done
+}
+
 node_test() {
   # --test-concurrency exists from Node 20; the browser tests must not share one machine's
   # two cores with each other.
@@ -69,9 +98,17 @@ case "${1:-}" in
     ctest --test-dir build --output-on-failure
     node_test tests/wasm/
     node_test tests/web/
+    build_sanitize
+    ctest --test-dir build-sanitize --output-on-failure
+    fuzz 15
+    ;;
+  fuzz)
+    setup
+    build_sanitize
+    fuzz "${2:-600}"
     ;;
   *)
-    echo "usage: bash tests/dev.sh serve|test|build" >&2
+    echo "usage: bash tests/dev.sh serve|test|build|fuzz [seconds]" >&2
     exit 2
     ;;
 esac

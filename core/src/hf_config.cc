@@ -36,14 +36,18 @@ const std::set<std::string>& SupportedTypes() {
 // The defaults transformers fills in for fields a config may leave out. Gemma 3's
 // multimodal checkpoints (gemma-3-4b-it and up) omit most of their text_config:
 // Gemma3TextConfig in transformers' configuration_gemma3.py.
-const Json& DefaultsFor(const std::string& type) {
+const Json& NoDefaults() {
   static const Json kNone = Json::object();
+  return kNone;
+}
+
+const Json& DefaultsFor(const std::string& type) {
   static const Json kGemma3 = {
       {"vocab_size", 262208},        {"hidden_size", 2304},        {"intermediate_size", 9216},
       {"num_hidden_layers", 26},     {"num_attention_heads", 8},   {"num_key_value_heads", 4},
       {"head_dim", 256},             {"max_position_embeddings", 131072},
       {"sliding_window", 4096},      {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
-  return type == "gemma3" || type == "gemma3_text" ? kGemma3 : kNone;
+  return type == "gemma3" || type == "gemma3_text" ? kGemma3 : NoDefaults();
 }
 
 // Field access with the config's own names in every message.
@@ -245,9 +249,10 @@ ModelSpec Read(const Json& root) {
   // Multimodal checkpoints keep the language model's fields in text_config.
   const bool nested = root.contains("text_config") && root["text_config"].is_object();
   const Json& text = nested ? root["text_config"] : root;
-  const Config outer(root, Json::object());
+  // Config keeps a reference to its defaults: they must outlive it (no temporaries).
+  const Config outer(root, NoDefaults());
 
-  std::string type = Config(text, Json::object()).Text("model_type");
+  std::string type = Config(text, NoDefaults()).Text("model_type");
   if (type.empty() || !SupportedTypes().count(type)) type = outer.Text("model_type");
   if (type.empty()) Fail("model_type", "model_type is missing; is this a Hugging Face config.json?");
   if (!SupportedTypes().count(type)) {
@@ -356,6 +361,9 @@ Result<ModelSpec> ParseHfConfig(std::string_view config_json) {
     return Error{"malformed_json",
                  "The config.json is not valid JSON (error at byte " + std::to_string(e.byte) + ").",
                  "model"};
+  } catch (const nlohmann::json::exception&) {
+    // out_of_range while parsing: a number beyond a double's range, such as 1e400.
+    return Error{"malformed_json", "The config.json holds a number too large to read.", "model"};
   }
 }
 

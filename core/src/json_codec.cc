@@ -457,6 +457,8 @@ Result<Request> ParseRequest(std::string_view request_json, std::string_view con
     return Error{"malformed_json",
                  "The config.json is not valid JSON (error at byte " + std::to_string(e.byte) + ").",
                  "model"};
+  } catch (const Json::exception&) {
+    return Error{"malformed_json", "The config.json holds a number too large to read.", "model"};
   }
   Json request;
   try {
@@ -464,6 +466,8 @@ Result<Request> ParseRequest(std::string_view request_json, std::string_view con
   } catch (const Json::parse_error& e) {
     return Error{"malformed_json",
                  "The request is not valid JSON (error at byte " + std::to_string(e.byte) + ").", ""};
+  } catch (const Json::exception&) {
+    return Error{"malformed_json", "The request holds a number too large to read.", ""};
   }
   if (!request.is_object()) return Error{"invalid_type", "The request must be a JSON object.", ""};
   if (request.contains("model")) {
@@ -490,6 +494,9 @@ Result<Request> ParseRequest(std::string_view request_json) {
                  "The request is not valid JSON (error at byte " + std::to_string(e.byte) +
                      "). Send an object such as {\"model\": \"glm-4-32b-0414\"}.",
                  ""};
+  } catch (const Json::exception&) {
+    // out_of_range while parsing: a number beyond a double's range, such as 1e400.
+    return Error{"malformed_json", "The request holds a number too large to read (such as 1e400).", ""};
   }
   if (!request.is_object()) {
     return Error{"invalid_type",

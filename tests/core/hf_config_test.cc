@@ -233,3 +233,17 @@ TEST(HfConfig, KvCacheOfAConfigMatchesAHandCalculation) {
 
 }  // namespace
 }  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+// Found by the config fuzzer: see tests/core/json_codec_test.cc, Regression.
+TEST(HfConfigRegression, ANumberTooLargeForADoubleIsMalformed) {
+  const Result<ModelSpec> parsed = ParseHfConfig(R"({"model_type": "mistral", "rope_theta": 1e400})");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().code, "malformed_json");
+  EXPECT_EQ(parsed.error().field, "model");
+}
+
+}  // namespace
+}  // namespace vramcalc

@@ -129,3 +129,21 @@ TEST(CatalogJson, HoldsSelectorsAndBothLanguages) {
 
 }  // namespace
 }  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+// Found by the config fuzzer (tests/fuzz): a number beyond a double's range makes nlohmann
+// throw out_of_range, not parse_error, while parsing; it once escaped and aborted.
+TEST(Regression, NumbersTooLargeForADoubleAreMalformedNotFatal) {
+  const Result<Request> request = ParseRequest(R"({"model": "glm-4-32b-0414", "context": 1e400})");
+  ASSERT_FALSE(request.ok());
+  EXPECT_EQ(request.error().code, "malformed_json");
+  EXPECT_NE(EvaluateJson(R"({"model": {"model_type": "llama", "hidden_size": 1e999}})").find(R"("code":"malformed_json")"),
+            std::string::npos);
+  EXPECT_NE(EvaluateJsonWithConfig("{}", R"({"model_type": "mistral", "rope_theta": 1e400})").find(R"("ok":false)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace vramcalc
