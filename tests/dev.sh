@@ -4,6 +4,7 @@
 #   bash tests/dev.sh test    install what is missing, build, run every test
 #   bash tests/dev.sh build   install what is missing and build (native + wasm site)
 #   bash tests/dev.sh fuzz [SECONDS]  run every libFuzzer target longer (default 600 s each)
+#   bash tests/dev.sh bench   build, then report speed and size against tests/bench/budget.json
 # Environment: PORT (serve, default 8080), CHROMIUM (browser binary for the browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,13 +103,18 @@ case "${1:-}" in
     ctest --test-dir build-sanitize --output-on-failure
     fuzz 15
     ;;
+  bench)
+    setup
+    build
+    node tests/bench/bench.mjs
+    ;;
   fuzz)
     setup
     build_sanitize
     fuzz "${2:-600}"
     ;;
   *)
-    echo "usage: bash tests/dev.sh serve|test|build|fuzz [seconds]" >&2
+    echo "usage: bash tests/dev.sh serve|test|build|bench|fuzz [seconds]" >&2
     exit 2
     ;;
 esac
