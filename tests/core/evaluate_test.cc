@@ -19,6 +19,16 @@ Response EvaluateOk(Request request, const Catalog& catalog = Builtin()) {
   return std::move(response).value();
 }
 
+// A hand-made 400B dense model (126 layers, 8 KV heads of 128, hidden 16,384): too large for
+// one device at most formats. FP16 weights alone are 4e11 × 2 B = 745 GiB.
+std::string BigDenseModelJson() {
+  return R"([{"id": "big", "name": "Big", "family": "F", "checkpoint": "o/big",
+    "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
+    "params_total": 4e11, "params_active": 4e11, "num_hidden_layers": 126, "hidden_size": 16384,
+    "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
+    "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
+}
+
 Request For(const std::string& model) {
   Request request;
   request.model = model;
@@ -86,11 +96,7 @@ TEST(Evaluate, KvDtypeScalesTheCacheButNotTheSaving) {
 
 TEST(Evaluate, NothingOnTheLadderFits) {
   // A 400B dense model: FP16 weights alone are 745 GiB.
-  const std::string models = R"([{"id": "big", "name": "Big", "family": "F", "checkpoint": "o/big",
-    "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
-    "params_total": 4e11, "params_active": 4e11, "num_hidden_layers": 126, "hidden_size": 16384,
-    "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
-    "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
+  const std::string models = BigDenseModelJson();
   const std::string devices = R"({"devices": [
     {"id": "small", "name": "Small", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "source": "s"},
     {"id": "large", "name": "Large", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "source": "s"}],
@@ -144,11 +150,7 @@ TEST(TensorParallel, SplitsWeightsAndCacheAndAddsBuffers) {
 
 TEST(TensorParallel, MatrixSuggestsAGroupWhenNoSingleDeviceFits) {
   // A 400B dense model at Q4_K_M: 225.8 GiB of weights, more than any one ladder device.
-  const std::string models = R"([{"id": "big", "name": "Big", "family": "F", "checkpoint": "o/big",
-    "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
-    "params_total": 4e11, "params_active": 4e11, "num_hidden_layers": 126, "hidden_size": 16384,
-    "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
-    "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
+  const std::string models = BigDenseModelJson();
   const std::string devices = R"({"devices": [
     {"id": "gpu80", "name": "GPU 80", "memory_gib": 80, "bandwidth_gbps": 3350, "class": "datacenter", "vendor": "nvidia", "source": "s"},
     {"id": "mac192", "name": "Mac 192", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "source": "s"}],
