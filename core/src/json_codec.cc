@@ -4,7 +4,10 @@
 #include "vramcalc/json_codec.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <type_traits>
 #include <exception>
 #include <limits>
 #include <set>
@@ -383,6 +386,150 @@ std::string NeverThrowing(Body&& body) {
   }
 }
 
+// A streaming JSON writer for the per-frame response, byte-identical to nlohmann's dump():
+// doubles through nlohmann's own to_chars (shortest round-trip digits, ".0" on integers,
+// null when not finite), strings escaped as dump() does without ensure_ascii.
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  void Key(std::string_view key) {
+    Separate();
+    WriteString(key);
+    out_ += ':';
+    after_key_ = true;
+  }
+  void Value(std::string_view text) {
+    Separate();
+    WriteString(text);
+  }
+  void Value(double number) {
+    Separate();
+    if (!std::isfinite(number)) {
+      out_ += "null";
+      return;
+    }
+    std::array<char, 64> buffer{};
+    const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
+    out_.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));
+  }
+  void Value(int64_t number) {
+    Separate();
+    out_ += std::to_string(number);
+  }
+  void Value(bool flag) {
+    Separate();
+    out_ += flag ? "true" : "false";
+  }
+  void Null() {
+    Separate();
+    out_ += "null";
+  }
+  void Raw(std::string_view json) {
+    Separate();
+    out_ += json;
+  }
+  template <typename T>
+  void Field(std::string_view key, const T& value) {
+    Key(key);
+    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
+      Value(std::string_view(value));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      Value(value);
+    } else if constexpr (std::is_integral_v<T>) {
+      Value(static_cast<int64_t>(value));
+    } else {
+      Value(static_cast<double>(value));
+    }
+  }
+
+ private:
+  void Separate() {
+    if (after_key_) {
+      after_key_ = false;
+    } else if (!first_) {
+      out_ += ',';
+    }
+    first_ = false;
+  }
+  void Open(char bracket) {
+    Separate();
+    out_ += bracket;
+    first_ = true;
+  }
+  void Close(char bracket) {
+    out_ += bracket;
+    first_ = false;
+  }
+  // RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
+  static bool ValidUtf8(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+      const auto lead = static_cast<unsigned char>(text[i]);
+      if (lead < 0x80) {
+        ++i;
+        continue;
+      }
+      std::size_t length;
+      uint32_t code;
+      if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1Fu;
+      else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0Fu;
+      else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07u;
+      else return false;
+      if (i + length > text.size()) return false;
+      for (std::size_t k = 1; k < length; ++k) {
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if ((next & 0xC0) != 0x80) return false;
+        code = (code << 6) | (next & 0x3Fu);
+      }
+      if ((length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
+          (length == 4 && (code < 0x10000 || code > 0x10FFFF)) || (code >= 0xD800 && code <= 0xDFFF)) {
+        return false;
+      }
+      i += length;
+    }
+    return true;
+  }
+
+  void WriteString(std::string_view text) {
+    // Invalid UTF-8 (never produced here, but possible in principle) goes through nlohmann,
+    // which replaces it exactly as the rest of the output would.
+    if (!ValidUtf8(text)) {
+      out_ += OrderedJson(std::string(text)).dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+      return;
+    }
+    out_ += '"';
+    for (const char c : text) {
+      switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\b': out_ += "\\b"; break;
+        case '\f': out_ += "\\f"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\r': out_ += "\\r"; break;
+        case '\t': out_ += "\\t"; break;
+        default:
+          if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+            out_ += escaped;
+          } else {
+            out_ += c;
+          }
+      }
+    }
+    out_ += '"';
+  }
+
+  std::string& out_;
+  bool first_ = true;
+  bool after_key_ = false;
+};
+
 }  // namespace
 
 namespace internal {
@@ -580,88 +727,121 @@ std::string SerializeError(const Error& error) {
 }
 
 std::string SerializeResponse(const Response& response) {
+  // Written directly, not through a json tree: this runs on every slider move, and building
+  // and dumping an ordered_json was 85 % of an evaluate() call. The output is byte-identical
+  // to nlohmann's dump (same number formatting, same escaping).
   const Lang lang = response.lang;
   const SimulatorResult& s = response.simulator;
-  OrderedJson out;
-  out["ok"] = true;
-  out["schema"] = kSchemaVersion;
-  out["lang"] = LangId(lang);
-  out["model"] = ModelJson(response.model);
-  OrderedJson& sim = out["simulator"];
-  sim["device"] = s.device;
-  sim["device_name"] = s.device_name;
-  sim["memory_gib"] = s.memory_gib;
-  sim["bandwidth_gbps"] = s.bandwidth_gbps;
-  sim["format"] = s.format;
-  sim["kv_dtype"] = s.kv_dtype;
-  sim["context"] = s.context_tokens;
-  sim["batch"] = s.batch;
-  sim["device_count"] = s.device_count;
-  sim["weights_gib"] = s.weights_gib;
-  sim["kv_cache_gib"] = s.kv_cache_gib;
-  sim["overhead_gib"] = s.overhead_gib;
-  sim["total_gib"] = s.total_gib;
-  sim["per_device_gib"] = s.per_device_gib;
-  sim["share_pct"] = {{"weights", s.share_weights_pct},
-                      {"kv_cache", s.share_kv_cache_pct},
-                      {"overhead", s.share_overhead_pct}};
-  sim["usage_pct"] = s.usage_pct;
-  sim["fit"] = FitId(s.fit);
-  sim["fit_label"] = FitLabel(s.fit, lang);
-  sim["decode_tps"] = s.decode_tps;
-  sim["max_context"] = s.max_context_tokens;
-  sim["max_context_capped"] = s.max_context_capped;
-  sim["kv_naive_mha_gib"] = s.kv_naive_mha_gib;
-  sim["kv_saving_pct"] = s.kv_saving_pct;
-  sim["kv_compression"] = KvCompressionId(s.kv_compression);
+  std::string text;
+  text.reserve(16384);
+  JsonWriter w(text);
+  w.BeginObject();
+  w.Field("ok", true);
+  w.Field("schema", int64_t{kSchemaVersion});
+  w.Field("lang", LangId(lang));
+  w.Key("model");
+  w.Raw(Dump(ModelJson(response.model)));
+  w.Key("simulator");
+  w.BeginObject();
+  w.Field("device", s.device);
+  w.Field("device_name", s.device_name);
+  w.Field("memory_gib", s.memory_gib);
+  w.Field("bandwidth_gbps", s.bandwidth_gbps);
+  w.Field("format", s.format);
+  w.Field("kv_dtype", s.kv_dtype);
+  w.Field("context", s.context_tokens);
+  w.Field("batch", s.batch);
+  w.Field("device_count", s.device_count);
+  w.Field("weights_gib", s.weights_gib);
+  w.Field("kv_cache_gib", s.kv_cache_gib);
+  w.Field("overhead_gib", s.overhead_gib);
+  w.Field("total_gib", s.total_gib);
+  w.Field("per_device_gib", s.per_device_gib);
+  w.Key("share_pct");
+  w.BeginObject();
+  w.Field("weights", s.share_weights_pct);
+  w.Field("kv_cache", s.share_kv_cache_pct);
+  w.Field("overhead", s.share_overhead_pct);
+  w.EndObject();
+  w.Field("usage_pct", s.usage_pct);
+  w.Field("fit", FitId(s.fit));
+  w.Field("fit_label", FitLabel(s.fit, lang));
+  w.Field("decode_tps", s.decode_tps);
+  w.Field("max_context", s.max_context_tokens);
+  w.Field("max_context_capped", s.max_context_capped);
+  w.Field("kv_naive_mha_gib", s.kv_naive_mha_gib);
+  w.Field("kv_saving_pct", s.kv_saving_pct);
+  w.Field("kv_compression", KvCompressionId(s.kv_compression));
+  w.EndObject();
 
-  OrderedJson& curve = out["curve"] = OrderedJson::array();
+  w.Key("curve");
+  w.BeginArray();
   for (const CurvePoint& point : response.curve) {
-    curve.push_back({{"context", point.context_tokens},
-                     {"kv_cache_gib", point.kv_cache_gib},
-                     {"total_gib", point.total_gib}});
+    w.BeginObject();
+    w.Field("context", point.context_tokens);
+    w.Field("kv_cache_gib", point.kv_cache_gib);
+    w.Field("total_gib", point.total_gib);
+    w.EndObject();
   }
-  OrderedJson& matrix = out["matrix"] = OrderedJson::array();
+  w.EndArray();
+  w.Key("matrix");
+  w.BeginArray();
   for (const MatrixRow& row : response.matrix) {
-    OrderedJson totals;
+    w.BeginObject();
+    w.Field("format", row.format);
+    w.Field("label", row.label);
+    w.Field("bpw", row.bits_per_weight);
+    w.Field("weights_gib", row.weights_gib);
+    w.Key("total_gib");
+    w.BeginObject();
     for (const auto& [context_tokens, total_gib] : row.total_gib) {
-      totals[std::to_string(context_tokens)] = total_gib;
+      w.Field(std::to_string(context_tokens), total_gib);
     }
-    OrderedJson recommended = nullptr;
-    if (row.recommended_device) recommended = *row.recommended_device;
-    matrix.push_back({{"format", row.format},
-                      {"label", row.label},
-                      {"bpw", row.bits_per_weight},
-                      {"weights_gib", row.weights_gib},
-                      {"total_gib", totals},
-                      {"recommended_device", recommended},
-                      {"recommended_device_count", row.recommended_device_count}});
+    w.EndObject();
+    w.Key("recommended_device");
+    if (row.recommended_device) w.Value(*row.recommended_device);
+    else w.Null();
+    w.Field("recommended_device_count", row.recommended_device_count);
+    w.EndObject();
   }
-  OrderedJson& hardware = out["hardware"] = OrderedJson::array();
+  w.EndArray();
+  w.Key("hardware");
+  w.BeginArray();
   for (const HardwareRow& row : response.hardware) {
-    hardware.push_back({{"device", row.device},
-                        {"name", row.name},
-                        {"memory_gib", row.memory_gib},
-                        {"bandwidth_gbps", row.bandwidth_gbps},
-                        {"needed_gib", row.needed_gib},
-                        {"usage_pct", row.usage_pct},
-                        {"fit", FitId(row.fit)},
-                        {"fit_label", FitLabel(row.fit, lang)},
-                        {"decode_tps", row.decode_tps}});
+    w.BeginObject();
+    w.Field("device", row.device);
+    w.Field("name", row.name);
+    w.Field("memory_gib", row.memory_gib);
+    w.Field("bandwidth_gbps", row.bandwidth_gbps);
+    w.Field("needed_gib", row.needed_gib);
+    w.Field("usage_pct", row.usage_pct);
+    w.Field("fit", FitId(row.fit));
+    w.Field("fit_label", FitLabel(row.fit, lang));
+    w.Field("decode_tps", row.decode_tps);
+    w.EndObject();
   }
-  OrderedJson& related = out["related"] = OrderedJson::array();
+  w.EndArray();
+  w.Key("related");
+  w.BeginArray();
   for (const RelatedModel& row : response.related) {
-    related.push_back({{"id", row.id},
-                       {"name", row.name},
-                       {"params_total", row.params_total},
-                       {"total_gib", row.total_gib},
-                       {"fit", FitId(row.fit)},
-                       {"fit_label", FitLabel(row.fit, lang)}});
+    w.BeginObject();
+    w.Field("id", row.id);
+    w.Field("name", row.name);
+    w.Field("params_total", row.params_total);
+    w.Field("total_gib", row.total_gib);
+    w.Field("fit", FitId(row.fit));
+    w.Field("fit_label", FitLabel(row.fit, lang));
+    w.EndObject();
   }
-  out["commands"] = {{"vllm", response.commands.vllm},
-                     {"ollama_modelfile", response.commands.ollama_modelfile},
-                     {"ollama_env", response.commands.ollama_env}};
-  return Dump(out);
+  w.EndArray();
+  w.Key("commands");
+  w.BeginObject();
+  w.Field("vllm", response.commands.vllm);
+  w.Field("ollama_modelfile", response.commands.ollama_modelfile);
+  w.Field("ollama_env", response.commands.ollama_env);
+  w.EndObject();
+  w.EndObject();
+  return text;
 }
 
 std::string EvaluateJson(std::string_view request_json) {
