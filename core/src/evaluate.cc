@@ -52,6 +52,32 @@ std::vector<const Device*> SortedLadder(const Catalog& catalog) {
   return ladder;
 }
 
+// RecommendedDevice and RecommendedPlacement on a ladder sorted once (Evaluate asks for up
+// to 33 recommendations per call).
+std::optional<std::string> RecommendedOn(const std::vector<const Device*>& ladder,
+                                         const ModelSpec& model, const QuantFormat& format,
+                                         const KvDtype& kv_dtype, int64_t batch,
+                                         int64_t device_count) {
+  for (const Device* device : ladder) {
+    if (device_count > 1 && IsApple(*device)) continue;  // no tensor parallelism across Macs
+    const Footprint footprint = FootprintOf(model, format, kv_dtype, kRecommendationContextTokens,
+                                            batch, PlatformOf(*device), device_count);
+    if (footprint.per_device_gib() <= kUsableFraction * device->memory_gib) return device->id;
+  }
+  return std::nullopt;
+}
+
+std::optional<Placement> PlacementOn(const std::vector<const Device*>& ladder,
+                                     const ModelSpec& model, const QuantFormat& format,
+                                     const KvDtype& kv_dtype, int64_t batch) {
+  for (const int64_t count : {1, 2, 4, 8}) {
+    if (auto device = RecommendedOn(ladder, model, format, kv_dtype, batch, count)) {
+      return Placement{*device, count};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<int64_t> CurveContexts(const ModelSpec& model) {
@@ -95,24 +121,13 @@ std::string_view FitLabel(Fit fit, Lang lang) {
 std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
                                              const KvDtype& kv_dtype, int64_t batch,
                                              int64_t device_count, const Catalog& catalog) {
-  for (const Device* device : SortedLadder(catalog)) {
-    if (device_count > 1 && IsApple(*device)) continue;  // no tensor parallelism across Macs
-    const Footprint footprint = FootprintOf(model, format, kv_dtype, kRecommendationContextTokens,
-                                            batch, PlatformOf(*device), device_count);
-    if (footprint.per_device_gib() <= kUsableFraction * device->memory_gib) return device->id;
-  }
-  return std::nullopt;
+  return RecommendedOn(SortedLadder(catalog), model, format, kv_dtype, batch, device_count);
 }
 
 std::optional<Placement> RecommendedPlacement(const ModelSpec& model, const QuantFormat& format,
                                               const KvDtype& kv_dtype, int64_t batch,
                                               const Catalog& catalog) {
-  for (const int64_t count : {1, 2, 4, 8}) {
-    if (auto device = RecommendedDevice(model, format, kv_dtype, batch, count, catalog)) {
-      return Placement{*device, count};
-    }
-  }
-  return std::nullopt;
+  return PlacementOn(SortedLadder(catalog), model, format, kv_dtype, batch);
 }
 
 Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
@@ -164,11 +179,11 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
     }
   } else if (request.device_count) {
     if (auto recommended =
-            RecommendedDevice(*model, *format, *kv_dtype, request.batch, n, catalog)) {
+            RecommendedOn(ladder, *model, *format, *kv_dtype, request.batch, n)) {
       device = catalog.FindDevice(*recommended);
     }
   } else if (auto placement =
-                 RecommendedPlacement(*model, *format, *kv_dtype, request.batch, catalog)) {
+                 PlacementOn(ladder, *model, *format, *kv_dtype, request.batch)) {
     device = catalog.FindDevice(placement->device);
     n = placement->device_count;
   }
@@ -234,7 +249,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
                                                   request.batch, Platform::kDiscrete)
                                           .total_gib();
     }
-    if (auto placement = RecommendedPlacement(*model, row_format, *kv_dtype, request.batch, catalog)) {
+    if (auto placement = PlacementOn(ladder, *model, row_format, *kv_dtype, request.batch)) {
       row.recommended_device = placement->device;
       row.recommended_device_count = placement->device_count;
     }
