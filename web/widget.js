@@ -15,7 +15,7 @@ import { put } from './js/dom.js';
 import * as fmt from './js/format.js';
 import { frameScheduler } from './js/frame.js';
 import { browserLang, makeTranslator } from './js/i18n.js';
-import { sliderPosition, MAX_CONTEXT_LOG2, MIN_CONTEXT_LOG2 } from './js/controls.js';
+import { sliderMaxLog2, sliderPosition, MAX_CONTEXT_LOG2, MIN_CONTEXT_LOG2 } from './js/controls.js';
 
 const STYLESHEET = new URL('./css/widget.css', import.meta.url).href;
 const FULL_PAGE = new URL('./index.html', import.meta.url).href;
@@ -164,7 +164,7 @@ export class VramCalculator extends HTMLElement {
     put(p.more, t('widget.more'));
     const hash = new URLSearchParams({ model: response.model.id, format: sim.format, context: String(sim.context), lang });
     if (p.more.getAttribute('href') !== `${FULL_PAGE}#${hash}`) p.more.href = `${FULL_PAGE}#${hash}`;
-    const maxLog2 = Math.max(MAX_CONTEXT_LOG2, Math.ceil(Math.log2(response.model.max_position_embeddings)));
+    const maxLog2 = sliderMaxLog2(response);
     if (p.range.max !== String(maxLog2)) p.range.max = String(maxLog2);
     const position = String(sliderPosition(sim.context, maxLog2));
     if (2 ** Number(p.range.value) !== sim.context && p.range.value !== position) p.range.value = position;
@@ -175,8 +175,7 @@ export class VramCalculator extends HTMLElement {
     put(p.total, fmt.gb(lang, sim.total_gib), sim.total_gib);
     put(p.fit, sim.fit_label, sim.fit);
     p.fit.className = `fit fit-${sim.fit}`;
-    put(p.decode, sim.fit === 'no_fit' ? t('out.decode_no_fit')
-      : `${fmt.fixed(lang, sim.decode_tps, 1)} ${t('unit.tps')}`, sim.decode_tps);
+    put(p.decode, fmt.decodeRate(t, lang, sim.fit, sim.decode_tps), sim.decode_tps);
     const shares = sim.share_pct;
     p.bar.style.setProperty('--share-weights', `${shares.weights}%`);
     p.bar.style.setProperty('--share-kv', `${shares.kv_cache}%`);
@@ -226,8 +225,7 @@ export class VramCalculator extends HTMLElement {
           value('td', 'hw-needed', `${fmt.gb(lang, row.needed_gib)} (${fmt.integer(lang, row.usage_pct)}%)`,
             row.needed_gib, 'num'),
           value('td', 'hw-fit', row.fit_label, row.fit, `fit-${row.fit}`),
-          value('td', 'hw-decode', row.fit === 'no_fit' ? t('out.decode_no_fit')
-            : `${fmt.fixed(lang, row.decode_tps, 1)} ${t('unit.tps')}`, row.decode_tps, 'num'));
+          value('td', 'hw-decode', fmt.decodeRate(t, lang, row.fit, row.decode_tps), row.decode_tps, 'num'));
         tr.dataset.device = row.device;
         return tr;
       });

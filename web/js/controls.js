@@ -5,6 +5,12 @@
 export const MIN_CONTEXT_LOG2 = 9;   // 512 tokens
 export const MAX_CONTEXT_LOG2 = 20;  // 1,048,576 tokens
 
+/**
+ * The slider's top position for a response: the core's curve ends where the slider should
+ * (1M tokens, or the power of two above the model's max position; see CurveContexts).
+ */
+export const sliderMaxLog2 = (response) => Math.round(Math.log2(response.curve.at(-1).context));
+
 /** The slider position for a context: log2, rounded to the nearest power of two. */
 export const sliderPosition = (tokens, maxLog2 = MAX_CONTEXT_LOG2) =>
   Math.min(maxLog2, Math.max(MIN_CONTEXT_LOG2, Math.round(Math.log2(tokens))));

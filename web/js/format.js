@@ -27,6 +27,10 @@ export const share = (lang, value) => formatter(lang, 0, 1).format(value);
 /** Billions of parameters: 32e9 → "32B", 9.4e9 → "9,4B". */
 export const params = (lang, value) => `${formatter(lang, 0, 1).format(value / 1e9)}B`;
 
+/** The decode rate as shown: none where the model does not fit (it does not run at all). */
+export const decodeRate = (t, lang, fit, tokensPerSecond) =>
+  (fit === 'no_fit' ? t('out.decode_no_fit') : `${fixed(lang, tokensPerSecond, 1)} ${t('unit.tps')}`);
+
 /** A token count as a short binary label: 512 → "512", 32768 → "32K", 1048576 → "1M". */
 export function contextLabel(tokens) {
   if (tokens >= 1048576 && tokens % 1048576 === 0) return `${tokens / 1048576}M`;

@@ -1,7 +1,7 @@
 // Composes the page: loads the core, reads the scenario from the link, binds the forms and
 // tables, and recomputes once per animation frame.
 import { loadCore } from './core.js';
-import { bindControls, sliderPosition, MAX_CONTEXT_LOG2 } from './controls.js';
+import { bindControls, sliderMaxLog2, sliderPosition } from './controls.js';
 import { fillSelect, put } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
@@ -70,7 +70,6 @@ async function start() {
   const form = $('controls');
   const range = $('context-range');
   const number = $('context-number');
-  const maxLog2For = (model) => Math.max(MAX_CONTEXT_LOG2, Math.ceil(Math.log2(model.max_position_embeddings)));
 
   // Texts that change only with the language or the model.
   function renderStatic(t, response) {
@@ -106,7 +105,7 @@ async function start() {
     fillSelect(form.elements.kv, catalog.kv_dtypes.map((k) => [k.id, k.label]), scenario.kv);
   }
 
-  function renderControls(t, response) {
+  function renderControls(t, response, maxLog2) {
     const lang = scenario.lang;
     for (const [name, value] of [['model', scenario.model], ['format', scenario.format], ['kv', scenario.kv]]) {
       if (form.elements[name].value !== value) form.elements[name].value = value;
@@ -127,7 +126,6 @@ async function start() {
       ...gpuChoices.map((n) => [String(n), String(n)]),
     ], scenario.gpus ? String(scenario.gpus) : 'auto');
 
-    const maxLog2 = maxLog2For(response.model);
     if (range.max !== String(maxLog2)) range.max = String(maxLog2);
     const mark = String(Math.log2(response.model.max_position_embeddings));
     if ($('context-mark').value !== mark) $('context-mark').value = mark;
@@ -150,12 +148,12 @@ async function start() {
       showNotice([...notices, `${t('error.prefix')} ${response.error.message}`]);
       return;
     }
-    const view = { t, lang: scenario.lang, catalog, scenario, maxLog2: maxLog2For(response.model) };
+    const view = { t, lang: scenario.lang, catalog, scenario, maxLog2: sliderMaxLog2(response) };
     if (rendered.lang !== scenario.lang || rendered.model !== scenario.model || rendered.custom !== custom) {
       renderStatic(t, response);
       rendered = { lang: scenario.lang, model: scenario.model, custom };
     }
-    renderControls(t, response);
+    renderControls(t, response, view.maxLog2);
     renderSimulator(response, view);
     renderPlot(response, view);
     renderMatrix(response, view);

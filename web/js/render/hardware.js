@@ -53,8 +53,7 @@ export function renderHardware(response, { t, lang, scenario, catalog }) {
     put(usage, `(${fmt.integer(lang, data.usage_pct)}%)`, data.usage_pct);
     put(fit, data.fit_label, data.fit);
     fit.className = `fit-${data.fit}`;
-    put(decode, data.fit === 'no_fit' ? t('out.decode_no_fit')
-      : `${fmt.fixed(lang, data.decode_tps, 1)} ${t('unit.tps')}`, data.decode_tps);
+    put(decode, fmt.decodeRate(t, lang, data.fit, data.decode_tps), data.decode_tps);
     markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
     // Devices the user added can be taken out again.
     let remove = head.querySelector('.row-remove');

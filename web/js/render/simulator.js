@@ -43,9 +43,7 @@ export function renderSimulator(response, { t, lang, catalog }) {
   put($('weights'), fmt.gb(lang, sim.weights_gib), sim.weights_gib);
   put($('kv-cache-label'), t('out.kv_cache', { kv_dtype: kvLabel }));
   put($('kv-cache'), fmt.gb(lang, sim.kv_cache_gib), sim.kv_cache_gib);
-  // A model that does not fit does not decode at all on this device.
-  put($('decode'), sim.fit === 'no_fit' ? t('out.decode_no_fit')
-    : `${fmt.fixed(lang, sim.decode_tps, 1)} ${t('unit.tps')}`, sim.decode_tps);
+  put($('decode'), fmt.decodeRate(t, lang, sim.fit, sim.decode_tps), sim.decode_tps);
   put($('overhead'), fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
   const maxContext = fmt.integer(lang, sim.max_context);
   put($('max-context'), `${sim.max_context_capped ? t('out.max_context_at_least', { tokens: maxContext })
