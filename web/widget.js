@@ -15,6 +15,7 @@ import { put } from './js/dom.js';
 import * as fmt from './js/format.js';
 import { frameScheduler } from './js/frame.js';
 import { browserLang, makeTranslator } from './js/i18n.js';
+import { wholeNumber } from './js/state.js';
 import { sliderMaxLog2, sliderPosition, MAX_CONTEXT_LOG2, MIN_CONTEXT_LOG2 } from './js/controls.js';
 
 const STYLESHEET = new URL('./css/widget.css', import.meta.url).href;
@@ -118,8 +119,9 @@ export class VramCalculator extends HTMLElement {
     const count = (name, key, max) => {
       const value = this.getAttribute(name);
       if (value === null || value === '') return;
-      if (/^\d{1,12}$/.test(value) && Number(value) >= 1 && Number(value) <= max) request[key] = Number(value);
-      else problems.push([name, value]);
+      const number = wholeNumber(value, max);
+      if (number === null) problems.push([name, value]);
+      else request[key] = number;
     };
     if (!catalog.models.some((m) => m.id === request.model)) {
       problems.push(['model', request.model]);

@@ -23,7 +23,8 @@ export function defaultScenario(catalog, lang) {
   };
 }
 
-function wholeNumber(text, max) {
+/** A whole number from 1 to max written as plain digits, else null (link and widget values). */
+export function wholeNumber(text, max) {
   if (!/^\d{1,12}$/.test(text)) return null;
   const n = Number(text);
   return n >= 1 && n <= max ? n : null;
