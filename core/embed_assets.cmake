@@ -19,6 +19,12 @@ file(READ "${ASSETS_DIR}/devices.json" devices)
 file(READ "${ASSETS_DIR}/i18n/de.json" strings_de)
 file(READ "${ASSETS_DIR}/i18n/en.json" strings_en)
 
+# Line breaks and the indentation after them go: JSON strings hold no raw line breaks, so
+# this never touches a value, and every byte less is one the module need not download or lex.
+foreach(text IN ITEMS models devices strings_de strings_en)
+  string(REGEX REPLACE "\n[ \t]*" "" ${text} "${${text}}")
+endforeach()
+
 set(delimiter "vramcalc_json")
 foreach(text IN ITEMS models devices strings_de strings_en)
   string(FIND "${${text}}" ")${delimiter}\"" clash)

@@ -1,4 +1,4 @@
-// The WebAssembly boundary: three functions, strings in and out, no handles to free.
+// The WebAssembly boundary: four functions, strings in and out, no handles to free.
 // Every error is inside the returned JSON ({"ok": false, ...}); nothing throws into JS.
 #include <string>
 
@@ -14,6 +14,9 @@ std::string Version() { return std::string(vramcalc::kVersion); }
 // One call per animation frame: the whole response the page renders.
 std::string Evaluate(const std::string& request_json) { return vramcalc::EvaluateJson(request_json); }
 
+// Every model × format × device at once (json_codec.h SweepJson).
+std::string Sweep(const std::string& request_json) { return vramcalc::SweepJson(request_json); }
+
 // Once at start-up: models, devices, formats and UI strings for the page's selectors.
 std::string Catalog() { return vramcalc::CatalogJson(); }
 
@@ -22,5 +25,6 @@ std::string Catalog() { return vramcalc::CatalogJson(); }
 EMSCRIPTEN_BINDINGS(vramcalc) {
   emscripten::function("version", &Version);
   emscripten::function("evaluate", &Evaluate);
+  emscripten::function("sweep", &Sweep);
   emscripten::function("catalog", &Catalog);
 }

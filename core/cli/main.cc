@@ -1,5 +1,6 @@
 // The native `vramcalc` command: the same JSON contract as the wasm module, plus the whole
 // reference page as Markdown.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -7,6 +8,7 @@
 #include <sstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +36,8 @@ Usage:
   vramcalc page --config FILE [options]
   vramcalc models [--json]             list the catalog's models (--json: their cards)
   vramcalc devices [--json]            list the catalog's devices
+  vramcalc sweep ['<request json>']    every model × format × device at once (JSON)
+  vramcalc sweep --device ID [options] what runs on one device: each model's best format
   vramcalc catalog                     print the catalog (models, devices, formats, strings)
   vramcalc version                     print the version
   vramcalc COMMAND --help              help for one command
@@ -63,6 +67,17 @@ constexpr std::string_view kPageHelp = R"(Usage: vramcalc page (--model ID | --c
 Prints every section of the page (summary, simulator, quantization matrix, hardware table,
 architecture card, commands, related models) as Markdown. Options take the values of the
 request keys of `vramcalc evaluate --help` (--kv is kv_dtype, --gpus is device_count).
+)";
+
+constexpr std::string_view kSweepHelp = R"(Usage: vramcalc sweep ['<request json>' | -]
+       vramcalc sweep --device ID [--context N] [--batch N] [--kv T]
+
+The first form prints every catalog model × format × device (each device alone) as JSON; the
+request keys are context, batch and kv_dtype, as for `vramcalc evaluate`. The second prints,
+for one device, each model's most precise format that fits (FP16 first, IQ4_XS last), with
+its memory, decode rate and largest context.
+
+Example: vramcalc sweep --device rtx-4090-24gb --context 8192
 )";
 
 // The whole file, or an error message naming it.
@@ -195,6 +210,87 @@ int Page(const std::vector<std::string_view>& args) {
   return kExitNotOk;
 }
 
+int Sweep(const std::vector<std::string_view>& args) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << kSweepHelp;
+    return kExitOk;
+  }
+  if (args.size() <= 1) {
+    std::string request = args.empty() ? "{}" : std::string(args[0]);
+    if (request == "-") {
+      request.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    }
+    const std::string response = vramcalc::SweepJson(request);
+    std::cout << response << "\n";
+    return response.rfind("{\"ok\":true", 0) == 0 ? kExitOk : kExitNotOk;
+  }
+  // The table for one device.
+  static constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
+      {"--context", "context"}, {"--batch", "batch"}, {"--kv", "kv_dtype"}};
+  std::string device_id;
+  std::string request = "{";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i + 1 >= args.size()) {
+      std::cerr << "vramcalc sweep: missing value for " << args[i] << "\n\n" << kSweepHelp;
+      return kExitUsage;
+    }
+    if (args[i] == "--device") {
+      device_id = std::string(args[++i]);
+      continue;
+    }
+    const auto* flag = std::find_if(std::begin(kFlags), std::end(kFlags),
+                                    [&](const auto& f) { return f.first == args[i]; });
+    if (flag == std::end(kFlags)) {
+      std::cerr << "vramcalc sweep: unknown option " << args[i] << "\n\n" << kSweepHelp;
+      return kExitUsage;
+    }
+    const std::string_view value = args[++i];
+    if (request.size() > 1) request += ",";
+    request += JsonString(flag->second) + ":" +
+               (flag->second == "kv_dtype" ? JsonString(value) : JsonNumberOrString(value));
+  }
+  request += "}";
+  const auto parsed = vramcalc::ParseSweepRequest(request);
+  const auto& catalog = vramcalc::BuiltinCatalog();
+  if (!parsed.ok() || !catalog.ok()) {
+    std::cerr << "vramcalc sweep: " << (parsed.ok() ? catalog.error() : parsed.error()).message << "\n";
+    return kExitNotOk;
+  }
+  const vramcalc::Device* device = catalog.value().FindDevice(device_id);
+  if (device == nullptr) {
+    std::cerr << "vramcalc sweep: unknown device \"" << device_id.substr(0, 64)
+              << "\"; `vramcalc devices` lists them.\n";
+    return kExitNotOk;
+  }
+  const auto sweep = vramcalc::Sweep(parsed.value(), catalog.value());
+  if (!sweep.ok()) {
+    std::cerr << "vramcalc sweep: " << sweep.error().message << "\n";
+    return kExitNotOk;
+  }
+  const auto& result = sweep.value();
+  const std::size_t d = static_cast<std::size_t>(
+      std::find(result.devices.begin(), result.devices.end(), device) - result.devices.begin());
+  std::cout << device->name << ", " << vramcalc::FormatGrouped(parsed.value().context_tokens)
+            << " tokens × " << parsed.value().batch << ", KV cache " << parsed.value().kv_dtype << "\n\n"
+            << std::left << std::setw(30) << "model" << std::setw(14) << "best format" << std::setw(12)
+            << "memory" << std::setw(14) << "decode" << "max context\n";
+  for (std::size_t m = 0; m < result.models.size(); ++m) {
+    std::cout << std::setw(30) << result.models[m]->name;
+    bool found = false;
+    for (std::size_t f = 0; f < result.formats.size() && !found; ++f) {
+      const auto& cell = result.cells[(m * result.formats.size() + f) * result.devices.size() + d];
+      if (cell.fit == vramcalc::Fit::kNoFit) continue;
+      found = true;
+      std::cout << std::setw(14) << result.formats[f]->id << std::setw(12)
+                << (vramcalc::FormatFixed(cell.total_gib, 2) + " GB") << std::setw(14)
+                << (vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s")
+                << vramcalc::FormatGrouped(cell.max_context_tokens) << "\n";
+    }
+    if (!found) std::cout << "does not fit in any format\n";
+  }
+  return kExitOk;
+}
+
 // `models` and `devices`: a table for people, or the JSON cards with --json.
 int List(std::string_view what, const std::vector<std::string_view>& args) {
   const bool json = args.size() == 1 && args[0] == "--json";
@@ -250,6 +346,7 @@ int main(int argc, char** argv) {
   if (command == "evaluate") return Evaluate(rest);
   if (command == "page") return Page(rest);
   if (command == "models" || command == "devices") return List(command, rest);
+  if (command == "sweep") return Sweep(rest);
   if (command == "catalog") {
     const std::string catalog = vramcalc::CatalogJson();
     std::cout << catalog << "\n";

@@ -115,7 +115,12 @@ std::string_view FitId(Fit fit) {
 }
 
 std::string_view FitLabel(Fit fit, Lang lang) {
-  return BuiltinStrings(lang).Text("fit." + std::string(FitId(fit)));
+  switch (fit) {
+    case Fit::kComfortable: return BuiltinStrings(lang).Text("fit.comfortable");
+    case Fit::kTight: return BuiltinStrings(lang).Text("fit.tight");
+    case Fit::kNoFit: break;
+  }
+  return BuiltinStrings(lang).Text("fit.no_fit");
 }
 
 std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
@@ -195,7 +200,10 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   }
 
   Response response;
-  response.model = *model;
+  const uint32_t sections = request.sections;
+  const auto wanted = [sections](uint32_t section) { return (sections & section) != 0; };
+  response.sections = sections;
+  if (wanted(kSectionModel)) response.model = *model;
   response.lang = request.lang;
 
   // The simulator.
@@ -239,6 +247,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
 
   // The quantization matrix: one non-Apple device's overhead, the request's batch and KV type.
   for (const QuantFormat& row_format : QuantFormats()) {
+    if (!wanted(kSectionMatrix)) break;
     MatrixRow row;
     row.format = std::string(row_format.id);
     row.label = std::string(row_format.label);
@@ -257,10 +266,12 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   }
 
   // The curve for the plot.
-  for (const int64_t context_tokens : CurveContexts(*model)) {
-    const double kv_gib = KvCacheBytes(layout, context_tokens, request.batch) / kBytesPerGib;
-    response.curve.push_back(
-        CurvePoint{context_tokens, kv_gib, footprint.weights_gib + kv_gib + footprint.overhead_gib()});
+  if (wanted(kSectionCurve)) {
+    for (const int64_t context_tokens : CurveContexts(*model)) {
+      const double kv_gib = KvCacheBytes(layout, context_tokens, request.batch) / kBytesPerGib;
+      response.curve.push_back(CurvePoint{context_tokens, kv_gib,
+                                          footprint.weights_gib + kv_gib + footprint.overhead_gib()});
+    }
   }
 
   // The hardware table at the request's format and context.
@@ -270,11 +281,13 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
       hardware_devices.push_back(row_device);
     }
   };
-  for (const std::string& id : catalog.hardware_table) {
-    if (const Device* row_device = catalog.FindDevice(id)) add_row(row_device);
+  if (wanted(kSectionHardware)) {
+    for (const std::string& id : catalog.hardware_table) {
+      if (const Device* row_device = catalog.FindDevice(id)) add_row(row_device);
+    }
+    for (const std::string& id : request.compare) add_row(catalog.FindDevice(id));
+    add_row(device);
   }
-  for (const std::string& id : request.compare) add_row(catalog.FindDevice(id));
-  add_row(device);
   for (const Device* row_device : hardware_devices) {
     const Footprint row_footprint = FootprintOf(*model, *format, *kv_dtype, request.context_tokens,
                                                 request.batch, PlatformOf(*row_device), n);
@@ -292,28 +305,86 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   }
 
   // Related models: the catalog's nearest in total memory at the same settings and device.
-  constexpr std::size_t kMaxRelated = 5;
-  std::vector<std::pair<double, RelatedModel>> ranked;
-  for (const ModelSpec& other : catalog.models) {
-    if (other.id == model->id || ValidateModel(other)) continue;
-    const Footprint other_footprint = FootprintOf(other, *format, *kv_dtype, request.context_tokens,
-                                                  request.batch, platform, n);
-    const double total_gib = other_footprint.total_gib();
-    ranked.emplace_back(std::abs(total_gib - sim.total_gib),
-                        RelatedModel{other.id, other.name, other.params_total, total_gib,
-                                     RateFit(other_footprint.per_device_gib(), device->memory_gib)});
-  }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (std::size_t i = 0; i < ranked.size() && i < kMaxRelated; ++i) {
-    response.related.push_back(std::move(ranked[i].second));
+  // (Catalog entries were validated when the catalog was read.) Ranked by index, so only the
+  // five shown are copied.
+  if (wanted(kSectionRelated)) {
+    constexpr std::size_t kMaxRelated = 5;
+    struct Ranked {
+      double distance;
+      double total_gib;
+      double per_device_gib;
+      std::size_t index;
+    };
+    std::vector<Ranked> ranked;
+    ranked.reserve(catalog.models.size());
+    for (std::size_t i = 0; i < catalog.models.size(); ++i) {
+      const ModelSpec& other = catalog.models[i];
+      if (other.id == model->id) continue;
+      const Footprint other_footprint = FootprintOf(other, *format, *kv_dtype, request.context_tokens,
+                                                    request.batch, platform, n);
+      const double total_gib = other_footprint.total_gib();
+      ranked.push_back(Ranked{std::abs(total_gib - sim.total_gib), total_gib,
+                              other_footprint.per_device_gib(), i});
+    }
+    const std::size_t shown = std::min(kMaxRelated, ranked.size());
+    // Nearest first; ties keep catalog order, as a stable sort would.
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(),
+                      [](const Ranked& a, const Ranked& b) {
+                        return a.distance != b.distance ? a.distance < b.distance : a.index < b.index;
+                      });
+    for (std::size_t i = 0; i < shown; ++i) {
+      const ModelSpec& other = catalog.models[ranked[i].index];
+      response.related.push_back(RelatedModel{other.id, other.name, other.params_total,
+                                              ranked[i].total_gib,
+                                              RateFit(ranked[i].per_device_gib, device->memory_gib)});
+    }
   }
 
-  response.commands = BuildCommands(CommandInputs{model, format, kv_dtype, device, n,
+  if (wanted(kSectionCommands)) {
+    response.commands = BuildCommands(CommandInputs{model, format, kv_dtype, device, n,
                                                   request.context_tokens, request.batch,
                                                   sim.kv_cache_gib, sim.per_device_gib,
                                                   sim.max_context_tokens});
+  }
   return response;
+}
+
+Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
+  const KvDtype* kv_dtype = FindKvDtype(request.kv_dtype);
+  if (kv_dtype == nullptr) {
+    return Error{"unknown_kv_dtype",
+                 "Unknown KV cache type " + Quoted(request.kv_dtype) + ": use fp16, fp8, q8_0 or q4_0.",
+                 "kv_dtype"};
+  }
+  SweepResult result;
+  result.request = request;
+  for (const ModelSpec& model : catalog.models) result.models.push_back(&model);
+  for (const QuantFormat& format : QuantFormats()) result.formats.push_back(&format);
+  for (const Device& device : catalog.devices) result.devices.push_back(&device);
+  result.cells.reserve(result.models.size() * result.formats.size() * result.devices.size());
+  for (const ModelSpec* model : result.models) {
+    // Per model: the KV cache and the naive overhead inputs do not depend on format or device.
+    const KvLayout layout = KvLayoutOf(*model, kv_dtype->bytes_per_element);
+    const double kv_cache_bytes = KvCacheBytes(layout, request.context_tokens, request.batch);
+    for (const QuantFormat* format : result.formats) {
+      const double weights_gib = WeightsGib(model->params_total, format->bits_per_weight);
+      for (const Device* device : result.devices) {
+        const Platform platform = PlatformOf(*device);
+        const Footprint footprint{weights_gib, kv_cache_bytes,
+                                  PerDeviceOverheadGib(*model, weights_gib, platform, 1), 1};
+        SweepCell cell;
+        cell.total_gib = footprint.total_gib();
+        cell.fit = RateFit(cell.total_gib, device->memory_gib);
+        cell.decode_tps = DecodeTokensPerSecond(*device, model->params_active,
+                                                format->bits_per_weight, kv_cache_bytes, 1);
+        cell.max_context_tokens = MaxContextTokens(layout, request.batch, weights_gib,
+                                                   footprint.device_overhead_gib,
+                                                   device->memory_gib, platform, 1);
+        result.cells.push_back(cell);
+      }
+    }
+  }
+  return result;
 }
 
 }  // namespace vramcalc

@@ -1,14 +1,18 @@
-// The JSON contract. The only translation unit that includes nlohmann/json (it dominates
-// compile time). Parsing uses nlohmann's exceptions internally; every one is caught here and
-// turned into an Error that names the field, so nothing escapes this file.
+// The JSON contract's parsing side: requests and the built-in catalog, through nlohmann/json
+// (with hf_config.cc, the only users of its json type; json_output.cc writes the output).
+// Parsing uses nlohmann's exceptions internally; every one is caught here and turned into an
+// Error that names the field, so nothing escapes this file.
 #include "vramcalc/json_codec.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <charconv>
 #include <cstdio>
+#include <iterator>
 #include <type_traits>
 #include <exception>
+#include <initializer_list>
 #include <limits>
 #include <set>
 #include <string>
@@ -18,6 +22,7 @@
 
 #include "builtin_data.h"
 #include "hf_config_internal.h"
+#include "json_output.h"
 #include "strings_codec.h"
 #include "vramcalc/display.h"
 #include "vramcalc/quant_format.h"
@@ -26,7 +31,6 @@ namespace vramcalc {
 namespace {
 
 using Json = nlohmann::json;
-using OrderedJson = nlohmann::ordered_json;
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;  // 1 MiB; a real request is ~150 bytes
 constexpr int kMaxNestingDepth = 32;
@@ -265,274 +269,35 @@ int64_t RequestCount(const Json& request, const char* key, int64_t max, const ch
   return static_cast<int64_t>(number);
 }
 
-// ---- response ----------------------------------------------------------------------------
-
-std::string_view TopologyId(Topology topology) {
-  return topology == Topology::kMoe ? "moe" : "dense";
-}
-
-std::string_view AttentionId(Attention attention) {
-  switch (attention) {
-    case Attention::kMha: return "mha";
-    case Attention::kGqa: return "gqa";
-    case Attention::kMqa: return "mqa";
-    case Attention::kMla: return "mla";
+// "sections": an array of distinct section names (evaluate.h), in any order.
+uint32_t RequestSections(const Json& value) {
+  const std::string rule =
+      "sections must be an array of model, simulator, curve, matrix, hardware, related and commands";
+  if (!value.is_array() || value.size() > std::size(kSectionNames)) {
+    RequestFail("invalid_type", "sections", rule + ", each at most once.");
   }
-  return "gqa";
-}
-
-std::string_view KvCompressionId(KvCompression compression) {
-  switch (compression) {
-    case KvCompression::kNone: return "none";
-    case KvCompression::kGroupedHeads: return "grouped_heads";
-    case KvCompression::kLatent: return "latent";
-    case KvCompression::kWindow: return "window";
-    case KvCompression::kGroupedHeadsAndWindow: return "grouped_heads_window";
-  }
-  return "none";
-}
-
-std::string_view VendorId(Vendor vendor) {
-  switch (vendor) {
-    case Vendor::kNvidia: return "nvidia";
-    case Vendor::kAmd: return "amd";
-    case Vendor::kApple: return "apple";
-  }
-  return "nvidia";
-}
-
-std::string_view DeviceClassId(DeviceClass device_class) {
-  switch (device_class) {
-    case DeviceClass::kConsumer: return "consumer";
-    case DeviceClass::kApple: return "apple";
-    case DeviceClass::kDatacenter: return "datacenter";
-  }
-  return "consumer";
-}
-
-OrderedJson ModelJson(const ModelSpec& m) {
-  OrderedJson out;
-  out["id"] = m.id;
-  out["name"] = m.name;
-  out["family"] = m.family;
-  out["checkpoint"] = m.checkpoint;
-  out["ollama_tag"] = m.ollama_tag;
-  out["ollama_tag_weights"] = m.ollama_tag_weights;
-  out["license"] = m.license;
-  out["release"] = m.release;
-  out["topology"] = TopologyId(m.topology);
-  out["attention"] = AttentionId(m.attention);
-  out["params_total"] = m.params_total;
-  out["params_active"] = m.params_active;
-  out["num_hidden_layers"] = m.num_hidden_layers;
-  out["hidden_size"] = m.hidden_size;
-  out["num_attention_heads"] = m.num_attention_heads;
-  out["num_key_value_heads"] = m.num_key_value_heads;
-  out["head_dim"] = m.head_dim;
-  out["vocab_size"] = m.vocab_size;
-  out["max_position_embeddings"] = m.max_position_embeddings;
-  out["params_formula"] = m.params_formula;
-  out["mla"] = nullptr;
-  if (m.mla) {
-    out["mla"] = {{"kv_lora_rank", m.mla->kv_lora_rank},
-                  {"qk_rope_head_dim", m.mla->qk_rope_head_dim},
-                  {"qk_nope_head_dim", m.mla->qk_nope_head_dim},
-                  {"v_head_dim", m.mla->v_head_dim}};
-  }
-  out["sliding_window"] = nullptr;
-  if (m.sliding_window) {
-    out["sliding_window"] = {{"window_tokens", m.sliding_window->window_tokens},
-                             {"local_layers", m.sliding_window->local_layers},
-                             {"pattern", m.sliding_window->pattern}};
-  }
-  out["moe"] = nullptr;
-  if (m.moe) {
-    out["moe"] = {{"num_experts", m.moe->num_experts},
-                  {"experts_per_token", m.moe->experts_per_token},
-                  {"shared_experts", m.moe->shared_experts}};
-  }
-  out["sources"] = OrderedJson::array();
-  for (const Source& source : m.sources) {
-    out["sources"].push_back({{"what", source.what}, {"url", source.url}});
-  }
-  return out;
-}
-
-OrderedJson DeviceJson(const Device& d) {
-  return {{"id", d.id},
-          {"name", d.name},
-          {"memory_gib", d.memory_gib},
-          {"bandwidth_gbps", d.bandwidth_gbps},
-          {"class", DeviceClassId(d.device_class)},
-          {"vendor", VendorId(d.vendor)},
-          {"source", d.source}};
-}
-
-std::string Dump(const OrderedJson& value) {
-  // Replace (never throw on) invalid UTF-8, e.g. from a truncated echo of user input.
-  return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
-}
-
-// Runs `body`, turning anything it throws (std::bad_alloc, a library error) into an
-// ok:false response, so no exception ever reaches the wasm boundary or the CLI.
-template <typename Body>
-std::string NeverThrowing(Body&& body) {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    return SerializeError(Error{"internal_error", std::string("Internal error: ") + e.what(), ""});
-  } catch (...) {
-    return SerializeError(Error{"internal_error", "Internal error.", ""});
-  }
-}
-
-// A streaming JSON writer for the per-frame response, byte-identical to nlohmann's dump():
-// doubles through nlohmann's own to_chars (shortest round-trip digits, ".0" on integers,
-// null when not finite), strings escaped as dump() does without ensure_ascii.
-class JsonWriter {
- public:
-  explicit JsonWriter(std::string& out) : out_(out) {}
-
-  void BeginObject() { Open('{'); }
-  void EndObject() { Close('}'); }
-  void BeginArray() { Open('['); }
-  void EndArray() { Close(']'); }
-  void Key(std::string_view key) {
-    Separate();
-    WriteString(key);
-    out_ += ':';
-    after_key_ = true;
-  }
-  void Value(std::string_view text) {
-    Separate();
-    WriteString(text);
-  }
-  void Value(double number) {
-    Separate();
-    if (!std::isfinite(number)) {
-      out_ += "null";
-      return;
+  uint32_t sections = 0;
+  for (const Json& name : value) {
+    const auto* found = name.is_string()
+        ? std::find(std::begin(kSectionNames), std::end(kSectionNames), name.get<std::string>())
+        : std::end(kSectionNames);
+    if (found == std::end(kSectionNames)) {
+      RequestFail("invalid_value", "sections", rule + "; got " + name.dump(-1, ' ', false, Json::error_handler_t::replace).substr(0, 64) + ".");
     }
-    std::array<char, 64> buffer{};
-    const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
-    out_.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));
+    const uint32_t bit = 1u << static_cast<uint32_t>(found - std::begin(kSectionNames));
+    if (sections & bit) RequestFail("invalid_value", "sections", rule + ", each at most once.");
+    sections |= bit;
   }
-  void Value(int64_t number) {
-    Separate();
-    out_ += std::to_string(number);
-  }
-  void Value(bool flag) {
-    Separate();
-    out_ += flag ? "true" : "false";
-  }
-  void Null() {
-    Separate();
-    out_ += "null";
-  }
-  void Raw(std::string_view json) {
-    Separate();
-    out_ += json;
-  }
-  template <typename T>
-  void Field(std::string_view key, const T& value) {
-    Key(key);
-    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
-      Value(std::string_view(value));
-    } else if constexpr (std::is_same_v<T, bool>) {
-      Value(value);
-    } else if constexpr (std::is_integral_v<T>) {
-      Value(static_cast<int64_t>(value));
-    } else {
-      Value(static_cast<double>(value));
-    }
-  }
-
- private:
-  void Separate() {
-    if (after_key_) {
-      after_key_ = false;
-    } else if (!first_) {
-      out_ += ',';
-    }
-    first_ = false;
-  }
-  void Open(char bracket) {
-    Separate();
-    out_ += bracket;
-    first_ = true;
-  }
-  void Close(char bracket) {
-    out_ += bracket;
-    first_ = false;
-  }
-  // RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
-  static bool ValidUtf8(std::string_view text) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-      const auto lead = static_cast<unsigned char>(text[i]);
-      if (lead < 0x80) {
-        ++i;
-        continue;
-      }
-      std::size_t length;
-      uint32_t code;
-      if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1Fu;
-      else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0Fu;
-      else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07u;
-      else return false;
-      if (i + length > text.size()) return false;
-      for (std::size_t k = 1; k < length; ++k) {
-        const auto next = static_cast<unsigned char>(text[i + k]);
-        if ((next & 0xC0) != 0x80) return false;
-        code = (code << 6) | (next & 0x3Fu);
-      }
-      if ((length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
-          (length == 4 && (code < 0x10000 || code > 0x10FFFF)) || (code >= 0xD800 && code <= 0xDFFF)) {
-        return false;
-      }
-      i += length;
-    }
-    return true;
-  }
-
-  void WriteString(std::string_view text) {
-    // Invalid UTF-8 (never produced here, but possible in principle) goes through nlohmann,
-    // which replaces it exactly as the rest of the output would.
-    if (!ValidUtf8(text)) {
-      out_ += OrderedJson(std::string(text)).dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
-      return;
-    }
-    out_ += '"';
-    for (const char c : text) {
-      switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\b': out_ += "\\b"; break;
-        case '\f': out_ += "\\f"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-            out_ += escaped;
-          } else {
-            out_ += c;
-          }
-      }
-    }
-    out_ += '"';
-  }
-
-  std::string& out_;
-  bool first_ = true;
-  bool after_key_ = false;
-};
+  return sections;
+}
 
 }  // namespace
 
 namespace internal {
+
+std::string InvalidUtf8StringJson(std::string_view text) {
+  return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 Result<Strings> ParseStrings(std::string_view strings_json) {
   try {
@@ -625,10 +390,13 @@ Result<Request> ParseRequest(std::string_view request_json, std::string_view con
   return ParseRequest(request.dump());
 }
 
-Result<Request> ParseRequest(std::string_view request_json) {
+namespace {
+
+// The request text as a JSON object, or the error a request of `example`'s kind gets.
+Result<Json> ParseRequestObject(std::string_view request_json, std::string_view example) {
   if (request_json.size() > kMaxRequestBytes) {
     return Error{"request_too_large", "The request is larger than 1 MiB; a request is a few " \
-                 "short fields such as {\"model\": \"glm-4-32b-0414\"}.", ""};
+                 "short fields such as " + std::string(example) + ".", ""};
   }
   if (NestingDepth(request_json) > kMaxNestingDepth) {
     return Error{"malformed_json", "The request is nested too deeply to be a request.", ""};
@@ -639,7 +407,7 @@ Result<Request> ParseRequest(std::string_view request_json) {
   } catch (const Json::parse_error& e) {
     return Error{"malformed_json",
                  "The request is not valid JSON (error at byte " + std::to_string(e.byte) +
-                     "). Send an object such as {\"model\": \"glm-4-32b-0414\"}.",
+                     "). Send an object such as " + std::string(example) + ".",
                  ""};
   } catch (const Json::exception&) {
     // out_of_range while parsing: a number beyond a double's range, such as 1e400.
@@ -647,23 +415,39 @@ Result<Request> ParseRequest(std::string_view request_json) {
   }
   if (!request.is_object()) {
     return Error{"invalid_type",
-                 "The request must be a JSON object such as {\"model\": \"glm-4-32b-0414\"}, not " +
+                 "The request must be a JSON object such as " + std::string(example) + ", not " +
                      TypeName(request) + ".",
                  ""};
   }
-  try {
-    static constexpr const char* kKnown[] = {"model",  "format",       "context", "batch", "kv_dtype",
-                                             "device", "device_count", "compare", "lang"};
-    for (const auto& [key, value] : request.items()) {
-      bool known = false;
-      for (const char* k : kKnown) known = known || key == k;
-      if (!known) {
-        RequestFail("unknown_field", key,
-                    "Unknown request field \"" + key.substr(0, 64) +
-                        "\"; the fields are model, format, context, batch, kv_dtype, device, "
-                        "device_count, compare and lang.");
-      }
+  return request;
+}
+
+// Rejects a key that is not among `known` (listed for people in `listing`).
+void RequireKnownFields(const Json& request, std::initializer_list<std::string_view> known,
+                        std::string_view listing) {
+  for (const auto& [key, value] : request.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      RequestFail("unknown_field", key,
+                  "Unknown request field \"" + key.substr(0, 64) + "\"; the fields are " +
+                      std::string(listing) + ".");
     }
+  }
+}
+
+constexpr std::string_view kRequestExample = R"({"model": "glm-4-32b-0414"})";
+
+}  // namespace
+
+Result<Request> ParseRequest(std::string_view request_json) {
+  Result<Json> parsed_json = ParseRequestObject(request_json, kRequestExample);
+  if (!parsed_json.ok()) return parsed_json.error();
+  const Json request = std::move(parsed_json).value();
+  try {
+    RequireKnownFields(request,
+                       {"model", "format", "context", "batch", "kv_dtype", "device", "device_count",
+                        "compare", "lang", "sections"},
+                       "model, format, context, batch, kv_dtype, device, device_count, compare, "
+                       "lang and sections");
     Request parsed;
     if (!request.contains("model")) {
       RequestFail("missing_field", "model", "model is required, e.g. \"glm-4-32b-0414\".");
@@ -712,136 +496,43 @@ Result<Request> ParseRequest(std::string_view request_json) {
       if (!lang) RequestFail("invalid_value", "lang", "lang must be \"de\" or \"en\".");
       parsed.lang = *lang;
     }
+    if (request.contains("sections")) parsed.sections = RequestSections(request["sections"]);
     return parsed;
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
   }
 }
 
-std::string SerializeError(const Error& error) {
-  OrderedJson out;
-  out["ok"] = false;
-  out["schema"] = kSchemaVersion;
-  out["error"] = {{"code", error.code}, {"message", error.message}, {"field", error.field}};
-  return Dump(out);
+Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
+  Result<Json> parsed_json = ParseRequestObject(request_json, R"({"context": 32768})");
+  if (!parsed_json.ok()) return parsed_json.error();
+  const Json request = std::move(parsed_json).value();
+  try {
+    RequireKnownFields(request, {"context", "batch", "kv_dtype"}, "context, batch and kv_dtype");
+    SweepRequest parsed;
+    if (request.contains("context")) {
+      parsed.context_tokens = RequestCount(request, "context", kMaxRequestContextTokens, "tokens");
+    }
+    if (request.contains("batch")) {
+      parsed.batch = RequestCount(request, "batch", kMaxRequestBatch, "concurrent sequences");
+    }
+    if (request.contains("kv_dtype")) parsed.kv_dtype = RequestString(request, "kv_dtype");
+    return parsed;
+  } catch (const FieldError& e) {
+    return Error{e.code, e.message, e.field};
+  }
 }
 
-std::string SerializeResponse(const Response& response) {
-  // Written directly, not through a json tree: this runs on every slider move, and building
-  // and dumping an ordered_json was 85 % of an evaluate() call. The output is byte-identical
-  // to nlohmann's dump (same number formatting, same escaping).
-  const Lang lang = response.lang;
-  const SimulatorResult& s = response.simulator;
-  std::string text;
-  text.reserve(16384);
-  JsonWriter w(text);
-  w.BeginObject();
-  w.Field("ok", true);
-  w.Field("schema", int64_t{kSchemaVersion});
-  w.Field("lang", LangId(lang));
-  w.Key("model");
-  w.Raw(Dump(ModelJson(response.model)));
-  w.Key("simulator");
-  w.BeginObject();
-  w.Field("device", s.device);
-  w.Field("device_name", s.device_name);
-  w.Field("memory_gib", s.memory_gib);
-  w.Field("bandwidth_gbps", s.bandwidth_gbps);
-  w.Field("format", s.format);
-  w.Field("kv_dtype", s.kv_dtype);
-  w.Field("context", s.context_tokens);
-  w.Field("batch", s.batch);
-  w.Field("device_count", s.device_count);
-  w.Field("weights_gib", s.weights_gib);
-  w.Field("kv_cache_gib", s.kv_cache_gib);
-  w.Field("overhead_gib", s.overhead_gib);
-  w.Field("total_gib", s.total_gib);
-  w.Field("per_device_gib", s.per_device_gib);
-  w.Key("share_pct");
-  w.BeginObject();
-  w.Field("weights", s.share_weights_pct);
-  w.Field("kv_cache", s.share_kv_cache_pct);
-  w.Field("overhead", s.share_overhead_pct);
-  w.EndObject();
-  w.Field("usage_pct", s.usage_pct);
-  w.Field("fit", FitId(s.fit));
-  w.Field("fit_label", FitLabel(s.fit, lang));
-  w.Field("decode_tps", s.decode_tps);
-  w.Field("max_context", s.max_context_tokens);
-  w.Field("max_context_capped", s.max_context_capped);
-  w.Field("kv_naive_mha_gib", s.kv_naive_mha_gib);
-  w.Field("kv_saving_pct", s.kv_saving_pct);
-  w.Field("kv_compression", KvCompressionId(s.kv_compression));
-  w.EndObject();
-
-  w.Key("curve");
-  w.BeginArray();
-  for (const CurvePoint& point : response.curve) {
-    w.BeginObject();
-    w.Field("context", point.context_tokens);
-    w.Field("kv_cache_gib", point.kv_cache_gib);
-    w.Field("total_gib", point.total_gib);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("matrix");
-  w.BeginArray();
-  for (const MatrixRow& row : response.matrix) {
-    w.BeginObject();
-    w.Field("format", row.format);
-    w.Field("label", row.label);
-    w.Field("bpw", row.bits_per_weight);
-    w.Field("weights_gib", row.weights_gib);
-    w.Key("total_gib");
-    w.BeginObject();
-    for (const auto& [context_tokens, total_gib] : row.total_gib) {
-      w.Field(std::to_string(context_tokens), total_gib);
-    }
-    w.EndObject();
-    w.Key("recommended_device");
-    if (row.recommended_device) w.Value(*row.recommended_device);
-    else w.Null();
-    w.Field("recommended_device_count", row.recommended_device_count);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("hardware");
-  w.BeginArray();
-  for (const HardwareRow& row : response.hardware) {
-    w.BeginObject();
-    w.Field("device", row.device);
-    w.Field("name", row.name);
-    w.Field("memory_gib", row.memory_gib);
-    w.Field("bandwidth_gbps", row.bandwidth_gbps);
-    w.Field("needed_gib", row.needed_gib);
-    w.Field("usage_pct", row.usage_pct);
-    w.Field("fit", FitId(row.fit));
-    w.Field("fit_label", FitLabel(row.fit, lang));
-    w.Field("decode_tps", row.decode_tps);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("related");
-  w.BeginArray();
-  for (const RelatedModel& row : response.related) {
-    w.BeginObject();
-    w.Field("id", row.id);
-    w.Field("name", row.name);
-    w.Field("params_total", row.params_total);
-    w.Field("total_gib", row.total_gib);
-    w.Field("fit", FitId(row.fit));
-    w.Field("fit_label", FitLabel(row.fit, lang));
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("commands");
-  w.BeginObject();
-  w.Field("vllm", response.commands.vllm);
-  w.Field("ollama_modelfile", response.commands.ollama_modelfile);
-  w.Field("ollama_env", response.commands.ollama_env);
-  w.EndObject();
-  w.EndObject();
-  return text;
+std::string SweepJson(std::string_view request_json) {
+  return internal::NeverThrowing([&] {
+    const Result<SweepRequest> request = ParseSweepRequest(request_json.empty() ? "{}" : request_json);
+    if (!request.ok()) return SerializeError(request.error());
+    const Result<Catalog>& catalog = BuiltinCatalog();
+    if (!catalog.ok()) return SerializeError(catalog.error());
+    const Result<SweepResult> sweep = Sweep(request.value(), catalog.value());
+    if (!sweep.ok()) return SerializeError(sweep.error());
+    return SerializeSweep(sweep.value());
+  });
 }
 
 std::string EvaluateJson(std::string_view request_json) {
@@ -849,7 +540,7 @@ std::string EvaluateJson(std::string_view request_json) {
 }
 
 std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_view config_json) {
-  return NeverThrowing([&] {
+  return internal::NeverThrowing([&] {
     const Result<Request> request = ParseRequest(request_json, config_json);
     if (!request.ok()) return SerializeError(request.error());
     const Result<Catalog>& catalog = BuiltinCatalog();
@@ -861,61 +552,26 @@ std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_vi
 }
 
 std::string ModelsJson() {
-  return NeverThrowing([&] {
+  return internal::NeverThrowing([&] {
     const Result<Catalog>& catalog = BuiltinCatalog();
     if (!catalog.ok()) return SerializeError(catalog.error());
-    OrderedJson out = OrderedJson::array();
-    for (const ModelSpec& model : catalog.value().models) out.push_back(ModelJson(model));
-    return Dump(out);
+    return internal::ModelsArrayJson(catalog.value());
   });
 }
 
 std::string DevicesJson() {
-  return NeverThrowing([&] {
+  return internal::NeverThrowing([&] {
     const Result<Catalog>& catalog = BuiltinCatalog();
     if (!catalog.ok()) return SerializeError(catalog.error());
-    OrderedJson out = OrderedJson::array();
-    for (const Device& d : catalog.value().devices) out.push_back(DeviceJson(d));
-    return Dump(out);
+    return internal::DevicesArrayJson(catalog.value());
   });
 }
 
 std::string CatalogJson() {
-  return NeverThrowing([&] {
+  return internal::NeverThrowing([&] {
     const Result<Catalog>& catalog = BuiltinCatalog();
     if (!catalog.ok()) return SerializeError(catalog.error());
-    OrderedJson out;
-    out["ok"] = true;
-    out["schema"] = kSchemaVersion;
-    out["models"] = OrderedJson::array();
-    for (const ModelSpec& model : catalog.value().models) out["models"].push_back(ModelJson(model));
-    out["devices"] = OrderedJson::array();
-    for (const Device& d : catalog.value().devices) out["devices"].push_back(DeviceJson(d));
-    out["formats"] = OrderedJson::array();
-    for (const QuantFormat& f : QuantFormats()) {
-      out["formats"].push_back({{"id", f.id}, {"label", f.label}, {"bpw", f.bits_per_weight}});
-    }
-    out["kv_dtypes"] = OrderedJson::array();
-    for (const KvDtype& k : KvDtypes()) {
-      out["kv_dtypes"].push_back(
-          {{"id", k.id}, {"label", k.label}, {"bytes_per_element", k.bytes_per_element}});
-    }
-    out["recommendation_ladder"] = catalog.value().recommendation_ladder;
-    out["hardware_table"] = catalog.value().hardware_table;
-    out["defaults"] = {{"model", "glm-4-32b-0414"}, {"format", kDefaultFormatId},
-                       {"context", 32768},         {"batch", 1},
-                       {"kv_dtype", kDefaultKvDtypeId}, {"lang", "de"}};
-    out["limits"] = {{"max_context", kMaxRequestContextTokens},
-                     {"max_batch", kMaxRequestBatch},
-                     {"max_device_count", kMaxDeviceCount}};
-    OrderedJson strings;
-    for (const Lang lang : {Lang::kDe, Lang::kEn}) {
-      OrderedJson table = OrderedJson::object();
-      for (const auto& [key, text] : BuiltinStrings(lang).texts()) table[key] = text;
-      strings[std::string(LangId(lang))] = table;
-    }
-    out["strings"] = strings;
-    return Dump(out);
+    return internal::CatalogObjectJson(catalog.value());
   });
 }
 

@@ -26,7 +26,8 @@ const DEVICES = [
 ];
 const VALID_REQUEST = JSON.stringify({ model: 'glm-4-32b-0414' });
 
-/** @type {{version(): string, evaluate(request: string | Uint8Array): string, catalog(): string}} */
+/** @type {{version(): string, evaluate(request: string | Uint8Array): string, sweep(request: string): string,
+ *            catalog(): string}} */
 let vramcalc;
 
 async function missingBuildOutputs() {
@@ -340,6 +341,92 @@ describe('hostile requests', () => {
       assert.equal(evaluate(request).ok, false);
     }
     assert.equal(vramcalc.evaluate(VALID_REQUEST), evaluateNative(VALID_REQUEST));
+  });
+});
+
+describe('sections (what the page asks for while the slider moves)', () => {
+  before(loadModule);
+  const CONTEXT_SECTIONS = ['simulator', 'hardware', 'related', 'commands'];
+
+  test('a partial response holds exactly its sections, each equal to the full response\'s', () => {
+    const scenarios = [
+      { model: 'glm-4-32b-0414', context: 65536 },
+      { model: 'gemma-3-27b', context: 4096, batch: 4, kv_dtype: 'q8_0', lang: 'en' },
+      { model: 'deepseek-v3', format: 'Q8_0', device: 'h100-80gb', device_count: 8, compare: ['mi300x-192gb'] },
+    ];
+    for (const scenario of scenarios) {
+      const full = JSON.parse(vramcalc.evaluate(JSON.stringify(scenario)));
+      const part = JSON.parse(vramcalc.evaluate(JSON.stringify({ ...scenario, sections: CONTEXT_SECTIONS })));
+      assert.deepEqual(Object.keys(part), ['ok', 'schema', 'lang', ...CONTEXT_SECTIONS], scenario.model);
+      for (const key of CONTEXT_SECTIONS) assert.deepEqual(part[key], full[key], `${scenario.model}: ${key}`);
+    }
+  });
+
+  test('bad section lists name the field and leave the module working', () => {
+    for (const sections of ['simulator', ['simulator', 'simulator'], ['plot'], [null], {}]) {
+      const response = JSON.parse(vramcalc.evaluate(JSON.stringify({ model: 'glm-4-32b-0414', sections })));
+      assert.equal(response.ok, false, JSON.stringify(sections));
+      assert.equal(response.error.field, 'sections');
+    }
+    assert.equal(JSON.parse(vramcalc.evaluate(VALID_REQUEST)).simulator.max_context, 61544);
+  });
+});
+
+describe('sweep()', () => {
+  let sweep;
+  before(async () => {
+    await loadModule();
+    sweep = JSON.parse(vramcalc.sweep('{}'));
+  });
+  const cellIndex = (model, format, device) =>
+    (sweep.models.indexOf(model) * sweep.formats.length + sweep.formats.indexOf(format)) * sweep.devices.length +
+    sweep.devices.indexOf(device);
+
+  test('covers every model × format × device', () => {
+    assert.equal(sweep.ok, true);
+    const catalog = JSON.parse(vramcalc.catalog());
+    assert.deepEqual(sweep.models, catalog.models.map((m) => m.id));
+    assert.deepEqual(sweep.devices, catalog.devices.map((d) => d.id));
+    assert.deepEqual(sweep.formats, FORMATS);
+    for (const key of ['total_gib', 'fit', 'decode_tps', 'max_context']) {
+      assert.equal(sweep[key].length, sweep.models.length * FORMATS.length * sweep.devices.length, key);
+    }
+  });
+
+  test('the reference cell: 21.78 GB, tight, 27.3 tok/s, 61,544 tokens on the RTX 3090', () => {
+    const i = cellIndex('glm-4-32b-0414', 'Q4_K_M', 'rtx-3090-24gb');
+    assert.equal(sweep.total_gib[i], 21.781);
+    assert.equal(sweep.fit_ids[sweep.fit[i]], 'tight');
+    assert.equal(sweep.decode_tps[i], 27.3);
+    assert.equal(sweep.max_context[i], 61544);
+  });
+
+  test('every cell agrees with evaluate()\'s hardware table, rounded as documented', () => {
+    const round = (value, places) => Math.round(value * 10 ** places) / 10 ** places;
+    let checked = 0;
+    for (const model of sweep.models) {
+      for (const format of FORMATS) {
+        const response = JSON.parse(vramcalc.evaluate(JSON.stringify({ model, format, device_count: 1 })));
+        for (const row of response.hardware) {
+          const i = cellIndex(model, format, row.device);
+          const where = `${model} ${format} ${row.device}`;
+          assert.equal(sweep.total_gib[i], round(row.needed_gib, 3), where);
+          assert.equal(sweep.fit_ids[sweep.fit[i]], row.fit, where);
+          assert.equal(sweep.decode_tps[i], round(row.decode_tps, 2), where);
+          checked += 1;
+        }
+      }
+    }
+    assert.ok(checked >= sweep.models.length * FORMATS.length * 8, `${checked} cells checked`);
+  });
+
+  test('answers byte-for-byte like `vramcalc sweep`, and names bad fields', () => {
+    for (const request of ['{}', '{"context":131072,"batch":4,"kv_dtype":"q4_0"}', '{"context":0}', '{"kv_dtype":7}']) {
+      const native = spawnSync(cliPath, ['sweep', request], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      assert.equal(vramcalc.sweep(request), native.stdout.trimEnd(), request);
+    }
+    assert.equal(JSON.parse(vramcalc.sweep('{"context":0}')).error.field, 'context');
+    assert.equal(JSON.parse(vramcalc.sweep('{"model":"glm-4-32b-0414"}')).error.field, 'model');
   });
 });
 

@@ -7,18 +7,40 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vramcalc/catalog.h"
 #include "vramcalc/commands.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/i18n.h"
+#include "vramcalc/quant_format.h"
 #include "vramcalc/result.h"
 
 namespace vramcalc {
 
 inline constexpr int64_t kMaxRequestContextTokens = kMaxContextTokens;  // 134,217,728
 inline constexpr int64_t kMaxRequestBatch = 1024;
+
+// The parts of a response, as a bit set. A request may ask for a subset ("sections"): the
+// page asks for everything when the model or a setting changes, and on a context change only
+// for what depends on the context (kContextSections), keeping its last model card, curve and
+// matrix, which do not.
+enum Section : uint32_t {
+  kSectionModel = 1u << 0,
+  kSectionSimulator = 1u << 1,
+  kSectionCurve = 1u << 2,
+  kSectionMatrix = 1u << 3,
+  kSectionHardware = 1u << 4,
+  kSectionRelated = 1u << 5,
+  kSectionCommands = 1u << 6,
+};
+inline constexpr uint32_t kAllSections = (1u << 7) - 1;
+inline constexpr uint32_t kContextSections =
+    kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands;
+// The request names, in the bit order above.
+inline constexpr std::string_view kSectionNames[] = {"model",    "simulator", "curve",   "matrix",
+                                                     "hardware", "related",   "commands"};
 
 // A validated request. The parser fills the reference page's defaults.
 struct Request {
@@ -34,6 +56,7 @@ struct Request {
   std::optional<int64_t> device_count;
   std::vector<std::string> compare;    // extra hardware-table rows (device ids)
   Lang lang = Lang::kDe;
+  uint32_t sections = kAllSections;   // which parts to compute and return
 };
 
 struct SimulatorResult {
@@ -113,7 +136,10 @@ struct CurvePoint {
 // sliding-window model, in ascending order.
 std::vector<int64_t> CurveContexts(const ModelSpec& model);
 
+// Only the request's sections are filled; the simulator is always computed (the related
+// models and the commands are measured against it).
 struct Response {
+  uint32_t sections = kAllSections;
   ModelSpec model;
   Lang lang = Lang::kDe;
   SimulatorResult simulator;
@@ -128,6 +154,35 @@ struct Response {
 // unknown_kv_dtype, unknown_device (field named), invalid_model (a catalog entry that cannot
 // be computed).
 Result<Response> Evaluate(const Request& request, const Catalog& catalog);
+
+// The whole catalog at once: every model × format × device, each device alone (no tensor
+// parallelism), at one context, batch and KV cache type. What `vramcalc sweep` and the wasm
+// module's sweep() return, for questions across the catalog ("what runs on this card?").
+struct SweepRequest {
+  int64_t context_tokens = 32768;
+  int64_t batch = 1;
+  std::string kv_dtype{kDefaultKvDtypeId};
+};
+
+struct SweepCell {
+  double total_gib = 0;  // what the device must hold, as the simulator's total
+  Fit fit = Fit::kComfortable;
+  double decode_tps = 0;
+  int64_t max_context_tokens = 0;
+};
+
+struct SweepResult {
+  SweepRequest request;
+  std::vector<const ModelSpec*> models;  // catalog order; point into the catalog
+  std::vector<const QuantFormat*> formats;
+  std::vector<const Device*> devices;
+  // models.size() × formats.size() × devices.size(), device fastest:
+  // cells[(model × formats + format) × devices + device].
+  std::vector<SweepCell> cells;
+};
+
+// Errors: unknown_kv_dtype (field kv_dtype).
+Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog);
 
 // The recommended class for a format (estimation model 1.8): the first ladder device, in
 // ascending memory, on which the per-device total at 32K fits in 96 % of its memory when

@@ -36,6 +36,19 @@ std::string SerializeError(const Error& error);
 // including a broken built-in catalog or an allocation failure, is an ok:false response.
 std::string EvaluateJson(std::string_view request_json);
 
+// The catalog sweep (evaluate.h Sweep). Request: {"context", "batch", "kv_dtype"}, all
+// optional, as in an evaluate request. Response: {"ok": true, "schema": 1, "context",
+// "batch", "kv_dtype", "models": [ids], "formats": [ids], "devices": [ids], "fit_ids":
+// ["comfortable", "tight", "no_fit"], "total_gib": [...], "fit": [...], "decode_tps": [...],
+// "max_context": [...]}, the last four indexed (model × formats + format) × devices + device.
+// "fit" holds indexes into fit_ids; total_gib is rounded to 0.001 GiB and decode_tps to
+// 0.01 tok/s (the page shows 0.01 and 0.1), so 15,000 cells stay small. Never throws.
+inline constexpr int kSweepGibDecimals = 3;
+inline constexpr int kSweepTpsDecimals = 2;
+Result<SweepRequest> ParseSweepRequest(std::string_view request_json);
+std::string SerializeSweep(const SweepResult& sweep);
+std::string SweepJson(std::string_view request_json);
+
 // Every catalog model as the response's "model" object, in catalog order (a JSON array).
 std::string ModelsJson();
 // Every catalog device: {"id", "name", "memory_gib", "bandwidth_gbps", "class", "vendor",
@@ -43,7 +56,8 @@ std::string ModelsJson();
 std::string DevicesJson();
 
 // The catalog as the page needs it for its selectors, plus every UI string in both
-// languages: {"ok": true, "schema": 1, "models": [...], "devices": [...], "formats": [...],
+// languages: {"ok": true, "schema": 1, "models": [{"id", "name", "family", "params_total"}]
+// (the whole card comes with each response and from ModelsJson), "devices": [...], "formats": [...],
 // "kv_dtypes": [...], "recommendation_ladder": [...], "hardware_table": [...],
 // "strings": {"de": {...}, "en": {...}}}.
 std::string CatalogJson();
