@@ -22,6 +22,8 @@ const $ = (id) => document.getElementById(id);
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
 const CUSTOM_KEY = 'vramcalc.custom-config';  // localStorage: the last pasted config.json
+// What a context change alters (the core's kContextSections, evaluate.h).
+const CONTEXT_SECTIONS = ['simulator', 'hardware', 'related', 'commands'];
 
 /** The stored config.json object, or null. Storage may be unavailable or hold garbage. */
 function storedConfig() {
@@ -105,11 +107,10 @@ async function start() {
     fillSelect(form.elements.kv, catalog.kv_dtypes.map((k) => [k.id, k.label]), scenario.kv);
   }
 
-  function renderControls(t, response, maxLog2) {
+  // The device, batch and GPU-count choices: their labels change with the settings, never
+  // with the context alone.
+  function renderChoices(t, response) {
     const lang = scenario.lang;
-    for (const [name, value] of [['model', scenario.model], ['format', scenario.format], ['kv', scenario.kv]]) {
-      if (form.elements[name].value !== value) form.elements[name].value = value;
-    }
     // "auto" follows the format's recommended class (the matrix names it for every format).
     const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
     const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
@@ -125,7 +126,13 @@ async function start() {
       ['auto', t('sim.gpus_auto', { count: response.simulator.device_count })],
       ...gpuChoices.map((n) => [String(n), String(n)]),
     ], scenario.gpus ? String(scenario.gpus) : 'auto');
+  }
 
+  function renderControls(t, response, maxLog2) {
+    const lang = scenario.lang;
+    for (const [name, value] of [['model', scenario.model], ['format', scenario.format], ['kv', scenario.kv]]) {
+      if (form.elements[name].value !== value) form.elements[name].value = value;
+    }
     if (range.max !== String(maxLog2)) range.max = String(maxLog2);
     const mark = String(Math.log2(response.model.max_position_embeddings));
     if ($('context-mark').value !== mark) $('context-mark').value = mark;
@@ -141,9 +148,28 @@ async function start() {
     if (range.getAttribute('aria-valuetext') !== contextText) range.setAttribute('aria-valuetext', contextText);
   }
 
+  // The last complete response and what it was asked for without the context: while only the
+  // context moves (the slider), the model card, the curve and the matrix stay as they are, so
+  // the core is asked for the context's sections alone and the rest comes from here.
+  let full = { key: null, response: null };
+
+  function evaluate() {
+    const request = requestFor(scenario, custom);
+    const key = JSON.stringify({ ...request, context: undefined });
+    if (key === full.key) {
+      const part = core.evaluate({ ...request, sections: CONTEXT_SECTIONS });
+      if (!part.ok) return { response: part, changed: false };
+      const { model, curve, matrix } = full.response;
+      return { response: { ...part, model, curve, matrix }, changed: false };
+    }
+    const response = core.evaluate(request);
+    full = response.ok ? { key, response } : { key: null, response: null };
+    return { response, changed: true };
+  }
+
   function render() {
     const t = makeTranslator(catalog.strings, scenario.lang);
-    const response = core.evaluate(requestFor(scenario, custom));
+    const { response, changed } = evaluate();
     if (!response.ok) {
       showNotice([...notices, `${t('error.prefix')} ${response.error.message}`]);
       return;
@@ -153,10 +179,11 @@ async function start() {
       renderStatic(t, response);
       rendered = { lang: scenario.lang, model: scenario.model, custom };
     }
+    if (changed) renderChoices(t, response);
     renderControls(t, response, view.maxLog2);
     renderSimulator(response, view);
     renderPlot(response, view);
-    renderMatrix(response, view);
+    if (changed) renderMatrix(response, view);
     renderHardware(response, view);
     renderCommands(response, view);
     renderRelated(response, view);
