@@ -181,6 +181,7 @@ const webkitAdapter = {
         .withCapabilities({ 'webkitgtk:browserOptions': { binary: miniBrowserPath, args: ['--automation'] } })
         .forBrowser('MiniBrowser')
         .usingServer(url)
+        .disableEnvironmentOverrides()  // SELENIUM_REMOTE_URL must not send it elsewhere
         .build();
       await driver.manage().setTimeouts({ script: WAIT_MS, pageLoad: WAIT_MS });
       const capabilities = await driver.getCapabilities();
