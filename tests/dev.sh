@@ -16,11 +16,12 @@ as_root() {
 }
 
 # setup [test]: with "test", also the other browsers that tests/web/engines.test.mjs runs the
-# page in: Firefox ESR, and WebKitGTK's MiniBrowser and WebKitWebDriver in a virtual display.
+# page in: Firefox ESR, and WebKitGTK's MiniBrowser and WebKitWebDriver in a virtual display
+# (xvfb-run, which needs xauth).
 setup() {
   local wanted=(emscripten nlohmann-json3-dev chromium cmake ninja-build g++ libgtest-dev
                 clang libclang-rt-14-dev)
-  if [ "${1:-}" = test ]; then wanted+=(firefox-esr webkit2gtk-driver xvfb); fi
+  if [ "${1:-}" = test ]; then wanted+=(firefox-esr webkit2gtk-driver xvfb xauth); fi
   # A Node.js from elsewhere (NodeSource, nvm) brings its own npm; else take Debian's.
   command -v npm >/dev/null || wanted+=(nodejs npm)
   local missing=()
