@@ -37,6 +37,8 @@ function findMiniBrowser() {
 }
 export const miniBrowserPath = process.env.WEBKIT_BROWSER ?? findMiniBrowser();
 const XVFB_RUN = '/usr/bin/xvfb-run';
+// Starting a browser: Firefox takes 5.5 s here on a busy 2-core machine; leave room.
+const LAUNCH_MS = 30_000;
 
 /** Why an engine cannot run here (the files it needs and how to get them), or null. */
 async function missing(files) {
@@ -50,7 +52,7 @@ const chromiumAdapter = {
   prerequisites: () => missing([[chromiumPath, "apt-get install chromium (or set CHROMIUM)"]]),
   async launch({ languages }) {
     const browser = await chromium.launch({
-      executablePath: chromiumPath, headless: true, timeout: WAIT_MS, args: [...CHROMIUM_ARGS],
+      executablePath: chromiumPath, headless: true, timeout: LAUNCH_MS, args: [...CHROMIUM_ARGS],
     });
     const context = await browser.newContext({ locale: languages[0] });
     context.setDefaultTimeout(WAIT_MS);
@@ -86,7 +88,7 @@ const firefoxAdapter = {
       executablePath: firefoxPath,
       headless: true,
       protocol: 'webDriverBiDi',
-      timeout: WAIT_MS,
+      timeout: LAUNCH_MS,
       extraPrefsFirefox: { 'intl.accept_languages': languages.join(', ') },
     });
     try {
@@ -133,14 +135,14 @@ async function freePort() {
 
 /** Waits until the WebDriver server answers /status ready, or the process has ended. */
 async function waitForDriver(url, child, output) {
-  const deadline = Date.now() + WAIT_MS;
+  const deadline = Date.now() + LAUNCH_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}: ${output.join('')}`);
     const ready = await fetch(`${url}/status`).then((r) => r.json()).then((r) => r.value?.ready === true, () => false);
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`WebKitWebDriver did not answer at ${url} within ${WAIT_MS} ms: ${output.join('')}`);
+  throw new Error(`WebKitWebDriver did not answer at ${url} within ${LAUNCH_MS} ms: ${output.join('')}`);
 }
 
 const SELENIUM_KEYS = { ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT };
@@ -166,6 +168,7 @@ const webkitAdapter = {
     child.stdout.on('data', (chunk) => output.push(String(chunk)));
     child.stderr.on('data', (chunk) => output.push(String(chunk)));
     const stopDriver = () => {
+      process.off('exit', stopDriver);
       if (child.exitCode === null) {
         try {
           process.kill(-child.pid, 'SIGTERM');
@@ -174,6 +177,7 @@ const webkitAdapter = {
         }
       }
     };
+    process.on('exit', stopDriver);  // a test run that ends early leaves no Xvfb behind
     try {
       const url = `http://127.0.0.1:${port}`;
       await waitForDriver(url, child, output);
