@@ -5,7 +5,9 @@
 #   bash tests/dev.sh build   install what is missing and build (native + wasm site)
 #   bash tests/dev.sh fuzz [SECONDS]  run every libFuzzer target longer (default 600 s each)
 #   bash tests/dev.sh bench   build, then report speed and size against tests/bench/budget.json
-# Environment: PORT (serve, default 8080), CHROMIUM (browser binary for the browser tests).
+# Environment: PORT (serve, default 8080); CHROMIUM, FIREFOX, WEBKIT_DRIVER, WEBKIT_BROWSER (browser
+# binaries for the browser tests); VRAMCALC_ENGINES=chromium,firefox,webkit (engines.test.mjs's
+# engines; default all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,9 +15,13 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# setup [test]: with "test", also the other browsers that tests/web/engines.test.mjs runs the
+# page in: Firefox ESR, and WebKitGTK's MiniBrowser and WebKitWebDriver in a virtual display
+# (xvfb-run, which needs xauth).
 setup() {
   local wanted=(emscripten nlohmann-json3-dev chromium cmake ninja-build g++ libgtest-dev
                 clang libclang-rt-14-dev)
+  if [ "${1:-}" = test ]; then wanted+=(firefox-esr webkit2gtk-driver xvfb xauth); fi
   # A Node.js from elsewhere (NodeSource, nvm) brings its own npm; else take Debian's.
   command -v npm >/dev/null || wanted+=(nodejs npm)
   local missing=()
@@ -94,7 +100,7 @@ case "${1:-}" in
     build
     ;;
   test)
-    setup
+    setup test
     build
     ctest --test-dir build --output-on-failure
     node_test tests/wasm/

@@ -26,6 +26,13 @@ export const BROWSER_LOCALE = 'de-DE';
 
 export const byTestId = (id) => `[data-testid="${id}"]`;
 
+// Chromium's switches on this closed network: no first-run, sync or update traffic that the
+// machine would refuse, no GPU (tests/web/support/engines.mjs launches it with the same).
+export const CHROMIUM_ARGS = Object.freeze([
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+]);
+
 /** Why the page cannot be tested here (a missing build or browser), or null. */
 export async function missingPrerequisites() {
   const buildHint = 'build the site first: `emcmake cmake -S . -B build-wasm -G Ninja && cmake --build build-wasm`';
@@ -62,10 +69,7 @@ export async function launch({ locale = BROWSER_LOCALE, root = siteDir, headers 
       headless: true,
       locale,
       timeout: WAIT_MS,
-      args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      ],
+      args: [...CHROMIUM_ARGS],
     });
   } catch (error) {
     await server.close();

@@ -1,0 +1,401 @@
+// "Opens in any browser": the core scenarios, written once and run in every engine that
+// support/engines.mjs drives here (Chromium, Firefox, WebKit): the reference page's numbers
+// in German and English, the context slider by keyboard, a shared link reopened, garbage in
+// the link, the widget in a host page under a strict Content-Security-Policy, the single file
+// opened from disk, and the page reloaded offline through its service worker.
+//
+// Every page carries support/page-probe.js, so each engine reports uncaught errors, CSP
+// violations, console.error, dialogs and foreign requests the same way; the drivers add what
+// they see themselves. An engine that fails a scenario is a bug in web/, not in this file.
+//
+//   node --test --test-concurrency=1 tests/web/engines.test.mjs
+//   VRAMCALC_ENGINES=firefox node --test tests/web/engines.test.mjs   # one engine
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cp, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startServer } from '../support/static-server.mjs';
+import { selectedEngines } from './support/engines.mjs';
+import {
+  FORBIDDEN_TEXT, TEST_TIMEOUT_MS, WAIT_MS, missingPrerequisites, repoRoot, siteDir,
+} from './support/harness.mjs';
+import { REFERENCE, referenceNumber, toGerman } from './support/reference.mjs';
+import { readReferenceView, referenceViewDifferences } from './support/reference-view.mjs';
+
+const PROBE_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/page-probe.js');
+const LANGUAGES = ['de-DE', 'de'];  // a German browser: the default view is the reference page's
+const WIDGET_PATH = 'docs/assets/vramcalc';
+const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+  "object-src 'none'; base-uri 'none'";
+const HOST_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Docs</title>
+<link rel="icon" href="/${WIDGET_PATH}/icons/icon.svg">
+<script src="/test-probe.js"></script>
+<script type="module" src="/${WIDGET_PATH}/widget.js"></script>
+</head><body>
+<h1>Model docs</h1>
+<vram-calculator id="a" model="glm-4-32b-0414" lang="de" sections="simulator,matrix"></vram-calculator>
+<vram-calculator id="b" model="glm-4-9b-0414" format="Q8_0" context="65536" device="rtx-4090-24gb" lang="en">
+</vram-calculator>
+</body></html>`;
+// The README's kind of shared link. GLM-4-9B-0414 at Q8_0, 65,536 tokens on an RTX 4090:
+// W = 9,400,279,040 × 8.5 / 8 B = 9.3019 GiB, K = 2 × 40 × 2 × 128 × 2 B × 65,536 = 2.5 GiB,
+// O = 0.85 + 0.03 W + 0.04 + 0.25 = 1.4191: 13.22 GB (as tests/web/widget.test.mjs).
+const SHARED_LINK = '#model=glm-4-9b-0414&format=Q8_0&context=65536&device=rtx-4090-24gb&lang=en';
+const GARBAGE = '#context=abc&model=<img src=x onerror=alert(1)>&batch=-3&format=Q3&foo=bar';
+
+// The reference page's totals for Q4_K_M at the matrix's contexts (support/reference.mjs).
+const Q4_K_M = REFERENCE.matrix.find(([format]) => format === 'Q4_K_M');
+const TOTAL_AT = { 8192: Q4_K_M[4], 32768: Q4_K_M[5], 131072: Q4_K_M[6] };
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---- run in the page (each uses nothing from outside itself) ----
+
+/** An output's shown text (no-break spaces as spaces) and data-value, in a widget when host is set. */
+function readOutput({ host, testid }) {
+  const root = host ? document.querySelector(host)?.shadowRoot : document;
+  const element = root?.querySelector(`[data-testid="${testid}"]`);
+  if (!element) return null;
+  return { text: element.innerText.replace(/[\u00a0\u202f]/g, ' '), value: element.getAttribute('data-value') };
+}
+
+/** Focuses an element (in a widget when host is set); true when it has the focus. */
+function focusElement({ host, selector }) {
+  const root = host ? document.querySelector(host)?.shadowRoot : document;
+  const element = root?.querySelector(selector);
+  element?.focus();
+  return element !== null && element !== undefined && root.activeElement === element;
+}
+
+/** Every output and control of the page: what a shared link must reproduce. */
+function readSnapshot() {
+  const plain = (text) => text.replace(/[\u00a0\u202f]/g, ' ');
+  const outputs = {};
+  for (const element of document.querySelectorAll('output[data-testid], dd[data-testid], [data-testid^="share-"],'
+    + ' [data-testid="fit"], [data-testid="kv-saving"], [data-testid="per-device"]')) {
+    outputs[element.dataset.testid] = { text: plain(element.innerText), value: element.getAttribute('data-value') };
+  }
+  const controls = {};
+  for (const element of document.querySelectorAll('select[data-testid], input[data-testid]')) {
+    controls[element.dataset.testid] = element.value;
+  }
+  return { outputs, controls, lang: document.documentElement.lang, title: document.title };
+}
+
+/** All the text a reader sees, widgets' shadow roots included, and the page probe's report. */
+function readHealth() {
+  const texts = [document.body?.innerText ?? ''];
+  for (const element of document.querySelectorAll('*')) {
+    if (element.shadowRoot) for (const child of element.shadowRoot.children) texts.push(child.innerText ?? '');
+  }
+  return { text: texts.join('\n'), report: window.__vramcalcProbe?.report() ?? null };
+}
+
+// ---- engine-neutral steps ----
+
+/** Polls `fn(arg)` in the page until `accept` holds for its result; fails with `what`. */
+async function waitUntil(session, fn, arg, accept, what) {
+  const deadline = Date.now() + WAIT_MS;
+  let last;
+  for (;;) {
+    last = await session.evaluate(fn, arg);
+    if (accept(last)) return last;
+    if (Date.now() > deadline) {
+      assert.fail(`${session.version}: ${what} (still ${JSON.stringify(last)} after ${WAIT_MS} ms); ` +
+        `driver problems: ${session.problems.join('; ') || 'none'}`);
+    }
+    await sleep(50);
+  }
+}
+
+const waitForOutput = (session, testid, accept, what, host = null) =>
+  waitUntil(session, readOutput, { host, testid }, (output) => output !== null && accept(output), what);
+
+/** A fresh load of `url` (a hash-only change would not reload), until the first numbers show. */
+async function open(session, url, host = null) {
+  await session.goto('about:blank');
+  await session.goto(url);
+  return waitForOutput(session, 'total', (output) => output.value !== null && output.value !== '',
+    `${url}: the total appears`, host);
+}
+
+async function pressOn(session, selector, keys, host = null) {
+  assert.equal(await session.evaluate(focusElement, { host, selector }), true, `${selector} takes the focus`);
+  for (const key of keys) await session.press(key);
+}
+
+/** The page shows no broken value, the probe saw nothing wrong, the driver neither. */
+async function assertHealthy(session, where) {
+  const { text, report } = await session.evaluate(readHealth);
+  for (const word of FORBIDDEN_TEXT) {
+    const at = text.indexOf(word);
+    assert.equal(at, -1, `${where}: the page shows "${word}": …${text.slice(Math.max(0, at - 60), at + 60)}…`);
+  }
+  assert.ok(report, `${where}: the page probe did not run`);
+  assert.deepEqual([...session.problems, ...report.problems], [], `${where}: problems`);
+  assert.deepEqual(report.foreign, [], `${where}: resources from another origin`);
+}
+
+const hashParams = (hash) => new URLSearchParams(hash.slice(1));
+
+// ---- the sites under test: copies of the build with the probe in every page ----
+
+let work;
+let siteRoot;  // build-wasm/site with the probe first in index.html
+let hostRoot;  // a documentation host: its page at /host/, the site under /docs/assets/vramcalc/
+let standaloneUrl;
+let siteServer;
+let hostServer;
+
+async function insertAfterHead(file, markup) {
+  const html = await readFile(file, 'utf8');
+  assert.ok(html.includes('<head>'), `${file} has a <head>`);
+  await writeFile(file, html.replace('<head>', `<head>\n${markup}`));
+}
+
+async function prepareSites() {
+  const missingBuild = await missingPrerequisites();
+  if (missingBuild) throw new Error(missingBuild);
+  work = await mkdtemp(path.join(tmpdir(), 'vramcalc-engines-'));
+  const probe = await readFile(PROBE_FILE, 'utf8');
+
+  siteRoot = path.join(work, 'site');
+  await cp(siteDir, siteRoot, { recursive: true });
+  await writeFile(path.join(siteRoot, 'test-probe.js'), probe);
+  await insertAfterHead(path.join(siteRoot, 'index.html'), '<script src="test-probe.js"></script>');
+  // The service worker precaches the probe too (the build's own step, as tests/web/pwa.test.mjs).
+  execFileSync('cmake', [`-DSITE_DIR=${siteRoot}`, `-DTEMPLATE=${path.join(repoRoot, 'web/sw.js')}`, '-P',
+    path.join(repoRoot, 'web/tools/service_worker.cmake')]);
+
+  hostRoot = path.join(work, 'host-site');
+  await cp(siteDir, path.join(hostRoot, WIDGET_PATH), { recursive: true });
+  await mkdir(path.join(hostRoot, 'host'));
+  await writeFile(path.join(hostRoot, 'host/index.html'), HOST_PAGE);
+  await writeFile(path.join(hostRoot, 'test-probe.js'), probe);
+
+  // The single file allows inline scripts (its own are inline), so the probe goes in inline.
+  const standalone = path.join(work, 'vramcalc.html');
+  await copyFile(path.join(siteDir, 'vramcalc-standalone.html'), standalone);
+  await insertAfterHead(standalone, `<script>${probe}</script>`);
+  standaloneUrl = pathToFileURL(standalone).href;
+
+  siteServer = await startServer(siteRoot);
+  hostServer = await startServer(hostRoot, {
+    headers: (file) => (file === 'host/index.html' ? { 'Content-Security-Policy': STRICT_CSP } : {}),
+  });
+}
+
+before(prepareSites, { timeout: TEST_TIMEOUT_MS });
+after(async () => {
+  await siteServer?.close();
+  await hostServer?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+}, { timeout: TEST_TIMEOUT_MS });
+
+for (const engine of selectedEngines()) {
+  describe(engine.name, { timeout: TEST_TIMEOUT_MS * 10 }, () => {
+    let session;
+    const siteUrl = (hash = '') => new URL(hash, siteServer.url).href;
+
+    before(async () => {
+      const missing = await engine.prerequisites();
+      if (missing) throw new Error(missing);
+      session = await engine.launch({ languages: LANGUAGES });
+    }, { timeout: TEST_TIMEOUT_MS });
+    after(async () => session?.close(), { timeout: TEST_TIMEOUT_MS });
+    beforeEach(() => { session.problems.length = 0; });
+
+    test('the default page shows every number of the reference page in German', { timeout: TEST_TIMEOUT_MS },
+      async (t) => {
+        await open(session, siteUrl());
+        const languages = await session.evaluate(() => navigator.languages.join(', '));
+        t.diagnostic(`${session.version}; navigator.languages: ${languages}`);
+        const wrong = referenceViewDifferences(await session.evaluate(readReferenceView), 'de');
+        assert.deepEqual(wrong, [], `${session.version}: the German page differs from the reference:\n${wrong.join('\n')}`);
+        assert.equal(await session.evaluate(() => document.querySelector('[data-testid="notice"]').hidden), true,
+          'no notice on the default page');
+        await assertHealthy(session, 'the default page');
+      });
+
+    test('#lang=en shows the same numbers in English', { timeout: TEST_TIMEOUT_MS }, async () => {
+      await open(session, siteUrl('#lang=en'));
+      const wrong = referenceViewDifferences(await session.evaluate(readReferenceView), 'en');
+      assert.deepEqual(wrong, [], `${session.version}: the English page differs from the reference:\n${wrong.join('\n')}`);
+      await assertHealthy(session, '#lang=en');
+    });
+
+    test('the context slider moves by keyboard, and the link follows', { timeout: TEST_TIMEOUT_MS }, async () => {
+      await open(session, siteUrl());
+      await pressOn(session, '[data-testid="context"]', ['ArrowLeft', 'ArrowLeft']);
+      await waitForOutput(session, 'context-value', (o) => o.value === '8192', 'two steps left: 8,192 tokens');
+      await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[8192]), `the total at 8K: ${TOTAL_AT[8192]}`);
+      assert.equal(hashParams(await session.evaluate(() => location.hash)).get('context'), '8192');
+
+      await pressOn(session, '[data-testid="context"]', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight']);
+      await waitForOutput(session, 'context-value', (o) => o.value === '131072', 'four steps right: 131,072 tokens');
+      const total = await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[131072]),
+        `the total at 128K: ${TOTAL_AT[131072]}`);
+      assert.equal(Number(total.value).toFixed(2), referenceNumber(TOTAL_AT[131072]).toFixed(2));
+      assert.equal(hashParams(await session.evaluate(() => location.hash)).get('context'), '131072');
+      await assertHealthy(session, 'after the slider');
+    });
+
+    test('a shared link reopens the same view', { timeout: TEST_TIMEOUT_MS }, async () => {
+      // The link the page wrote after a keyboard change, opened afresh.
+      await open(session, siteUrl());
+      await pressOn(session, '[data-testid="context"]', ['ArrowRight', 'ArrowRight']);
+      await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[131072]), 'the total at 128K');
+      const hash = await waitUntil(session, () => location.hash, null,
+        (h) => hashParams(h).get('context') === '131072', 'the link carries context=131072');
+      const view = await session.evaluate(readSnapshot);
+      await open(session, siteUrl(hash));
+      await waitForOutput(session, 'context-value', (o) => o.value === '131072', 'the link restores 131,072 tokens');
+      assert.deepEqual(await session.evaluate(readSnapshot), view, `${hash} reopens the same view`);
+      assert.equal(await session.evaluate(() => location.hash), hash, 'opening the link leaves it as it is');
+      await assertHealthy(session, 'the reopened link');
+
+      // A link with every kind of setting, in English.
+      await open(session, siteUrl(SHARED_LINK));
+      const total = await waitForOutput(session, 'total', (o) => o.text === '13.22 GB', 'GLM-4-9B Q8_0 64K: 13.22 GB');
+      assert.equal(Number(total.value).toFixed(2), '13.22');
+      const { controls, lang } = await session.evaluate(readSnapshot);
+      assert.equal(lang, 'en');
+      assert.deepEqual([controls.model, controls.format, controls['context-number'], controls.device],
+        ['glm-4-9b-0414', 'Q8_0', '65536', 'rtx-4090-24gb']);
+      await assertHealthy(session, 'the shared link');
+    });
+
+    test('garbage in the link: a notice as text, no markup run, the defaults apply', { timeout: TEST_TIMEOUT_MS },
+      async () => {
+        await open(session, siteUrl(GARBAGE));
+        await sleep(300);  // time for an injected image to fail and its onerror to run
+        const notice = await session.evaluate(() => {
+          const element = document.querySelector('[data-testid="notice"]');
+          return { hidden: element.hidden, text: element.innerText.replace(/[\u00a0\u202f]/g, ' '),
+            children: element.children.length };
+        });
+        assert.equal(notice.hidden, false, 'the notice is shown');
+        for (const bad of ['context=abc', 'model=<img src=x onerror=alert(1)>', 'batch=-3', 'format=Q3', 'foo=bar']) {
+          assert.ok(notice.text.includes(bad), `the notice mentions ${bad}: ${notice.text}`);
+        }
+        assert.equal(notice.children, 0, 'the notice holds text only');
+        const images = await session.evaluate(() => [...document.querySelectorAll('img')].map((img) => img.getAttribute('src')));
+        assert.deepEqual(images, ['icons/icon.svg'], 'no image but the page\'s icon');
+        const { outputs, controls } = await session.evaluate(readSnapshot);
+        assert.equal(outputs.total.text, toGerman(REFERENCE.simulator.total), 'the defaults: the reference total');
+        assert.deepEqual([controls.model, controls.format, controls.batch, controls['context-number']],
+          ['glm-4-32b-0414', 'Q4_K_M', '1', '32768']);
+        await assertHealthy(session, 'garbage in the link');
+
+        // The next choice replaces the bad link with valid settings and clears the notice.
+        await pressOn(session, '[data-testid="context"]', ['ArrowLeft']);
+        await waitUntil(session, () => document.querySelector('[data-testid="notice"]').hidden, null, (h) => h === true,
+          'the notice goes');
+        const hash = await session.evaluate(() => location.hash);
+        assert.deepEqual([...hashParams(hash).keys()].sort(), ['context', 'lang'], `only valid settings: ${hash}`);
+        await assertHealthy(session, 'after a choice');
+      });
+
+    test('the widget in a host page under a strict CSP', { timeout: TEST_TIMEOUT_MS }, async () => {
+      const hostUrl = new URL('host/index.html', hostServer.url).href;
+      await open(session, hostUrl, '#a');
+      await waitForOutput(session, 'total', (o) => o.value !== null, 'the second widget computes', '#b');
+      // GLM-4-32B at the reference page's defaults, in German.
+      for (const id of ['total', 'decode']) {
+        const output = await session.evaluate(readOutput, { host: '#a', testid: id });
+        assert.equal(output.text, toGerman(REFERENCE.simulator[id]), `widget #a ${id}`);
+      }
+      assert.equal((await session.evaluate(readOutput, { host: '#a', testid: 'fit' })).value, 'tight');
+      // Its matrix: every reference cell.
+      const cells = await session.evaluate(() => [...document.querySelector('#a').shadowRoot
+        .querySelectorAll('[data-testid="matrix-cell"]')].map((cell) => [cell.dataset.format, cell.dataset.context,
+        cell.getAttribute('data-value')]));
+      const wrong = [];
+      for (const [format, , , weights, at8k, at32k, at128k] of REFERENCE.matrix) {
+        for (const [context, text] of [['weights', weights], ['8192', at8k], ['32768', at32k], ['131072', at128k]]) {
+          const cell = cells.find(([f, c]) => f === format && c === context);
+          const expected = referenceNumber(text).toFixed(2);
+          if (!cell || Number(cell[2]).toFixed(2) !== expected) wrong.push(`${format} @ ${context}: ${cell?.[2]}, expected ${expected}`);
+        }
+      }
+      assert.deepEqual(wrong, [], 'the widget\'s matrix is the reference\'s');
+      assert.equal((await session.evaluate(readOutput, { host: '#b', testid: 'total' })).text, '13.22 GB', 'widget #b');
+
+      await pressOn(session, '[data-testid="context"]', ['ArrowLeft', 'ArrowLeft'], '#a');
+      await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[8192]), 'the widget\'s slider: 8K', '#a');
+      assert.equal((await session.evaluate(readOutput, { host: '#b', testid: 'total' })).text, '13.22 GB',
+        'the other widget is untouched');
+
+      const wasm = await session.evaluate(() => performance.getEntriesByType('resource')
+        .map((entry) => new URL(entry.name).pathname).filter((p) => p.endsWith('.wasm')));
+      assert.deepEqual(wasm, [`/${WIDGET_PATH}/vramcalc.wasm`], 'one shared wasm instance, found beside widget.js');
+      assert.equal(await session.evaluate(async () => (await navigator.serviceWorker?.getRegistrations())?.length ?? 0),
+        0, 'no service worker on the host');
+      await assertHealthy(session, 'the widget host page');
+      // The policy is in force (and a violation would be seen): an inline script does not run.
+      await session.evaluate(() => {
+        const script = document.createElement('script');
+        script.textContent = 'window.__inlineScriptRan = true;';
+        document.head.append(script);
+      });
+      const violations = await waitUntil(session, () => window.__vramcalcProbe.report().problems, null,
+        (problems) => problems.length > 0, 'the probe reports the blocked inline script');
+      assert.match(violations.join('\n'), /^CSP violation: script-src/, 'reported as a CSP violation');
+      assert.equal(await session.evaluate(() => window.__inlineScriptRan ?? false), false,
+        'the host page runs under the strict CSP');
+    });
+
+    test('the single file opened from disk shows the reference numbers and fetches nothing',
+      { timeout: TEST_TIMEOUT_MS }, async () => {
+        await open(session, standaloneUrl);
+        for (const id of ['total', 'decode', 'weights', 'kv-cache', 'overhead', 'max-context']) {
+          const output = await session.evaluate(readOutput, { host: null, testid: id });
+          assert.equal(output.text, toGerman(REFERENCE.simulator[id]), id);
+        }
+        assert.equal(await session.evaluate(() => document.querySelectorAll('[data-testid="matrix-cell"]').length), 32,
+          'the whole matrix');
+        await pressOn(session, '[data-testid="context"]', ['ArrowLeft', 'ArrowLeft']);
+        await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[8192]), 'the slider: 8K');
+        await assertHealthy(session, 'the single file');
+
+        await open(session, `${standaloneUrl}#lang=en`);
+        assert.equal((await session.evaluate(readOutput, { host: null, testid: 'total' })).text, REFERENCE.simulator.total);
+        await assertHealthy(session, 'the single file in English');
+      });
+
+    test('after the first visit, the page reloads with no server through its service worker',
+      { timeout: TEST_TIMEOUT_MS }, async () => {
+        // An origin of its own: a fresh service worker, whatever the other tests did.
+        const server = await startServer(siteRoot);
+        let closed = false;
+        try {
+          await open(session, server.url);
+          await waitUntil(session, () => navigator.serviceWorker?.controller?.state ?? null, null,
+            (state) => state === 'activated', 'a service worker controls the page');
+          const banner = await waitUntil(session, () => {
+            const element = document.querySelector('[data-testid="sw-banner"]');
+            return element && !element.hidden ? element.innerText : null;
+          }, null, (text) => text !== null, 'the first visit says that the page works offline');
+          assert.match(banner, /offline/);
+
+          await server.close();
+          closed = true;
+          // No server any more: only the service worker can answer.
+          await open(session, server.url);
+          assert.equal((await session.evaluate(readOutput, { host: null, testid: 'total' })).text,
+            toGerman(REFERENCE.simulator.total));
+          assert.equal(await session.evaluate(() => navigator.serviceWorker.controller !== null), true,
+            'the reloaded page is controlled by the service worker');
+          await pressOn(session, '[data-testid="context"]', ['ArrowLeft', 'ArrowLeft']);
+          await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[8192]), 'offline, the slider: 8K');
+          await assertHealthy(session, 'offline');
+        } finally {
+          if (!closed) await server.close();
+        }
+      });
+  });
+}
