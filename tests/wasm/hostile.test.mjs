@@ -65,12 +65,26 @@ describe('hostile inputs: the CLI', () => {
   before(async () => { dir = await mkdtemp(path.join(tmpdir(), 'vramcalc-hostile-')); });
   after(async () => rm(dir, { recursive: true, force: true }));
 
-  test('`vramcalc evaluate -`: every case of the table on stdin', () => {
-    for (const { name, field, value } of requestCases()) {
-      const { stdout } = run(['evaluate', '-'], requestBytes(field, value));
-      const response = JSON.parse(stdout);
+  test('`vramcalc evaluate --lines`: every case of the table, one per line', () => {
+    const cases = requestCases();
+    const input = Buffer.concat(cases.flatMap(({ field, value }) => [requestBytes(field, value), Buffer.from('\n')]));
+    const lines = run(['evaluate', '--lines'], input).stdout.split('\n');
+    assert.equal(lines.length, cases.length + 1, 'one answer per request line');
+    for (const [i, { name, field }] of cases.entries()) {
+      const response = JSON.parse(lines[i]);
       assertError(response, (actual) => fieldMatches(field, actual), name);
       assertNamesField(response.error.message, field, name);
+    }
+  });
+
+  test('`vramcalc evaluate -`: every value of the table on stdin, one process each', () => {
+    for (const field of FIELDS.filter((f) => f.id === 'context' || f.id === 'model_type')) {
+      for (const value of VALUES) {
+        const name = `${field.id} = ${value.id}`;
+        const response = JSON.parse(run(['evaluate', '-'], requestBytes(field, value)).stdout);
+        assertError(response, expectedField(field), name);
+        assertNamesField(response.error.message, field, name);
+      }
     }
   });
 
@@ -91,9 +105,12 @@ describe('hostile inputs: the CLI', () => {
       const response = JSON.parse(stdout);
       assertError(response, expectedField(field), `--config, ${name}`);
       assertNamesField(response.error.message, field, `--config, ${name}`);
-      const page = run(['page', '--config', file, '--lang', 'en']);
-      assert.equal(page.stdout, '', `page --config, ${name}: no page on stdout`);
-      assertNamesField(page.stderr, field, `page --config, ${name}`);
+      if (['NaN', 'invalid UTF-8', '10,000 nested arrays', 'zero'].includes(value.id)) {
+        // `page` reads the file the same way; a few values suffice to show it reports them.
+        const page = run(['page', '--config', file, '--lang', 'en']);
+        assert.equal(page.stdout, '', `page --config, ${name}: no page on stdout`);
+        assertNamesField(page.stderr, field, `page --config, ${name}`);
+      }
     }
     // A config.json may carry fields the estimate does not use.
     await writeFile(file, JSON.stringify({ ...BASE_CONFIG, my_own_flag: [1, { deep: true }] }));
