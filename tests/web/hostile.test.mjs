@@ -169,7 +169,10 @@ describe('hostile inputs: the page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
         assertCleanText((await probe(page, where)).text, where);
       } else {
         // Named by its label, in the UI language ("Die Kontextlänge muss …", "The context length must …").
-        const notice = await waitForNotice(page, [lead(lang, 'notice.context')], where);
+        // The whole sentence, with this case's input quoted (a stale notice would quote another).
+        const expected = strings[lang][kept ? 'notice.context' : 'notice.context_unread']
+          .replace('{max}', new Intl.NumberFormat(lang).format(max)).replace('{value}', kept.slice(0, MAX_ECHO));
+        const notice = await waitForNotice(page, [expected], where);
         const label = strings[lang]['sim.context_label'].toLowerCase();
         assert.ok(notice.toLowerCase().includes(label), `${where}: the notice names "${label}": ${notice}`);
         assert.equal(await field.inputValue(), inUse, `${where}: the field shows the context in use again`);

@@ -182,7 +182,8 @@ async function start() {
     },
     reject(key, value) {
       const t = makeTranslator(catalog.strings, scenario.lang);
-      notices = [t('notice.context', {
+      // Empty when the number field could not read what was typed ("NaN", "-Infinity").
+      notices = [t(value ? 'notice.context' : 'notice.context_unread', {
         max: fmt.integer(scenario.lang, catalog.limits.max_context), value: value.slice(0, MAX_ECHO),
       })];
       number.value = String(scenario.context);
