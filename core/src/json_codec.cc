@@ -14,7 +14,6 @@
 #include <exception>
 #include <initializer_list>
 #include <limits>
-#include <set>
 #include <string>
 #include <utility>
 
@@ -64,6 +63,125 @@ int NestingDepth(std::string_view text) {
   return deepest;
 }
 
+// Where in a text that failed to parse (or nests too deeply) the reader was: the path of
+// object keys down to the value being read ("context", "model.num_hidden_layers"), or "" when
+// the failure lies outside any field's value. Runs only on the error path; nlohmann's SAX
+// parser is iterative, so any depth is safe.
+class FieldLocator {
+ public:
+  explicit FieldLocator(int max_depth) : max_depth_(max_depth) {}
+
+  // Parses `text`; true when it is well-formed and no deeper than max_depth.
+  bool Run(std::string_view text) {
+    try {
+      return Json::sax_parse(text, this);
+    } catch (const std::exception&) {
+      return false;  // sax_parse reports through parse_error(); this is only a safeguard
+    }
+  }
+  const std::string& field() const { return field_; }
+  bool too_deep() const { return too_deep_; }
+  bool not_utf8() const { return not_utf8_; }
+  bool too_large() const { return too_large_; }
+  std::size_t byte() const { return byte_; }
+  bool word() const { return word_; }  // stopped at an unquoted word such as NaN or Infinity
+
+  // The json_sax interface.
+  bool null() { return Scalar(); }
+  bool boolean(bool) { return Scalar(); }
+  bool number_integer(Json::number_integer_t) { return Scalar(); }
+  bool number_unsigned(Json::number_unsigned_t) { return Scalar(); }
+  bool number_float(Json::number_float_t, const std::string&) { return Scalar(); }
+  bool string(std::string&) { return Scalar(); }
+  bool binary(Json::binary_t&) { return Scalar(); }
+  bool start_object(std::size_t) { return Open(true); }
+  bool start_array(std::size_t) { return Open(false); }
+  bool key(std::string& key) {
+    levels_.back().key = key.substr(0, 64);
+    return true;
+  }
+  bool end_object() { return Close(); }
+  bool end_array() { return Close(); }
+  bool parse_error(std::size_t byte, const std::string& last_token,
+                   const nlohmann::detail::exception& e) {
+    const std::string what = e.what();
+    byte_ = byte;
+    // NaN, Infinity, undefined and other unquoted words: reading stopped at a letter. (The
+    // message avoids those words: the page scans its text for them as signs of a bug.)
+    word_ = !last_token.empty() && std::isalpha(static_cast<unsigned char>(last_token.back())) &&
+            what.find("end of input") == std::string::npos;
+    not_utf8_ = what.find("UTF-8") != std::string::npos || what.find("surrogate") != std::string::npos;
+    too_large_ = e.id == 406;  // out_of_range: a number beyond a double's range
+    field_ = Path();
+    return false;
+  }
+
+ private:
+  struct Level {
+    bool object;
+    std::string key;  // the member being read; empty between members and in arrays
+  };
+  // The keys of the enclosing objects, up to the first array (an array's elements are its field's).
+  std::string Path() const {
+    std::string path;
+    for (const Level& level : levels_) {
+      if (!level.object || level.key.empty()) break;
+      path += (path.empty() ? "" : ".") + level.key;
+    }
+    return path;
+  }
+  bool Scalar() {
+    if (!levels_.empty() && levels_.back().object) levels_.back().key.clear();
+    return true;
+  }
+  bool Open(bool object) {
+    if (static_cast<int>(levels_.size()) >= max_depth_) {
+      too_deep_ = true;
+      field_ = Path();
+      return false;
+    }
+    levels_.push_back(Level{object, ""});
+    return true;
+  }
+  bool Close() {
+    levels_.pop_back();
+    return Scalar();
+  }
+
+  int max_depth_;
+  std::vector<Level> levels_;
+  std::string field_;
+  bool too_deep_ = false;
+  bool not_utf8_ = false;
+  bool too_large_ = false;
+  std::size_t byte_ = 0;
+  bool word_ = false;
+};
+
+// The error for a `text` (the request, or the config.json under `prefix` "model") that is not
+// valid JSON or nests too deeply, naming the field where reading stopped when there is one.
+Error MalformedError(std::string_view text, std::string_view what, const std::string& prefix,
+                     int max_depth, std::string_view example = R"({"model": "glm-4-32b-0414"})") {
+  FieldLocator locator(max_depth);
+  if (locator.Run(text)) {
+    return Error{"malformed_json", "The " + std::string(what) + " could not be read.", prefix};
+  }
+  std::string field = locator.field();
+  if (!prefix.empty()) field = field.empty() ? prefix : prefix + "." + field;
+  std::string problem;
+  if (locator.too_deep()) problem = "is nested too deeply";
+  else if (locator.not_utf8()) problem = "holds text that is not valid UTF-8";
+  else if (locator.too_large()) problem = "holds a number too large to read (such as 1e400)";
+  else if (locator.word() && !field.empty()) problem = "is not valid JSON (numbers must be finite and words quoted)";
+  else problem = "is not valid JSON";
+  if (field.empty()) {
+    const std::string at = locator.too_deep() ? "" : " (error at byte " + std::to_string(locator.byte()) + ")";
+    return Error{"malformed_json", "The " + std::string(what) + " " + problem + at +
+                     ". Send an object such as " + std::string(example) + ".", ""};
+  }
+  return Error{"malformed_json", "The value of " + field + " " + problem + ".", field};
+}
+
 std::string TypeName(const Json& value) {
   if (value.is_number()) return "a number";
   if (value.is_string()) return "a string";
@@ -77,19 +195,27 @@ std::string TypeName(const Json& value) {
 
 class ObjectReader {
  public:
-  ObjectReader(const Json& object, std::string path, std::set<std::string> allowed)
-      : object_(object), path_(std::move(path)), allowed_(std::move(allowed)) {
+  // `allowed` lists the object's known keys (a list literal, not copied: nothing allocates
+  // for it, and the built-in catalog is read at every start-up).
+  ObjectReader(const Json& object, std::string path, std::initializer_list<std::string_view> allowed)
+      : object_(object), path_(std::move(path)) {
     if (!object_.is_object()) Fail(path_, "must be a JSON object");
     for (const auto& [key, value] : object_.items()) {
-      if (!allowed_.count(key)) Fail(Field(key), "is not a known field");
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        Fail(Field(key), "is not a known field");
+      }
     }
   }
 
   std::string Field(const std::string& key) const { return path_ + "." + key; }
-  bool Has(const char* key) const { return object_.contains(key) && !object_[key].is_null(); }
+  bool Has(const char* key) const {
+    const auto found = object_.find(key);
+    return found != object_.end() && !found->is_null();
+  }
   const Json& Raw(const char* key) const {
-    if (!object_.contains(key)) Fail(Field(key), "is missing");
-    return object_[key];
+    const auto found = object_.find(key);
+    if (found == object_.end()) Fail(Field(key), "is missing");
+    return *found;
   }
 
   std::string String(const char* key, bool allow_empty = false) const {
@@ -123,7 +249,6 @@ class ObjectReader {
  private:
   const Json& object_;
   std::string path_;
-  std::set<std::string> allowed_;
 };
 
 ModelSpec ReadModel(const Json& entry, std::size_t index) {
@@ -362,24 +487,29 @@ Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devi
 
 Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json) {
   if (config_json.empty()) return ParseRequest(request_json);
+  // Checked before parsing: the config is written out again below, and that recurses.
+  if (config_json.size() > kMaxRequestBytes) {
+    return Error{"request_too_large", "The config.json is larger than 1 MiB; a config.json is a few KB.",
+                 "model"};
+  }
   Json config;
+  if (NestingDepth(config_json) > kMaxNestingDepth - 1) {
+    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
+  }
   try {
     config = Json::parse(config_json);
-  } catch (const Json::parse_error& e) {
-    return Error{"malformed_json",
-                 "The config.json is not valid JSON (error at byte " + std::to_string(e.byte) + ").",
-                 "model"};
   } catch (const Json::exception&) {
-    return Error{"malformed_json", "The config.json holds a number too large to read.", "model"};
+    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
+  }
+  if (request_json.empty()) request_json = "{}";
+  if (request_json.size() > kMaxRequestBytes || NestingDepth(request_json) > kMaxNestingDepth) {
+    return ParseRequest(request_json);  // its error
   }
   Json request;
   try {
-    request = Json::parse(request_json.empty() ? std::string_view("{}") : request_json);
-  } catch (const Json::parse_error& e) {
-    return Error{"malformed_json",
-                 "The request is not valid JSON (error at byte " + std::to_string(e.byte) + ").", ""};
+    request = Json::parse(request_json);
   } catch (const Json::exception&) {
-    return Error{"malformed_json", "The request holds a number too large to read.", ""};
+    return MalformedError(request_json, "request", "", kMaxNestingDepth);
   }
   if (!request.is_object()) return Error{"invalid_type", "The request must be a JSON object.", ""};
   if (request.contains("model")) {
@@ -399,19 +529,14 @@ Result<Json> ParseRequestObject(std::string_view request_json, std::string_view 
                  "short fields such as " + std::string(example) + ".", ""};
   }
   if (NestingDepth(request_json) > kMaxNestingDepth) {
-    return Error{"malformed_json", "The request is nested too deeply to be a request.", ""};
+    return MalformedError(request_json, "request", "", kMaxNestingDepth, example);
   }
   Json request;
   try {
     request = Json::parse(request_json);
-  } catch (const Json::parse_error& e) {
-    return Error{"malformed_json",
-                 "The request is not valid JSON (error at byte " + std::to_string(e.byte) +
-                     "). Send an object such as " + std::string(example) + ".",
-                 ""};
   } catch (const Json::exception&) {
-    // out_of_range while parsing: a number beyond a double's range, such as 1e400.
-    return Error{"malformed_json", "The request holds a number too large to read (such as 1e400).", ""};
+    // A parse error, or out_of_range for a number beyond a double's range (1e400).
+    return MalformedError(request_json, "request", "", kMaxNestingDepth, example);
   }
   if (!request.is_object()) {
     return Error{"invalid_type",
@@ -427,7 +552,7 @@ void RequireKnownFields(const Json& request, std::initializer_list<std::string_v
                         std::string_view listing) {
   for (const auto& [key, value] : request.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      RequestFail("unknown_field", key,
+      RequestFail("unknown_field", key.substr(0, 64),
                   "Unknown request field \"" + key.substr(0, 64) + "\"; the fields are " +
                       std::string(listing) + ".");
     }

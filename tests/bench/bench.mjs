@@ -1,7 +1,7 @@
 // The benchmark: speed and size figures against tests/bench/budget.json, printed as a table
 // and written to build-wasm/bench/results.json. Run with `bash tests/dev.sh bench` (after a
 // build). Timings depend on the machine and are only reported; sizes are exact, and the exit
-// status is 1 when a size budget is exceeded.
+// status is 1 when the bytes before the first numbers exceed the enforced ceiling.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -162,5 +162,11 @@ const out = path.join(repoRoot, 'build-wasm/bench');
 await mkdir(out, { recursive: true });
 await writeFile(path.join(out, 'results.json'), `${JSON.stringify({ budget, results }, null, 2)}\n`);
 console.log(`\nwritten: ${path.relative(repoRoot, path.join(out, 'results.json'))}`);
-// Sizes are deterministic: over budget fails; timings never do.
-process.exitCode = kib(results.first_numbers.gzip) <= budget.first_numbers_gzip_kib ? 0 : 1;
+// Sizes are deterministic: over the enforced ceiling fails; timings never do.
+const firstNumbersKib = kib(results.first_numbers.gzip);
+console.log(`size check: ${firstNumbersKib.toFixed(1)} KiB gzip before the first numbers, ceiling ` +
+  `${budget.first_numbers_gzip_kib_ceiling} KiB (enforced), target ${budget.first_numbers_gzip_kib} KiB`);
+if (firstNumbersKib > budget.first_numbers_gzip_kib_ceiling) {
+  console.error('vramcalc bench: the bytes before the first numbers grew past the ceiling in tests/bench/budget.json');
+  process.exitCode = 1;
+}

@@ -30,7 +30,7 @@ TEST_P(RequestErrors, NameTheField) {
 INSTANTIATE_TEST_SUITE_P(
     Malformed, RequestErrors,
     ::testing::Values(
-        ErrorCase{"", "malformed_json", ""}, ErrorCase{"{\"model\":", "malformed_json", ""},
+        ErrorCase{"", "malformed_json", ""}, ErrorCase{"{\"model\":", "malformed_json", "model"},
         ErrorCase{"not json", "malformed_json", ""}, ErrorCase{"[]", "invalid_type", ""},
         ErrorCase{"42", "invalid_type", ""}, ErrorCase{"null", "invalid_type", ""},
         ErrorCase{"{}", "missing_field", "model"},
@@ -53,7 +53,62 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{R"({"model":"glm-4-32b-0414","foo":1})", "unknown_field", "foo"},
         ErrorCase{"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
                   "malformed_json", ""},
-        ErrorCase{"{\"model\":\"\xff\xfe\"}", "malformed_json", ""}));  // invalid UTF-8
+        ErrorCase{"{\"model\":\"\xff\xfe\"}", "malformed_json", "model"},  // invalid UTF-8
+        // What a parse error or too deep a nesting interrupts is named: the value being read.
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":NaN})", "malformed_json", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","batch":-Infinity})", "malformed_json", "batch"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","context":1e400})", "malformed_json", "context"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","compare":["a",Infinity]})", "malformed_json", "compare"},
+        ErrorCase{R"({"model":{"model_type":"llama","hidden_size":NaN}})", "malformed_json",
+                  "model.hidden_size"},
+        ErrorCase{"{\"model\":\"glm-4-32b-0414\",\"context\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+                  "malformed_json", "context"},
+        // Outside any value (a key, after the object): the request as a whole.
+        ErrorCase{"{\"model\":\"glm-4-32b-0414\",\"x\xc3\":1}", "malformed_json", ""},
+        ErrorCase{"{\"model\":\"glm-4-32b-0414\"} x", "malformed_json", ""}));
+
+TEST(ParseRequest, MalformedValuesAreNamedInTheMessage) {
+  const Result<Request> parsed = ParseRequest(R"({"model":"glm-4-32b-0414","context":NaN})");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().message,
+            "The value of context is not valid JSON (numbers must be finite and words quoted).");
+  const Result<Request> utf8 = ParseRequest("{\"model\":\"glm\xff\"}");
+  ASSERT_FALSE(utf8.ok());
+  EXPECT_EQ(utf8.error().message, "The value of model holds text that is not valid UTF-8.");
+}
+
+TEST(ParseRequest, AnUnknownKeyIsEchoedShortened) {
+  const Result<Request> parsed =
+      ParseRequest(R"({"model":"glm-4-32b-0414",")" + std::string(1'000'000, 'k') + R"(":1})");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().code, "unknown_field");
+  EXPECT_EQ(parsed.error().field, std::string(64, 'k'));
+  EXPECT_LT(parsed.error().message.size(), 300u);
+}
+
+// A config.json beside the request (the CLI's --config) is checked as the request is.
+TEST(ParseRequestWithConfig, NamesTheConfigField) {
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  const Result<Request> nested = ParseRequest("{}", deep);  // crashed: the rewrite recursed
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.error().field, "model");
+  const Result<Request> deep_field =
+      ParseRequest("{}", R"({"model_type":"llama","num_hidden_layers":)" + deep + "}");
+  ASSERT_FALSE(deep_field.ok());
+  EXPECT_EQ(deep_field.error().field, "model.num_hidden_layers");
+  const Result<Request> nan = ParseRequest("{}", R"({"model_type":"llama","vocab_size":NaN})");
+  ASSERT_FALSE(nan.ok());
+  EXPECT_EQ(nan.error().field, "model.vocab_size");
+  const Result<Request> utf8 = ParseRequest("{}", "{\"model_type\":\"llama\",\"_name_or_path\":\"a\xff\"}");
+  ASSERT_FALSE(utf8.ok());
+  EXPECT_EQ(utf8.error().field, "model._name_or_path");
+  const Result<Request> deep_request = ParseRequest(std::string(100'000, '['), R"({"model_type":"llama"})");
+  ASSERT_FALSE(deep_request.ok());
+  EXPECT_EQ(deep_request.error().code, "malformed_json");
+  const Result<Request> bad_context = ParseRequest(R"({"context":NaN})", R"({"model_type":"llama"})");
+  ASSERT_FALSE(bad_context.ok());
+  EXPECT_EQ(bad_context.error().field, "context");
+}
 
 TEST(ParseRequest, FillsTheReferenceDefaults) {
   const Result<Request> parsed = ParseRequest(R"({"model":"glm-4-32b-0414"})");

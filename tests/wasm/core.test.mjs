@@ -269,7 +269,7 @@ describe('hostile requests', () => {
   const cases = [
     ['empty string', '', ''],
     ['not json', 'not json', ''],
-    ['truncated object', '{"model":', ''],
+    ['truncated object', '{"model":', 'model'],
     ['array', '[]', ''],
     ['number', '42', ''],
     ['null', 'null', ''],
@@ -293,7 +293,7 @@ describe('hostile requests', () => {
     ['lang fr', withModel({ lang: 'fr' }), 'lang'],
     ['unknown key', withModel({ foo: 1 }), 'foo'],
     ['40-deep nested arrays', '['.repeat(40) + ']'.repeat(40), ''],
-    ['40-deep nested arrays as context', `{"model":"glm-4-32b-0414","context":${'['.repeat(40)}${']'.repeat(40)}}`, null],
+    ['40-deep nested arrays as context', `{"model":"glm-4-32b-0414","context":${'['.repeat(40)}${']'.repeat(40)}}`, 'context'],
     ['100000-deep nested arrays', '['.repeat(100000) + ']'.repeat(100000), ''],
     ['2 MB model string (request too large)', JSON.stringify({ model: 'x'.repeat(2 * 1024 * 1024) }), ''],
     ['1000-character model id', JSON.stringify({ model: 'm'.repeat(1000) }), 'model'],
@@ -303,10 +303,10 @@ describe('hostile requests', () => {
     ['lone surrogate in the model value', '{"model":"glm-4-32b-0414\uD800x"}', 'model'],
     ['lone low surrogate in the model value', '{"model":"\uDC00glm-4-32b-0414"}', 'model'],
     // Raw bytes reach the core unchanged (embind passes a Uint8Array as std::string as-is).
-    ['invalid UTF-8 byte 0xFF in the model value', bytes('{"model":"glm', [0xff], '"}'), ''],
-    ['UTF-8-encoded surrogate in the model value', bytes('{"model":"glm', [0xed, 0xa0, 0x80], '"}'), ''],
+    ['invalid UTF-8 byte 0xFF in the model value', bytes('{"model":"glm', [0xff], '"}'), 'model'],
+    ['UTF-8-encoded surrogate in the model value', bytes('{"model":"glm', [0xed, 0xa0, 0x80], '"}'), 'model'],
     ['truncated UTF-8 sequence in a key', bytes('{"model":"glm-4-32b-0414","x', [0xc3], '":1}'), ''],
-    ['overlong UTF-8 encoding of "/"', bytes('{"model":"glm', [0xc0, 0xaf], '"}'), ''],
+    ['overlong UTF-8 encoding of "/"', bytes('{"model":"glm', [0xc0, 0xaf], '"}'), 'model'],
     ['NUL byte inside the request', bytes('{"model":"glm-4-32b-0414"', [0], '}'), ''],
   ];
 

@@ -14,7 +14,7 @@ export function useWasmBinary(bytes) {
 
 /**
  * @returns {Promise<{version: () => string, evaluate: (request: object) => object,
- *                    catalog: object}>}
+ *                    evaluateText: (requestJson: string) => object, catalog: object}>}
  */
 export function loadCore() {
   if (!corePromise) {
@@ -27,6 +27,8 @@ export function loadCore() {
       return {
         version: () => instance.version(),
         evaluate: (request) => JSON.parse(instance.evaluate(JSON.stringify(request))),
+        // Request text as typed, which may not be JSON: the core's error names where it breaks.
+        evaluateText: (requestJson) => JSON.parse(instance.evaluate(requestJson)),
         catalog,
       };
     })();

@@ -209,7 +209,8 @@ async function start() {
     },
     reject(key, value) {
       const t = makeTranslator(catalog.strings, scenario.lang);
-      notices = [t('notice.context', {
+      // Empty when the number field could not read what was typed ("NaN", "-Infinity").
+      notices = [t(value ? 'notice.context' : 'notice.context_unread', {
         max: fmt.integer(scenario.lang, catalog.limits.max_context), value: value.slice(0, MAX_ECHO),
       })];
       number.value = String(scenario.context);
@@ -249,16 +250,20 @@ async function start() {
   const applyConfig = (text) => {
     const t = makeTranslator(catalog.strings, scenario.lang);
     let config;
+    let isJson = true;
     try {
       config = JSON.parse(text);
     } catch {
-      notices = [t('custom.error', { field: 'config.json', message: t('custom.not_json') })];
-      schedule();
-      return;
+      isJson = false;  // NaN, a cut-off value, a stray comma: the core names the key below
     }
-    const check = core.evaluate({ ...requestFor(scenario), model: config });
-    if (!check.ok) {
-      notices = [t('custom.error', { field: check.error.field || 'config.json', message: check.error.message })];
+    // The core checks the text as pasted, not JSON.parse's reading of it (that turns 1e400 into
+    // Infinity, which JSON.stringify writes as null, "not set"), and names the key that fails.
+    const rest = JSON.stringify({ ...requestFor(scenario), model: undefined });  // '{"format":…}'
+    const check = core.evaluateText(`{"model":${text}\n,${rest.slice(1)}`);
+    if (!isJson || !check.ok) {
+      const named = !check.ok && (isJson || check.error.field.startsWith('model.'));
+      const field = named && check.error.field ? check.error.field : 'config.json';
+      notices = [t('custom.error', { field, message: isJson ? check.error.message : t('custom.not_json') })];
       schedule();
       return;
     }
