@@ -5,6 +5,7 @@
 #   bash tests/dev.sh build   install what is missing and build (native + wasm site)
 #   bash tests/dev.sh fuzz [SECONDS]  run every libFuzzer target longer (default 600 s each)
 #   bash tests/dev.sh bench   build, then report speed and size against tests/bench/budget.json
+#                             (also part of `test`, where only the size ceiling can fail)
 # Environment: PORT (serve, default 8080); CHROMIUM, FIREFOX, WEBKIT_DRIVER, WEBKIT_BROWSER (browser
 # binaries for the browser tests); VRAMCALC_ENGINES=chromium,firefox,webkit (engines.test.mjs's
 # engines; default all).
@@ -105,6 +106,8 @@ case "${1:-}" in
     ctest --test-dir build --output-on-failure
     node_test tests/wasm/
     node_test tests/web/
+    # The benchmark reports every figure; only the size ceiling (tests/bench/budget.json) can fail.
+    node tests/bench/bench.mjs
     build_sanitize
     ctest --test-dir build-sanitize --output-on-failure
     fuzz 15
