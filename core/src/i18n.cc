@@ -1,7 +1,6 @@
 #include "vramcalc/i18n.h"
 
 #include "builtin_data.h"
-#include "strings_codec.h"
 
 namespace vramcalc {
 
@@ -19,15 +18,9 @@ std::string_view Strings::Text(std::string_view key) const {
 }
 
 const Strings& BuiltinStrings(Lang lang) {
-  // Parsed once, then immutable: the tables are constants of the program.
-  static const Strings kDe = [] {
-    auto parsed = internal::ParseStrings(internal::BuiltinStringsJson(Lang::kDe));
-    return parsed.ok() ? std::move(parsed).value() : Strings{};
-  }();
-  static const Strings kEn = [] {
-    auto parsed = internal::ParseStrings(internal::BuiltinStringsJson(Lang::kEn));
-    return parsed.ok() ? std::move(parsed).value() : Strings{};
-  }();
+  // Built once, then immutable: the tables are constants of the program.
+  static const Strings kDe(internal::BuiltinStringTable(Lang::kDe));
+  static const Strings kEn(internal::BuiltinStringTable(Lang::kEn));
   return lang == Lang::kDe ? kDe : kEn;
 }
 

@@ -471,12 +471,7 @@ Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devi
       }
       catalog.models.push_back(std::move(model));
     }
-    // Listings and selectors show families together, smallest model first.
-    std::stable_sort(catalog.models.begin(), catalog.models.end(),
-                     [](const ModelSpec& a, const ModelSpec& b) {
-                       return a.family != b.family ? a.family < b.family
-                                                   : a.params_total < b.params_total;
-                     });
+    internal::SortForListing(catalog);
     return catalog;
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
