@@ -9,7 +9,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, dataValue, launch, loadCore, missingPrerequisites,
+  TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, dataValue, launch, loadCore, missingPrerequisites,
   numberValue, openPage, settle, shownText, waitForDataValue, waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
@@ -327,6 +327,37 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
       assert.ok(result.seen.length <= 2, `the total was written more than once (one text, one data-value): ${result.seen.join(', ')}`);
       assert.equal(await shownText(page, 'total'), Q4_AT_128K);
       await assertHealthy(env, page, 'after 50 input events');
+    });
+
+  test('while the slider moves, tables out of view catch up when it rests, and at once in view', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page);
+      const cell = (context) => `[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="${context}"]`;
+      const matrixAt8k = Number(await page.locator(cell(8192)).getAttribute('data-value'));
+      const matrixAt128k = Number(await page.locator(cell(131072)).getAttribute('data-value'));
+      const needed = '[data-testid="hw-row"][data-device="rtx-3090-24gb"] [data-testid="hw-needed"]';
+      const moveTo = (position) => page.evaluate(async ([value, selector]) => {
+        const range = document.querySelector('[data-testid="context"]');
+        range.value = String(value);
+        range.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        return Number(document.querySelector(selector).dataset.value);
+      }, [position, needed]);
+
+      // At the top of the page the hardware table is out of view: a move leaves it for later.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const at32k = Number(await page.locator(needed).getAttribute('data-value'));
+      assert.equal(await moveTo(13), at32k, 'the table out of view still shows 32K two frames after the move');
+      assert.equal(await shownText(page, 'total'), Q4_AT_8K, 'the simulator follows at once');
+      await page.waitForFunction(([selector, value]) => Number(document.querySelector(selector).dataset.value) === value,
+        [needed, matrixAt8k], { timeout: WAIT_MS });  // caught up once the slider rests: the matrix's 8K total
+
+      // In view, the table follows every frame.
+      await page.locator(needed).scrollIntoViewIfNeeded();
+      await page.waitForTimeout(100);  // the visibility observer reports
+      assertClose(await moveTo(17), matrixAt128k, 1e-9, 'the table in view shows 128K two frames after the move');
+      await assertHealthy(env, page, 'after moves with the table out of view and in view');
     });
 
   test('a matrix row click chooses its format', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -167,6 +167,47 @@ async function start() {
     return { response, changed: true };
   }
 
+  // The sections below the simulator that a context change alters. While only the context
+  // moves (the slider), those out of view catch up once it rests or as they scroll into view,
+  // not on every frame: laying out and painting them was most of a slider move's cost. Any
+  // other change redraws them at once.
+  const lower = [
+    [$('hardware').closest('section'), renderHardware],
+    [$('cmd-heading').closest('section'), renderCommands],
+    [$('related').closest('section'), renderRelated],
+  ];
+  const REST_MS = 120;
+  const inView = new Set();
+  let behind = null;  // the frame the sections out of view have not shown yet
+  let restTimer = 0;
+
+  function catchUp() {
+    clearTimeout(restTimer);
+    if (!behind) return;
+    const { response, view } = behind;
+    behind = null;
+    for (const [, draw] of lower) draw(response, view);
+  }
+
+  function renderLower(response, view, all) {
+    behind = null;
+    for (const [section, draw] of lower) {
+      if (all || inView.has(section)) draw(response, view);
+      else behind = { response, view };
+    }
+    clearTimeout(restTimer);
+    if (behind) restTimer = setTimeout(catchUp, REST_MS);
+  }
+
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) inView.add(entry.target);
+      else inView.delete(entry.target);
+    }
+    if (entries.some((entry) => entry.isIntersecting)) catchUp();
+  }, { rootMargin: '200px 0px' });
+  for (const [section] of lower) observer.observe(section);
+
   function render() {
     const t = makeTranslator(catalog.strings, scenario.lang);
     const { response, changed } = evaluate();
@@ -184,9 +225,7 @@ async function start() {
     renderSimulator(response, view);
     renderPlot(response, view);
     if (changed) renderMatrix(response, view);
-    renderHardware(response, view);
-    renderCommands(response, view);
-    renderRelated(response, view);
+    renderLower(response, view, changed);
     showNotice(notices);
     if ($('page').getAttribute('aria-busy') !== 'false') {
       $('page').setAttribute('aria-busy', 'false');

@@ -9,14 +9,18 @@ const BOX = { left: 52, right: 16, top: 26, bottom: 40 };
 const MIN_LOG2 = 9;
 
 // The SVG's user units are the container's CSS pixels, so text keeps its size on a phone and
-// lines stay crisp; a resize redraws from the last frame's data.
+// lines stay crisp; a resize redraws from the last frame's data. The current context's line
+// and dot, the only things a slider move changes, sit above the SVG as HTML moved by a
+// transform: the compositor moves them, and the SVG is not repainted on every frame.
 let parts = null;
-let size = { width: 640, height: 300 };
+let size = { width: 640, height: 300, scale: 1 };
 let lastFrame = null;
 
 function measure(container) {
-  const width = Math.round(Math.min(Math.max(container.clientWidth, 280), 1000));
-  return { width, height: Math.round(Math.min(Math.max(width * 0.5, 220), 340)) };
+  const shown = Math.max(container.clientWidth, 1);
+  const width = Math.round(Math.min(Math.max(shown, 280), 1000));
+  // scale: CSS pixels per SVG unit, where the container is narrower or wider than the SVG's range.
+  return { width, height: Math.round(Math.min(Math.max(width * 0.5, 220), 340)), scale: shown / width };
 }
 
 function svg(name, attrs = {}, parent = null) {
@@ -24,6 +28,12 @@ function svg(name, attrs = {}, parent = null) {
   for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, String(value));
   if (parent) parent.append(element);
   return element;
+}
+
+/** Moves an overlay element (and sets its height) when it changed. */
+function move(element, transform, height) {
+  if (element.style.transform !== transform) element.style.transform = transform;
+  if (height !== undefined && element.style.height !== height) element.style.height = height;
 }
 
 function set(element, attrs) {
@@ -54,8 +64,8 @@ function build(container) {
     total: svg('path', { class: 'plot-total', 'vector-effect': 'non-scaling-stroke' }, data),
     capacity: svg('line', { class: 'plot-capacity', 'vector-effect': 'non-scaling-stroke' }, data),
     maxPosition: svg('line', { class: 'plot-maxpos', 'vector-effect': 'non-scaling-stroke' }, data),
-    current: svg('line', { class: 'plot-current', 'vector-effect': 'non-scaling-stroke' }, data),
-    currentDot: svg('circle', { class: 'plot-current-dot', r: 4.5 }, root),
+    current: document.createElement('div'),
+    currentDot: document.createElement('div'),
     oomDot: svg('circle', { class: 'plot-oom-dot', r: 5 }, root),
     capacityLabel: svg('text', { class: 'plot-label', 'text-anchor': 'start' }, root),
     oomLabel: svg('text', { class: 'plot-label plot-oom-label', 'text-anchor': 'start' }, root),
@@ -65,10 +75,16 @@ function build(container) {
     gridKey: '',
     xKey: '',
   };
-  container.replaceChildren(root);
+  parts.current.className = 'plot-current';
+  parts.currentDot.className = 'plot-current-dot';
+  const marker = document.createElement('div');
+  marker.className = 'plot-marker';
+  marker.setAttribute('aria-hidden', 'true');
+  marker.append(parts.current, parts.currentDot);
+  container.replaceChildren(root, marker);
   new ResizeObserver(() => {
     const next = measure(container);
-    if (next.width === size.width && next.height === size.height) return;
+    if (next.width === size.width && next.height === size.height && next.scale === size.scale) return;
     size = next;
     if (lastFrame) renderPlot(...lastFrame);
   }).observe(container);
@@ -178,9 +194,10 @@ export function renderPlot(response, view) {
     visibility: showOom ? 'visible' : 'hidden' });
   put(parts.oomLabel, t('plot.oom', { tokens: fmt.integer(lang, sim.max_context) }));
 
-  const cx = r1(x(Math.min(Math.max(sim.context, 2 ** MIN_LOG2), 2 ** maxLog2)));
-  set(parts.current, { x1: cx, x2: cx, y1: BOX.top, y2: BOX.top + plotH });
-  set(parts.currentDot, { cx, cy: r1(Math.max(y(sim.total_gib), BOX.top)), class: `plot-current-dot fit-${sim.fit}` });
+  const cx = r1(x(Math.min(Math.max(sim.context, 2 ** MIN_LOG2), 2 ** maxLog2)) * size.scale);
+  const cy = r1(Math.max(y(sim.total_gib), BOX.top) * size.scale);
+  move(parts.current, `translate(${cx}px, ${r1(BOX.top * size.scale)}px)`, `${r1(plotH * size.scale)}px`);
+  move(parts.currentDot, `translate(${cx}px, ${cy}px)`);
 
   const format = response.matrix.find((r) => r.format === sim.format)?.label ?? sim.format;
   put(parts.title, `${t('plot.heading')} (${response.model.name})`);
