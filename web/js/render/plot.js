@@ -16,8 +16,11 @@ let parts = null;
 let size = { width: 640, height: 300, scale: 1 };
 let lastFrame = null;
 
-function measure(container) {
-  const shown = Math.max(container.clientWidth, 1);
+// From the width the container is laid out at (a ResizeObserver's, so that drawing never
+// forces a layout: the first frame draws at the default size, and the observer redraws at the
+// real one in the next).
+function measure(containerWidth) {
+  const shown = Math.max(containerWidth, 1);
   const width = Math.round(Math.min(Math.max(shown, 280), 1000));
   // scale: CSS pixels per SVG unit, where the container is narrower or wider than the SVG's range.
   return { width, height: Math.round(Math.min(Math.max(width * 0.5, 220), 340)), scale: shown / width };
@@ -44,7 +47,6 @@ function set(element, attrs) {
 }
 
 function build(container) {
-  size = measure(container);
   const root = svg('svg', {
     class: 'plot-svg', role: 'img',
     'aria-labelledby': 'plot-svg-title plot-svg-desc', 'data-testid': 'plot-svg',
@@ -82,11 +84,15 @@ function build(container) {
   marker.setAttribute('aria-hidden', 'true');
   marker.append(parts.current, parts.currentDot);
   container.replaceChildren(root, marker);
-  new ResizeObserver(() => {
-    const next = measure(container);
+  // The redraw waits for the next frame: drawing changes the SVG's height, and a size change
+  // inside the observer's own callback would be a ResizeObserver loop.
+  new ResizeObserver((entries) => {
+    const next = measure(entries[entries.length - 1].contentRect.width);
     if (next.width === size.width && next.height === size.height && next.scale === size.scale) return;
-    size = next;
-    if (lastFrame) renderPlot(...lastFrame);
+    requestAnimationFrame(() => {
+      size = next;
+      if (lastFrame) renderPlot(...lastFrame);
+    });
   }).observe(container);
 }
 
