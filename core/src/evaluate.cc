@@ -246,23 +246,24 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
       100.0 * (1.0 - KvCacheBytes(fp16_layout, request.context_tokens, request.batch) / naive_bytes);
 
   // The quantization matrix: one non-Apple device's overhead, the request's batch and KV type.
-  for (const QuantFormat& row_format : QuantFormats()) {
-    if (!wanted(kSectionMatrix)) break;
-    MatrixRow row;
-    row.format = std::string(row_format.id);
-    row.label = std::string(row_format.label);
-    row.bits_per_weight = row_format.bits_per_weight;
-    row.weights_gib = WeightsGib(model->params_total, row_format.bits_per_weight);
-    for (const int64_t context_tokens : kMatrixContexts) {
-      row.total_gib[context_tokens] = FootprintOf(*model, row_format, *kv_dtype, context_tokens,
-                                                  request.batch, Platform::kDiscrete)
-                                          .total_gib();
+  if (wanted(kSectionMatrix)) {
+    for (const QuantFormat& row_format : QuantFormats()) {
+      MatrixRow row;
+      row.format = std::string(row_format.id);
+      row.label = std::string(row_format.label);
+      row.bits_per_weight = row_format.bits_per_weight;
+      row.weights_gib = WeightsGib(model->params_total, row_format.bits_per_weight);
+      for (const int64_t context_tokens : kMatrixContexts) {
+        row.total_gib[context_tokens] = FootprintOf(*model, row_format, *kv_dtype, context_tokens,
+                                                    request.batch, Platform::kDiscrete)
+                                            .total_gib();
+      }
+      if (auto placement = PlacementOn(ladder, *model, row_format, *kv_dtype, request.batch)) {
+        row.recommended_device = placement->device;
+        row.recommended_device_count = placement->device_count;
+      }
+      response.matrix.push_back(std::move(row));
     }
-    if (auto placement = PlacementOn(ladder, *model, row_format, *kv_dtype, request.batch)) {
-      row.recommended_device = placement->device;
-      row.recommended_device_count = placement->device_count;
-    }
-    response.matrix.push_back(std::move(row));
   }
 
   // The curve for the plot.

@@ -1,19 +1,16 @@
-// The JSON contract's parsing side: requests and the built-in catalog, through nlohmann/json
-// (with hf_config.cc, the only users of its json type; json_output.cc writes the output).
-// Parsing uses nlohmann's exceptions internally; every one is caught here and turned into an
-// Error that names the field, so nothing escapes this file.
+// The JSON contract's reading side, through nlohmann/json (with hf_config.cc, the only users of
+// its json type; json_output.cc writes the output): requests, sweep requests, and catalog
+// files (ParseCatalog: the tests and the catalog fuzzer read assets/ with it; the program's own
+// catalog is compiled-in data, core/embed_assets.cmake). Parsing uses nlohmann's exceptions
+// internally; every one is caught here and turned into an Error that names the field, so
+// nothing escapes this file.
 #include "vramcalc/json_codec.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <charconv>
-#include <cstdio>
-#include <iterator>
-#include <type_traits>
 #include <exception>
 #include <initializer_list>
-#include <limits>
+#include <iterator>
 #include <string>
 #include <utility>
 

@@ -1,25 +1,23 @@
-// The JSON the core writes: the per-frame response, errors and the catalog listings, through
-// one streaming writer (see json_output.h). Compiled for speed (core/CMakeLists.txt): this
+// The JSON the core writes: the per-frame response, the sweep, errors and the catalog
+// listings, through one streaming writer into one growing buffer (see json_output.h): this
 // runs on every slider move.
 #include "json_output.h"
 
-#include <array>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
-#include <utility>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // Only nlohmann's number formatting (shortest round-trip digits), not the json type.
 #include <nlohmann/detail/conversions/to_chars.hpp>
 
-#include "vramcalc/display.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
 #include "vramcalc/quant_format.h"

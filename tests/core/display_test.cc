@@ -4,8 +4,60 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+#include <ios>
+#include <random>
+#include <string>
+#include <vector>
+
 namespace vramcalc {
 namespace {
+
+// An independent oracle: glibc's printf writes a double's exact decimal expansion when asked
+// for enough digits (1,100 covers the 1,074 fractional bits of the smallest subnormal); that
+// expansion rounded half-up by hand is toFixed's answer.
+std::string ToFixedOracle(double value, int decimals) {
+  std::vector<char> buffer(1500);
+  std::snprintf(buffer.data(), buffer.size(), "%.1100f", std::fabs(value));
+  std::string text(buffer.data());
+  const std::size_t point = text.find('.');
+  std::string kept = text.substr(0, decimals > 0 ? point + 1 + static_cast<std::size_t>(decimals) : point);
+  if (text[point + 1 + static_cast<std::size_t>(decimals)] >= '5') {
+    int i = static_cast<int>(kept.size()) - 1;
+    for (; i >= 0; --i) {
+      char& digit = kept[static_cast<std::size_t>(i)];
+      if (digit == '.') continue;
+      if (digit != '9') {
+        ++digit;
+        break;
+      }
+      digit = '0';
+    }
+    if (i < 0) kept.insert(kept.begin(), '1');
+  }
+  return value < 0 ? "-" + kept : kept;
+}
+
+TEST(FormatFixed, EqualsTheExactExpansionRoundedHalfUp) {
+  std::mt19937_64 random(20261130);
+  std::uniform_real_distribution<double> log10_magnitude(-8.0, 22.0);
+  std::uniform_int_distribution<int> places(0, 6);
+  int checked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    double value = std::pow(10.0, log10_magnitude(random));
+    if (i % 3 == 0) value = std::round(value * 1000.0) / 1000.0;  // near the ties a display meets
+    if (i % 7 == 0) value = -value;
+    const int d = places(random);
+    ASSERT_EQ(FormatFixed(value, d), ToFixedOracle(value, d)) << std::hexfloat << value << " at " << d;
+    ++checked;
+  }
+  // Exact binary ties round up; the extremes of the double range expand exactly.
+  for (const double value : {0.5, 1.5, 2.5, 0.125, 0.375, 1e300, 4.9e-324, 1.7976931348623157e308, 0.0}) {
+    for (int d = 0; d <= 6; ++d) EXPECT_EQ(FormatFixed(value, d), ToFixedOracle(value, d)) << value << " at " << d;
+  }
+  EXPECT_EQ(checked, 20000);
+}
 
 TEST(FormatFixed, MatchesToFixed) {
   EXPECT_EQ(FormatFixed(21.780937685966492, 2), "21.78");

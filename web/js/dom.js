@@ -1,8 +1,16 @@
 // Small DOM helpers that write only what changed, and only as text (never HTML).
 
-/** Sets an element's text (and optionally data-value) when it differs. */
+/**
+ * Sets an element's text (and optionally data-value) when it differs. A lone text child is
+ * changed in place, not replaced: on a slider move that spares layout a node per figure.
+ */
 export function put(element, text, value) {
-  if (element.textContent !== text) element.textContent = text;
+  const only = element.firstChild;
+  if (only !== null && only.nodeType === Node.TEXT_NODE && only.nextSibling === null) {
+    if (only.data !== text) only.data = text;
+  } else if (element.textContent !== text) {
+    element.textContent = text;
+  }
   if (value !== undefined) {
     const v = String(value);
     if (element.dataset.value !== v) element.dataset.value = v;
