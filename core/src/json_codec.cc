@@ -640,16 +640,29 @@ Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
   }
 }
 
-std::string SweepJson(std::string_view request_json) {
+namespace {
+
+// A request answered against the built-in catalog: parsed, computed, written; every failure on
+// the way (and anything thrown) an ok:false answer.
+template <typename Parse, typename Compute, typename Write>
+std::string Answer(Parse parse, Compute compute, Write write) {
   return internal::NeverThrowing([&] {
-    const Result<SweepRequest> request = ParseSweepRequest(request_json.empty() ? "{}" : request_json);
+    const auto request = parse();
     if (!request.ok()) return SerializeError(request.error());
     const Result<Catalog>& catalog = BuiltinCatalog();
     if (!catalog.ok()) return SerializeError(catalog.error());
-    const Result<SweepResult> sweep = Sweep(request.value(), catalog.value());
-    if (!sweep.ok()) return SerializeError(sweep.error());
-    return SerializeSweep(sweep.value());
+    const auto result = compute(request.value(), catalog.value());
+    if (!result.ok()) return SerializeError(result.error());
+    return write(result.value());
   });
+}
+
+}  // namespace
+
+std::string SweepJson(std::string_view request_json) {
+  return Answer([&] { return ParseSweepRequest(request_json.empty() ? "{}" : request_json); },
+                [](const SweepRequest& r, const Catalog& c) { return Sweep(r, c); },
+                [](const SweepResult& sweep) { return SerializeSweep(sweep); });
 }
 
 std::string EvaluateJson(std::string_view request_json) {
@@ -657,15 +670,9 @@ std::string EvaluateJson(std::string_view request_json) {
 }
 
 std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_view config_json) {
-  return internal::NeverThrowing([&] {
-    const Result<Request> request = ParseRequest(request_json, config_json);
-    if (!request.ok()) return SerializeError(request.error());
-    const Result<Catalog>& catalog = BuiltinCatalog();
-    if (!catalog.ok()) return SerializeError(catalog.error());
-    const Result<Response> response = Evaluate(request.value(), catalog.value());
-    if (!response.ok()) return SerializeError(response.error());
-    return SerializeResponse(response.value());
-  });
+  return Answer([&] { return ParseRequest(request_json, config_json); },
+                [](const Request& r, const Catalog& c) { return Evaluate(r, c); },
+                [](const Response& response) { return SerializeResponse(response); });
 }
 
 std::string ModelsJson() {
