@@ -14,6 +14,17 @@ function formatter(lang, minimumFractionDigits, maximumFractionDigits, useGroupi
   return f;
 }
 
+/**
+ * Builds the page's number formats for `lang` ahead of time. The first Intl.NumberFormat of a
+ * language loads its locale data (tens of milliseconds); the page does this while the wasm
+ * module downloads and compiles, not in its first render.
+ */
+export function prepare(lang) {
+  for (const [min, max, grouping] of [[2, 2, true], [0, 0, true], [0, 1, true], [0, 1, false], [1, 1, true]]) {
+    formatter(lang, min, max, grouping).format(1234.5);
+  }
+}
+
 /** Memory in GB with two decimals: 21.78 → "21,78 GB" (de). */
 export const gb = (lang, gib) => `${formatter(lang, 2, 2).format(gib)} GB`;
 /** A fixed number of decimals. */

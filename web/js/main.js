@@ -44,7 +44,12 @@ function showNotice(lines) {
 async function start() {
   let core;
   try {
-    core = await loadCore();
+    const loading = loadCore();
+    // While the module downloads and compiles: the number formats of the language the page
+    // will most likely show (the link's, else the browser's).
+    const linked = /(?:^#|&)lang=(de|en)(?:&|$)/.exec(location.hash)?.[1];
+    fmt.prepare(linked ?? browserLang());
+    core = await loading;
   } catch (error) {
     // The UI strings live in the core, so this one message is built in, in both languages.
     showNotice([`Der Rechenkern konnte nicht geladen werden / The estimation core could not be loaded: ${
