@@ -251,6 +251,10 @@ for (const engine of selectedEngines()) {
       await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[131072]), 'the total at 128K');
       const hash = await waitUntil(session, () => location.hash, null,
         (h) => hashParams(h).get('context') === '131072', 'the link carries context=131072');
+      // While the slider moves, sections out of view are not rendered (their text reads empty);
+      // the view to compare is the one at rest.
+      await waitUntil(session, () => document.getElementById('page').classList.contains('sliding'), null,
+        (sliding) => sliding === false, 'the page at rest after the slider');
       const view = await session.evaluate(readSnapshot);
       await open(session, siteUrl(hash));
       await waitForOutput(session, 'context-value', (o) => o.value === '131072', 'the link restores 131,072 tokens');

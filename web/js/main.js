@@ -186,8 +186,13 @@ async function start() {
   let behind = null;  // the frame the sections out of view have not shown yet
   let restTimer = 0;
 
+  // While the slider moves, the browser also skips laying out and painting the sections out
+  // of view (content-visibility, css/app.css `.sliding`); at rest the page is whole again.
+  const page = $('page');
+
   function catchUp() {
     clearTimeout(restTimer);
+    page.classList.remove('sliding');
     if (!behind) return;
     const { response, view } = behind;
     behind = null;
@@ -201,7 +206,12 @@ async function start() {
       else behind = { response, view };
     }
     clearTimeout(restTimer);
-    if (behind) restTimer = setTimeout(catchUp, REST_MS);
+    if (behind) {
+      page.classList.add('sliding');
+      restTimer = setTimeout(catchUp, REST_MS);
+    } else {
+      page.classList.remove('sliding');
+    }
   }
 
   const observer = new IntersectionObserver((entries) => {
