@@ -477,41 +477,6 @@ Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devi
   }
 }
 
-Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json) {
-  if (config_json.empty()) return ParseRequest(request_json);
-  // Checked before parsing: the config is written out again below, and that recurses.
-  if (config_json.size() > kMaxRequestBytes) {
-    return Error{"request_too_large", "The config.json is larger than 1 MiB; a config.json is a few KB.",
-                 "model"};
-  }
-  Json config;
-  if (NestingDepth(config_json) > kMaxNestingDepth - 1) {
-    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
-  }
-  try {
-    config = Json::parse(config_json);
-  } catch (const Json::exception&) {
-    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
-  }
-  if (request_json.empty()) request_json = "{}";
-  if (request_json.size() > kMaxRequestBytes || NestingDepth(request_json) > kMaxNestingDepth) {
-    return ParseRequest(request_json);  // its error
-  }
-  Json request;
-  try {
-    request = Json::parse(request_json);
-  } catch (const Json::exception&) {
-    return MalformedError(request_json, "request", "", kMaxNestingDepth);
-  }
-  if (!request.is_object()) return Error{"invalid_type", "The request must be a JSON object.", ""};
-  if (request.contains("model")) {
-    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
-                 "model"};
-  }
-  request["model"] = std::move(config);
-  return ParseRequest(request.dump());
-}
-
 namespace {
 
 // The request text as a JSON object, or the error a request of `example`'s kind gets.
@@ -554,6 +519,36 @@ void RequireKnownFields(const Json& request, std::initializer_list<std::string_v
 constexpr std::string_view kRequestExample = R"({"model": "glm-4-32b-0414"})";
 
 }  // namespace
+
+Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json) {
+  if (config_json.empty()) return ParseRequest(request_json);
+  // Checked before parsing: the config is written out again below, and that recurses.
+  if (config_json.size() > kMaxRequestBytes) {
+    return Error{"request_too_large", "The config.json is larger than 1 MiB; a config.json is a few KB.",
+                 "model"};
+  }
+  Json config;
+  if (NestingDepth(config_json) > kMaxNestingDepth - 1) {
+    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
+  }
+  try {
+    config = Json::parse(config_json);
+  } catch (const Json::exception&) {
+    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
+  }
+  // The request beside a config.json names everything but the model.
+  Result<Json> parsed_request =
+      ParseRequestObject(request_json.empty() ? "{}" : request_json, R"({"format": "Q8_0"})");
+  if (!parsed_request.ok()) return parsed_request.error();
+  Json request = std::move(parsed_request).value();
+  if (request.contains("model")) {
+    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
+                 "model"};
+  }
+  request["model"] = std::move(config);
+  return ParseRequest(request.dump());
+}
+
 
 Result<Request> ParseRequest(std::string_view request_json) {
   Result<Json> parsed_json = ParseRequestObject(request_json, kRequestExample);
