@@ -24,11 +24,12 @@ export function loadCore() {
       const instance = await createVramcalc(wasmBinary ? { wasmBinary } : {});
       const catalog = JSON.parse(instance.catalog());
       if (!catalog.ok) throw new Error(catalog.error.message);
+      // Request text as typed, which may not be JSON: the core's error names where it breaks.
+      const evaluateText = (requestJson) => JSON.parse(instance.evaluate(requestJson));
       return {
         version: () => instance.version(),
-        evaluate: (request) => JSON.parse(instance.evaluate(JSON.stringify(request))),
-        // Request text as typed, which may not be JSON: the core's error names where it breaks.
-        evaluateText: (requestJson) => JSON.parse(instance.evaluate(requestJson)),
+        evaluate: (request) => evaluateText(JSON.stringify(request)),
+        evaluateText,
         catalog,
       };
     })();

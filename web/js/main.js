@@ -242,8 +242,8 @@ async function start() {
     if (changed) renderMatrix(response, view);
     renderLower(response, view, changed);
     showNotice(notices);
-    if ($('page').getAttribute('aria-busy') !== 'false') {
-      $('page').setAttribute('aria-busy', 'false');
+    if (page.getAttribute('aria-busy') !== 'false') {
+      page.setAttribute('aria-busy', 'false');
       performance.mark('vramcalc:first-numbers');  // the benchmark's "first numbers"
     }
   }
