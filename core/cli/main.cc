@@ -1,15 +1,16 @@
 // The native `vramcalc` command: the same JSON contract as the wasm module, plus the whole
-// reference page as Markdown.
+// reference page as Markdown and tables for people. Help texts and flags come from the
+// request's field table (evaluate.h), so they list what the parser accepts.
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <iterator>
+#include <optional>
+#include <span>
+#include <sstream>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "vramcalc/catalog.h"
@@ -19,6 +20,8 @@
 #include "vramcalc/version.h"
 
 namespace {
+
+using Args = std::vector<std::string_view>;
 
 constexpr int kExitOk = 0;
 constexpr int kExitNotOk = 1;  // the response has "ok": false
@@ -43,42 +46,89 @@ Usage:
   vramcalc COMMAND --help              help for one command
 )";
 
-constexpr std::string_view kEvaluateHelp = R"(Usage: vramcalc evaluate '<request json>' | -
+// The request fields the page and the sweep table take as flags (--kv for kv_dtype …).
+constexpr std::string_view kPageFields[] = {"model", "format", "context", "batch", "kv_dtype",
+                                            "device", "device_count", "runtime"};
+constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
+
+bool IsOk(const std::string& response) { return response.rfind("{\"ok\":true", 0) == 0; }
+
+// Text padded with spaces to `width` characters (UTF-8 code points), or cut to fit.
+std::string Pad(std::string_view text, std::size_t width) {
+  std::size_t chars = 0;
+  std::size_t cut = text.size();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (chars == width - 1 && cut == text.size()) cut = i;
+    ++chars;
+  }
+  if (chars >= width) return std::string(text.substr(0, cut)) + " ";
+  return std::string(text) + std::string(width - chars, ' ');
+}
+
+// Rows of cells as aligned columns, each as wide as its longest cell plus two spaces.
+void PrintTable(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::size_t chars = static_cast<std::size_t>(std::count_if(
+          row[i].begin(), row[i].end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+      widths[i] = std::max(widths[i], chars + 2);
+    }
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) line += i + 1 < row.size() ? Pad(row[i], widths[i]) : row[i];
+    std::cout << line << "\n";
+  }
+}
+
+std::string EvaluateHelp() {
+  std::string help = R"(Usage: vramcalc evaluate '<request json>' | -
        vramcalc evaluate --config path/to/config.json ['<request json without model>']
        vramcalc evaluate --lines < requests.jsonl
 
 Request keys (only "model" is required; defaults are the reference page's):
-  model     catalog id, e.g. "glm-4-32b-0414", or a config.json object
-  format    FP16, FP8, Q8_0, Q6_K, Q5_K_M, Q4_K_M (default), AWQ_INT4, IQ4_XS
-  context   tokens per sequence, 1 to 134,217,728 (default 32768)
-  batch     concurrent sequences, 1 to 1,024 (default 1)
-  kv_dtype  fp16 (default), fp8, q8_0, q4_0
-  device    device id, e.g. "rtx-3090-24gb" (default: the format's recommended class)
-  device_count  identical devices in tensor parallel, 1 (default) to 8
-  lang      de (default) or en
-
+)";
+  for (const vramcalc::RequestField& field : vramcalc::kRequestFields) {
+    help += "  " + Pad(field.name, 14) + vramcalc::RequestFieldHelp(field) + "\n";
+  }
+  return help + R"(
 Example: vramcalc evaluate '{"model":"glm-4-32b-0414"}'
 Exit status: 0 when the response has "ok": true, 1 when it has "ok": false, 2 on usage errors.
 )";
+}
 
-constexpr std::string_view kPageHelp = R"(Usage: vramcalc page (--model ID | --config FILE) [--lang de|en] [--format F]
-                     [--context N] [--batch N] [--kv T] [--device ID] [--gpus N]
+// "  --kv T    kv_dtype: KV cache type: …" for each field in `names`.
+std::string FlagHelp(std::span<const std::string_view> names) {
+  std::string help;
+  for (const std::string_view name : names) {
+    const vramcalc::RequestField& field = *vramcalc::FindRequestField(name);
+    help += "  --" + Pad(field.short_name, 10) + Pad(field.name, 14) + vramcalc::RequestFieldHelp(field) + "\n";
+  }
+  return help;
+}
 
-Prints every section of the page (summary, simulator, quantization matrix, hardware table,
-architecture card, commands, related models) as Markdown. Options take the values of the
-request keys of `vramcalc evaluate --help` (--kv is kv_dtype, --gpus is device_count).
-)";
+std::string PageHelp() {
+  return "Usage: vramcalc page (--model ID | --config FILE) [--lang de|en] [options]\n\n"
+         "Prints every section of the page (summary, simulator, quantization matrix, hardware table,\n"
+         "architecture card, commands, related models) as Markdown, in German (default) or English.\n"
+         "Options, the request keys of `vramcalc evaluate --help`:\n" +
+         FlagHelp(kPageFields);
+}
 
-constexpr std::string_view kSweepHelp = R"(Usage: vramcalc sweep ['<request json>' | -]
-       vramcalc sweep --device ID [--context N] [--batch N] [--kv T]
-
-The first form prints every catalog model × format × device (each device alone) as JSON; the
-request keys are context, batch and kv_dtype, as for `vramcalc evaluate`. The second prints,
-for one device, each model's most precise format that fits (FP16 first, IQ4_XS last), with
-its memory, decode rate and largest context.
-
-Example: vramcalc sweep --device rtx-4090-24gb --context 8192
-)";
+std::string SweepHelp() {
+  return "Usage: vramcalc sweep ['<request json>' | -]\n"
+         "       vramcalc sweep --device ID [options]\n\n"
+         "The first form prints every catalog model × format × device (each device alone) as JSON; the\n"
+         "request keys are " +
+         vramcalc::JoinIds(kSweepFields, [](std::string_view n) { return n; }, "and", false) +
+         ", as for `vramcalc evaluate`. The second prints, for one device, each\n"
+         "model's most precise format that fits (FP16 first, IQ4_XS last), with its memory, decode\n"
+         "rate and largest context. Options:\n" +
+         FlagHelp(kSweepFields) + "\nExample: vramcalc sweep --device rtx-4090-24gb --context 8192\n";
+}
 
 // The whole file, or an error message naming it.
 bool ReadFile(std::string_view path, std::string& text) {
@@ -93,35 +143,46 @@ bool ReadFile(std::string_view path, std::string& text) {
   return true;
 }
 
-std::string JsonString(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
-      out += escaped;
-    } else {
-      out += c;
+std::string ReadStandardInput() {
+  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+}
+
+// Command-line flags as a request. `--<short name> VALUE` for the fields in `allowed`; other
+// flags go to `other(flag, value)`, which returns false for an unknown one.
+struct FlagRequest {
+  std::string json = "{";
+  std::string error;  // a usage error, for stderr
+};
+template <typename Other>
+FlagRequest RequestFromFlags(const Args& args, std::span<const std::string_view> allowed, Other other) {
+  FlagRequest out;
+  for (std::size_t i = 0; i < args.size() && out.error.empty(); i += 2) {
+    if (i + 1 >= args.size()) {
+      out.error = "missing value for " + std::string(args[i]);
+      break;
     }
+    const std::string_view flag = args[i];
+    const std::string_view value = args[i + 1];
+    const vramcalc::RequestField* field =
+        flag.starts_with("--") ? vramcalc::FindRequestField(flag.substr(2), /*short_name=*/true) : nullptr;
+    if (field == nullptr || std::find(allowed.begin(), allowed.end(), field->name) == allowed.end()) {
+      if (!other(flag, value)) out.error = "unknown option " + std::string(flag);
+      continue;
+    }
+    // A count goes in as a JSON number when it looks like one, else as a string, so the
+    // request parser's message names the field either way.
+    const bool digits = !value.empty() && value.size() <= 18 && value.find_first_not_of("0123456789") == std::string_view::npos;
+    if (out.json.size() > 1) out.json += ",";
+    out.json += vramcalc::JsonString(field->name) + ":" +
+                (field->value == vramcalc::RequestValue::kCount && digits ? std::string(value) : vramcalc::JsonString(value));
   }
-  return out + "\"";
+  out.json += "}";
+  return out;
 }
 
-// A number flag goes into the request as a JSON number when it looks like one, else as a
-// string, so the request parser's message names the field either way.
-std::string JsonNumberOrString(std::string_view text) {
-  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos &&
-                      text.size() <= 18;
-  return digits ? std::string(text) : JsonString(text);
-}
-
-int Evaluate(std::vector<std::string_view> args) {
+int Evaluate(Args args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    std::cout << kEvaluateHelp;
+    std::cout << EvaluateHelp();
     return kExitOk;
   }
   if (args.size() == 1 && args[0] == "--lines") {
@@ -130,7 +191,7 @@ int Evaluate(std::vector<std::string_view> args) {
     bool all_ok = true;
     while (std::getline(std::cin, line)) {
       const std::string response = vramcalc::EvaluateJson(line);
-      all_ok = all_ok && response.rfind("{\"ok\":true", 0) == 0;
+      all_ok = all_ok && IsOk(response);
       std::cout << response << '\n';
     }
     return all_ok ? kExitOk : kExitNotOk;
@@ -142,115 +203,96 @@ int Evaluate(std::vector<std::string_view> args) {
     if (args.empty()) args.push_back("{}");
   }
   if (args.size() != 1) {
-    std::cerr << kEvaluateHelp;
+    std::cerr << EvaluateHelp();
     return kExitUsage;
   }
-  std::string request(args[0]);
-  if (request == "-") {
-    request.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  }
+  const std::string request = args[0] == "-" ? ReadStandardInput() : std::string(args[0]);
   const std::string response = vramcalc::EvaluateJsonWithConfig(request, config);
   std::cout << response << "\n";
-  return response.rfind("{\"ok\":true", 0) == 0 ? kExitOk : kExitNotOk;
+  return IsOk(response) ? kExitOk : kExitNotOk;
 }
 
-int Page(const std::vector<std::string_view>& args) {
-  struct Flag {
-    std::string_view name;
-    std::string_view key;
-    bool numeric;
-  };
-  static constexpr Flag kFlags[] = {
-      {"--model", "model", false},   {"--lang", "lang", false},     {"--format", "format", false},
-      {"--context", "context", true}, {"--batch", "batch", true},    {"--kv", "kv_dtype", false},
-      {"--device", "device", false}, {"--gpus", "device_count", true},
-  };
-  std::string request = "{";
-  std::string config;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << kPageHelp;
-      return kExitOk;
-    }
-    if (args[i] == "--config" && i + 1 < args.size()) {
-      if (!ReadFile(args[++i], config)) return kExitUsage;
-      continue;
-    }
-    const Flag* flag = nullptr;
-    for (const Flag& candidate : kFlags) {
-      if (args[i] == candidate.name) flag = &candidate;
-    }
-    if (flag == nullptr || i + 1 >= args.size()) {
-      std::cerr << "vramcalc page: " << (flag ? "missing value for " : "unknown option ")
-                << args[i] << "\n\n" << kPageHelp;
-      return kExitUsage;
-    }
-    const std::string_view value = args[++i];
-    if (request.size() > 1) request += ",";
-    request += JsonString(flag->key) + ":" +
-               (flag->numeric ? JsonNumberOrString(value) : JsonString(value));
+int Page(const Args& args) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << PageHelp();
+    return kExitOk;
   }
-  request += "}";
-
-  const auto parsed = vramcalc::ParseRequest(request, config);
+  std::string config;
+  std::string lang_id = "de";
+  bool readable = true;
+  const FlagRequest request = RequestFromFlags(args, kPageFields, [&](std::string_view flag, std::string_view value) {
+    if (flag == "--lang") lang_id = std::string(value);
+    else if (flag == "--config") readable = ReadFile(value, config);
+    else return false;
+    return true;
+  });
+  if (!readable) return kExitUsage;
+  if (!request.error.empty()) {
+    std::cerr << "vramcalc page: " << request.error << "\n\n" << PageHelp();
+    return kExitUsage;
+  }
+  const std::optional<vramcalc::Lang> lang = vramcalc::kLangs.Find(lang_id);
+  const auto parsed = vramcalc::ParseRequest(request.json, config);
   const auto& catalog = vramcalc::BuiltinCatalog();
-  const vramcalc::Error* error = !parsed.ok()    ? &parsed.error()
-                                 : !catalog.ok() ? &catalog.error()
-                                                 : nullptr;
-  if (error == nullptr) {
-    const auto response = vramcalc::Evaluate(parsed.value(), catalog.value());
-    if (response.ok()) {
-      std::cout << vramcalc::RenderPageMarkdown(response.value(), catalog.value());
-      return kExitOk;
-    }
+  const auto response = parsed.ok() && catalog.ok() ? vramcalc::Evaluate(parsed.value(), catalog.value())
+                                                     : vramcalc::Result<vramcalc::Response>(
+                                                           parsed.ok() ? catalog.error() : parsed.error());
+  if (!lang) {
+    std::cerr << "vramcalc page: --lang must be " << vramcalc::JoinIds(vramcalc::kLangs) << "\n";
+    return kExitUsage;
+  }
+  if (!response.ok()) {
     std::cerr << "vramcalc page: " << response.error().message << "\n";
     return kExitNotOk;
   }
-  std::cerr << "vramcalc page: " << error->message << "\n";
-  return kExitNotOk;
+  std::cout << vramcalc::RenderPageMarkdown(response.value(), *lang);
+  return kExitOk;
 }
 
-int Sweep(const std::vector<std::string_view>& args) {
+// For one device: each model's most precise format that fits, as a table.
+void PrintDeviceSweep(const vramcalc::SweepResult& result, const vramcalc::Device& device) {
+  const std::size_t d = static_cast<std::size_t>(
+      std::find(result.devices.begin(), result.devices.end(), &device) - result.devices.begin());
+  const vramcalc::SweepRequest& r = result.request;
+  std::cout << device.name << ", " << vramcalc::FormatGrouped(r.context_tokens) << " tokens × " << r.batch
+            << ", KV cache " << r.kv_dtype << ", runtime " << r.runtime << "\n\n";
+  std::vector<std::vector<std::string>> rows = {{"model", "best format", "memory", "decode", "max context"}};
+  for (std::size_t m = 0; m < result.models.size(); ++m) {
+    std::vector<std::string> row = {result.models[m]->name, "does not fit in any format"};
+    for (std::size_t f = 0; f < result.formats.size(); ++f) {
+      const auto& cell = result.cells[(m * result.formats.size() + f) * result.devices.size() + d];
+      if (cell.fit == vramcalc::Fit::kNoFit) continue;
+      row = {result.models[m]->name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib),
+             vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s", vramcalc::FormatGrouped(cell.max_context_tokens)};
+      break;
+    }
+    rows.push_back(std::move(row));
+  }
+  PrintTable(rows);
+}
+
+int Sweep(const Args& args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    std::cout << kSweepHelp;
+    std::cout << SweepHelp();
     return kExitOk;
   }
   if (args.size() <= 1) {
-    std::string request = args.empty() ? "{}" : std::string(args[0]);
-    if (request == "-") {
-      request.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    }
+    const std::string request = args.empty() ? "{}" : args[0] == "-" ? ReadStandardInput() : std::string(args[0]);
     const std::string response = vramcalc::SweepJson(request);
     std::cout << response << "\n";
-    return response.rfind("{\"ok\":true", 0) == 0 ? kExitOk : kExitNotOk;
+    return IsOk(response) ? kExitOk : kExitNotOk;
   }
-  // The table for one device.
-  static constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
-      {"--context", "context"}, {"--batch", "batch"}, {"--kv", "kv_dtype"}};
   std::string device_id;
-  std::string request = "{";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i + 1 >= args.size()) {
-      std::cerr << "vramcalc sweep: missing value for " << args[i] << "\n\n" << kSweepHelp;
-      return kExitUsage;
-    }
-    if (args[i] == "--device") {
-      device_id = std::string(args[++i]);
-      continue;
-    }
-    const auto* flag = std::find_if(std::begin(kFlags), std::end(kFlags),
-                                    [&](const auto& f) { return f.first == args[i]; });
-    if (flag == std::end(kFlags)) {
-      std::cerr << "vramcalc sweep: unknown option " << args[i] << "\n\n" << kSweepHelp;
-      return kExitUsage;
-    }
-    const std::string_view value = args[++i];
-    if (request.size() > 1) request += ",";
-    request += JsonString(flag->second) + ":" +
-               (flag->second == "kv_dtype" ? JsonString(value) : JsonNumberOrString(value));
+  const FlagRequest request = RequestFromFlags(args, kSweepFields, [&](std::string_view flag, std::string_view value) {
+    if (flag != "--device") return false;
+    device_id = std::string(value);
+    return true;
+  });
+  if (!request.error.empty()) {
+    std::cerr << "vramcalc sweep: " << request.error << "\n\n" << SweepHelp();
+    return kExitUsage;
   }
-  request += "}";
-  const auto parsed = vramcalc::ParseSweepRequest(request);
+  const auto parsed = vramcalc::ParseSweepRequest(request.json);
   const auto& catalog = vramcalc::BuiltinCatalog();
   if (!parsed.ok() || !catalog.ok()) {
     std::cerr << "vramcalc sweep: " << (parsed.ok() ? catalog.error() : parsed.error()).message << "\n";
@@ -258,8 +300,7 @@ int Sweep(const std::vector<std::string_view>& args) {
   }
   const vramcalc::Device* device = catalog.value().FindDevice(device_id);
   if (device == nullptr) {
-    std::cerr << "vramcalc sweep: unknown device \"" << device_id.substr(0, 64)
-              << "\"; `vramcalc devices` lists them.\n";
+    std::cerr << "vramcalc sweep: unknown device \"" << device_id.substr(0, 64) << "\"; `vramcalc devices` lists them.\n";
     return kExitNotOk;
   }
   const auto sweep = vramcalc::Sweep(parsed.value(), catalog.value());
@@ -267,32 +308,36 @@ int Sweep(const std::vector<std::string_view>& args) {
     std::cerr << "vramcalc sweep: " << sweep.error().message << "\n";
     return kExitNotOk;
   }
-  const auto& result = sweep.value();
-  const std::size_t d = static_cast<std::size_t>(
-      std::find(result.devices.begin(), result.devices.end(), device) - result.devices.begin());
-  std::cout << device->name << ", " << vramcalc::FormatGrouped(parsed.value().context_tokens)
-            << " tokens × " << parsed.value().batch << ", KV cache " << parsed.value().kv_dtype << "\n\n"
-            << std::left << std::setw(30) << "model" << std::setw(14) << "best format" << std::setw(12)
-            << "memory" << std::setw(14) << "decode" << "max context\n";
-  for (std::size_t m = 0; m < result.models.size(); ++m) {
-    std::cout << std::setw(30) << result.models[m]->name;
-    bool found = false;
-    for (std::size_t f = 0; f < result.formats.size() && !found; ++f) {
-      const auto& cell = result.cells[(m * result.formats.size() + f) * result.devices.size() + d];
-      if (cell.fit == vramcalc::Fit::kNoFit) continue;
-      found = true;
-      std::cout << std::setw(14) << result.formats[f]->id << std::setw(12)
-                << (vramcalc::FormatFixed(cell.total_gib, 2) + " GB") << std::setw(14)
-                << (vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s")
-                << vramcalc::FormatGrouped(cell.max_context_tokens) << "\n";
-    }
-    if (!found) std::cout << "does not fit in any format\n";
-  }
+  PrintDeviceSweep(sweep.value(), *device);
   return kExitOk;
 }
 
+std::string Upper(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
+
+void PrintModels(const vramcalc::Catalog& catalog) {
+  std::vector<std::vector<std::string>> rows = {{"id", "name", "params", "layers", "attention", "max position"}};
+  for (const vramcalc::ModelSpec& m : catalog.models) {
+    rows.push_back({m.id, m.name, vramcalc::ParamsLabel(m.params_total), std::to_string(m.num_hidden_layers),
+                    Upper(vramcalc::kAttentions.Id(m.attention)), vramcalc::FormatGrouped(m.max_position_embeddings)});
+  }
+  PrintTable(rows);
+}
+
+void PrintDevices(const vramcalc::Catalog& catalog) {
+  std::vector<std::vector<std::string>> rows = {{"id", "name", "memory", "bandwidth"}};
+  for (const vramcalc::Device& d : catalog.devices) {
+    rows.push_back({d.id, d.name, vramcalc::FormatShare(d.memory_gib) + " GB",
+                    vramcalc::FormatShare(d.bandwidth_gbps) + " GB/s"});
+  }
+  PrintTable(rows);
+}
+
 // `models` and `devices`: a table for people, or the JSON cards with --json.
-int List(std::string_view what, const std::vector<std::string_view>& args) {
+int List(std::string_view what, const Args& args) {
   const bool json = args.size() == 1 && args[0] == "--json";
   if (!args.empty() && !json) {
     std::cerr << "Usage: vramcalc " << what << " [--json]\n";
@@ -307,38 +352,26 @@ int List(std::string_view what, const std::vector<std::string_view>& args) {
     std::cerr << "vramcalc: " << catalog.error().message << "\n";
     return kExitNotOk;
   }
-  if (what == "models") {
-    std::cout << std::left << std::setw(28) << "id" << std::setw(30) << "name" << std::setw(9) << "params"
-              << std::setw(8) << "layers" << std::setw(10) << "attention" << "max position\n";
-    for (const vramcalc::ModelSpec& m : catalog.value().models) {
-      static constexpr const char* kAttention[] = {"MHA", "GQA", "MQA", "MLA"};
-      std::cout << std::setw(28) << m.id << std::setw(30) << m.name << std::setw(9)
-                << vramcalc::ParamsLabel(m.params_total) << std::setw(8) << m.num_hidden_layers
-                << std::setw(10) << kAttention[static_cast<int>(m.attention)]
-                << vramcalc::FormatGrouped(m.max_position_embeddings) << "\n";
-    }
-  } else {
-    std::cout << std::left << std::setw(30) << "id" << std::setw(30) << "name" << std::setw(10) << "memory"
-              << "bandwidth\n";
-    for (const vramcalc::Device& d : catalog.value().devices) {
-      std::cout << std::setw(30) << d.id << std::setw(30) << d.name << std::setw(10)
-                << (vramcalc::FormatShare(d.memory_gib) + " GB") << vramcalc::FormatShare(d.bandwidth_gbps)
-                << " GB/s\n";
-    }
-  }
+  if (what == "models") PrintModels(catalog.value());
+  else PrintDevices(catalog.value());
   return kExitOk;
+}
+
+int PrintJson(const std::string& json) {
+  std::cout << json << "\n";
+  return IsOk(json) ? kExitOk : kExitNotOk;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  const Args args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsage;
     return kExitUsage;
   }
   const std::string_view command = args[0];
-  const std::vector<std::string_view> rest(args.begin() + 1, args.end());
+  const Args rest(args.begin() + 1, args.end());
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;
     return kExitOk;
@@ -347,11 +380,7 @@ int main(int argc, char** argv) {
   if (command == "page") return Page(rest);
   if (command == "models" || command == "devices") return List(command, rest);
   if (command == "sweep") return Sweep(rest);
-  if (command == "catalog") {
-    const std::string catalog = vramcalc::CatalogJson();
-    std::cout << catalog << "\n";
-    return catalog.rfind("{\"ok\":true", 0) == 0 ? kExitOk : kExitNotOk;
-  }
+  if (command == "catalog") return PrintJson(vramcalc::CatalogJson());
   if (command == "version" || command == "--version") {
     std::cout << "vramcalc " << vramcalc::kVersion << "\n";
     return kExitOk;

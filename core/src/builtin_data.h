@@ -1,25 +1,23 @@
-// The compiled-in catalog and UI strings, generated into builtin_data.cc by
-// core/embed_assets.cmake from assets/ as data (no JSON is parsed at run time).
+// The compiled-in assets: assets/models/*.json (as one JSON array, in file-name order),
+// assets/devices.json and assets/i18n/<lang>.json, as JSON text without the keys that start
+// with "_" (notes for people). core/embed_assets.cmake writes them into builtin_data.cc; the
+// program reads them with the same code as any catalog file (ParseCatalog, ParseStrings).
 #ifndef VRAMCALC_SRC_BUILTIN_DATA_H_
 #define VRAMCALC_SRC_BUILTIN_DATA_H_
 
-#include <functional>
-#include <map>
-#include <string>
+#include <string_view>
 
 #include "vramcalc/catalog.h"
 #include "vramcalc/i18n.h"
 
 namespace vramcalc::internal {
 
-// Every assets/models/*.json (in file-name order) and assets/devices.json, as read; not yet
-// sorted for listing (SortForListing) nor checked (BuiltinCatalog does both).
-Catalog BuiltinCatalogData();
-// assets/i18n/<lang>.json without its "_comment" keys.
-std::map<std::string, std::string, std::less<>> BuiltinStringTable(Lang lang);
+std::string_view BuiltinModelsJson();
+std::string_view BuiltinDevicesJson();
+std::string_view BuiltinStringsJson(Lang lang);
 
-// Listings and selectors show families together, smallest model first (ParseCatalog and
-// BuiltinCatalog both order the models so).
+// Listings and selectors show families together, smallest model first (ParseCatalog orders
+// the models so).
 void SortForListing(Catalog& catalog);
 
 }  // namespace vramcalc::internal

@@ -1,10 +1,13 @@
 #include "vramcalc/catalog.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "builtin_data.h"
+#include "json_dom.h"
+#include "schema_reader.h"
 
 namespace vramcalc {
 
@@ -22,6 +25,55 @@ const Device* Catalog::FindDevice(std::string_view id) const {
   return nullptr;
 }
 
+namespace {
+
+using internal::SchemaReader;
+
+constexpr int kMaxCatalogDepth = 16;  // the catalog nests four deep
+
+// What the schema alone cannot say: models the estimate can compute, ids listed once, devices
+// whose class and vendor agree, and lists that name catalog devices.
+std::optional<Error> CheckCatalog(const Catalog& catalog) {
+  std::optional<Error> error;
+  for (std::size_t i = 0; i < catalog.models.size() && !error; ++i) {
+    const ModelSpec& model = catalog.models[i];
+    const std::string path = "models[" + model.id + "]";
+    if (catalog.FindModel(model.id) != &model) SchemaReader::Fail(error, path + ".id", "is listed twice");
+    if (auto invalid = ValidateModel(model)) {
+      SchemaReader::Fail(error, path + "." + invalid->field, "is invalid: " + invalid->message);
+    }
+  }
+  for (std::size_t i = 0; i < catalog.devices.size() && !error; ++i) {
+    const Device& device = catalog.devices[i];
+    const std::string path = "devices.json.devices[" + device.id + "]";
+    if (catalog.FindDevice(device.id) != &device) SchemaReader::Fail(error, path + ".id", "is listed twice");
+    if ((device.vendor == Vendor::kApple) != (device.device_class == DeviceClass::kApple)) {
+      SchemaReader::Fail(error, path + ".class", "must be \"apple\" exactly for Apple devices");
+    }
+  }
+  for (const auto& [list, name] : {std::pair{&catalog.recommendation_ladder, "recommendation_ladder"},
+                                   std::pair{&catalog.hardware_table, "hardware_table"}}) {
+    for (const std::string& id : *list) {
+      if (catalog.FindDevice(id) == nullptr) {
+        SchemaReader::Fail(error, std::string("devices.json.") + name,
+                           "names a device that is not in the catalog: \"" + id.substr(0, 64) + "\"");
+      }
+    }
+  }
+  return error;
+}
+
+// Parses `text` (a catalog file named `what`), or the error naming the file.
+Result<json::Document> ParseFile(std::string_view text, std::string_view what) {
+  Result<json::Document> document = json::Document::Parse(text, kMaxCatalogDepth);
+  if (!document.ok()) {
+    return Error{"invalid_catalog", std::string(what) + ": " + document.error().message, std::string(what)};
+  }
+  return document;
+}
+
+}  // namespace
+
 namespace internal {
 
 void SortForListing(Catalog& catalog) {
@@ -34,35 +86,28 @@ void SortForListing(Catalog& catalog) {
 
 }  // namespace internal
 
-namespace {
-
-// What ParseCatalog would refuse in the generated data beyond its JSON shape (the generator
-// copies values, and tests/core/builtin_data_test.cc checks it against ParseCatalog).
-Result<Catalog> CheckedBuiltinCatalog() {
-  Catalog catalog = internal::BuiltinCatalogData();
-  for (const ModelSpec& model : catalog.models) {
-    if (auto invalid = ValidateModel(model)) {
-      return Error{"invalid_catalog", "models[" + model.id + "]." + invalid->field + " is invalid: " +
-                                          invalid->message, "models[" + model.id + "]." + invalid->field};
-    }
+Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devices_json) {
+  const Result<json::Document> devices = ParseFile(devices_json, "devices.json");
+  if (!devices.ok()) return devices.error();
+  const Result<json::Document> models = ParseFile(models_json, "models");
+  if (!models.ok()) return models.error();
+  Catalog catalog;
+  std::optional<Error> error;
+  SchemaReader::Read(devices.value().root(), "devices.json", catalog, error);
+  if (!error && (!models.value().root().IsArray() || models.value().root().size() == 0)) {
+    SchemaReader::Fail(error, "models", "must be a non-empty array");
   }
-  for (const std::vector<std::string>* list : {&catalog.recommendation_ladder, &catalog.hardware_table}) {
-    for (const std::string& id : *list) {
-      if (catalog.FindDevice(id) == nullptr) {
-        return Error{"invalid_catalog", "devices.json names a device that is not in the catalog: " + id,
-                     "devices"};
-      }
-    }
-  }
+  if (!error) SchemaReader::ReadArray(models.value().root(), "models", catalog.models, error);
+  if (!error) error = CheckCatalog(catalog);
+  if (error) return *error;
   internal::SortForListing(catalog);
   return catalog;
 }
 
-}  // namespace
-
 const Result<Catalog>& BuiltinCatalog() {
   // Built once, then immutable: the catalog is a constant of the program.
-  static const Result<Catalog> kCatalog = CheckedBuiltinCatalog();
+  static const Result<Catalog> kCatalog =
+      ParseCatalog(internal::BuiltinModelsJson(), internal::BuiltinDevicesJson());
   return kCatalog;
 }
 

@@ -12,7 +12,30 @@ namespace {
 constexpr double kVllmDefaultUtilization = 0.95;
 constexpr double kVllmMaxUtilization = 0.98;
 
-std::string Gb(double gib) { return FormatFixed(gib, 2) + " GB"; }
+// What each engine calls a KV cache type it has, and what it offers instead of one it lacks.
+// vLLM's --kv-cache-dtype knows auto (the model dtype) and fp8; Ollama's OLLAMA_KV_CACHE_TYPE
+// knows f16, q8_0 and q4_0.
+struct EngineKvName {
+  std::string_view engine;
+  std::string_view kv_dtype;  // a KvDtype id, "*" for the fallback
+  std::string_view name;
+};
+constexpr EngineKvName kEngineKvNames[] = {
+    {"vllm", "fp16", "auto"},   {"vllm", "fp8", "fp8"},     {"vllm", "*", "fp8"},
+    {"ollama", "fp16", "f16"}, {"ollama", "q8_0", "q8_0"}, {"ollama", "q4_0", "q4_0"},
+    {"ollama", "*", "q8_0"},
+};
+
+// The engine's name for `kv_dtype`, and whether it has one (else the fallback's name).
+std::pair<std::string_view, bool> KvName(std::string_view engine, const KvDtype& kv_dtype) {
+  std::string_view fallback;
+  for (const EngineKvName& entry : kEngineKvNames) {
+    if (entry.engine != engine) continue;
+    if (entry.kv_dtype == kv_dtype.id) return {entry.name, true};
+    if (entry.kv_dtype == "*") fallback = entry.name;
+  }
+  return {fallback, false};
+}
 
 std::string Lower(std::string_view text) {
   std::string out(text);
@@ -55,21 +78,20 @@ VllmWeights VllmWeightsFor(const ModelSpec& model, const QuantFormat& format) {
   return {};
 }
 
-std::string VllmCommand(const CommandInputs& in) {
-  const ModelSpec& model = *in.model;
-  const Device& device = *in.device;
-  const VllmWeights weights = VllmWeightsFor(model, *in.format);
+// The comment lines above `vllm serve`: what runs where, what loads, and whether it fits.
+std::string VllmComments(const CommandInputs& in, const VllmWeights& weights, double& utilization) {
+  const Scenario& s = *in.scenario;
+  const Device& device = *s.device;
   const std::string devices =
-      in.device_count > 1 ? std::to_string(in.device_count) + "× " + device.name : device.name;
-  std::string out = "# " + model.name + " · " + std::string(in.format->label) + " on " + devices +
-                    ": about " + Gb(in.total_gib) + " of " + Gb(device.memory_gib) +
+      s.device_count > 1 ? std::to_string(s.device_count) + "× " + device.name : device.name;
+  std::string out = "# " + s.model->name + " · " + std::string(s.format->label) + " on " + devices +
+                    ": about " + FormatGb(in.per_device_gib) + " of " + FormatGb(device.memory_gib) +
                     " per device\n";
   out += weights.comment + "\n";
-
-  double utilization = kVllmDefaultUtilization;
-  const double ratio = in.total_gib / device.memory_gib;
+  utilization = kVllmDefaultUtilization;
+  const double ratio = in.per_device_gib / device.memory_gib;
   if (ratio > kVllmMaxUtilization) {
-    out += "# Does not fit: " + Gb(in.total_gib) + " needed. Lower --max-model-len (up to " +
+    out += "# Does not fit: " + FormatGb(in.per_device_gib) + " needed. Lower --max-model-len (up to " +
            FormatGrouped(in.max_context_tokens) +
            " tokens fit) or choose a smaller format or a larger device.\n";
   } else if (ratio > kVllmDefaultUtilization) {
@@ -77,26 +99,33 @@ std::string VllmCommand(const CommandInputs& in) {
     out += "# Tight: vLLM must be allowed " + FormatFixed(utilization, 2) +
            " of the memory; close other programs on this GPU.\n";
   }
-  std::string kv_flag(in.kv_dtype->vllm_name);
-  if (kv_flag.empty()) {
-    kv_flag = "fp8";
-    out += "# vLLM has no " + std::string(in.kv_dtype->label) +
-           " KV cache; fp8 (1 byte per element) is the nearest it offers.\n";
+  return out;
+}
+
+std::string VllmCommand(const CommandInputs& in) {
+  const Scenario& s = *in.scenario;
+  const VllmWeights weights = VllmWeightsFor(*s.model, *s.format);
+  double utilization = kVllmDefaultUtilization;
+  std::string out = VllmComments(in, weights, utilization);
+  const auto [kv_flag, has_kv] = KvName("vllm", *s.kv_dtype);
+  if (!has_kv) {
+    out += "# vLLM has no " + std::string(s.kv_dtype->label) + " KV cache; " + std::string(kv_flag) +
+           " (1 byte per element) is the nearest it offers.\n";
   }
   out += "vllm serve " + weights.source + weights.extra_flags + " \\\n";
-  out += "  --tensor-parallel-size " + std::to_string(in.device_count) + " \\\n";
-  out += "  --max-model-len " + std::to_string(in.context_tokens) + " \\\n";
-  out += "  --max-num-seqs " + std::to_string(in.batch) + " \\\n";
+  out += "  --tensor-parallel-size " + std::to_string(s.device_count) + " \\\n";
+  out += "  --max-model-len " + std::to_string(s.context_tokens) + " \\\n";
+  out += "  --max-num-seqs " + std::to_string(s.batch) + " \\\n";
   out += "  --gpu-memory-utilization " + FormatFixed(utilization, 2) + " \\\n";
-  out += "  --kv-cache-dtype " + kv_flag + " \\\n";
+  out += "  --kv-cache-dtype " + std::string(kv_flag) + " \\\n";
   out += "  --enable-prefix-caching \\\n";
   out += "  --port 8000";
   return out;
 }
 
 std::string OllamaModelfile(const CommandInputs& in) {
-  const ModelSpec& model = *in.model;
-  const QuantFormat& format = *in.format;
+  const ModelSpec& model = *in.scenario->model;
+  const QuantFormat& format = *in.scenario->format;
   // Ollama runs GGUF weights only: FP8 and AWQ map to the nearest GGUF type.
   std::string_view gguf_type = format.gguf_type;
   std::string note;
@@ -124,34 +153,62 @@ std::string OllamaModelfile(const CommandInputs& in) {
   std::string out = "# Save as Modelfile, then run: ollama create " + name + " -f Modelfile\n";
   out += note;
   out += "FROM " + from + "\n";
-  out += "PARAMETER num_ctx " + std::to_string(in.context_tokens);
+  out += "PARAMETER num_ctx " + std::to_string(in.scenario->context_tokens);
   return out;
 }
 
 std::string OllamaEnv(const CommandInputs& in) {
-  std::string kv_type(in.kv_dtype->ollama_name);
-  std::string out = "# Environment variables for ollama serve: " + std::to_string(in.batch) +
-                    (in.batch == 1 ? " slot" : " parallel slots") + " × " +
-                    FormatGrouped(in.context_tokens) + " tokens of " +
-                    std::string(in.kv_dtype->label) + " KV cache = " + Gb(in.kv_cache_gib) + "\n";
-  if (kv_type.empty()) {
-    kv_type = "q8_0";
-    out += "# Ollama has no " + std::string(in.kv_dtype->label) +
-           " KV cache; q8_0 (1.0625 bytes per element) is the nearest.\n";
+  const Scenario& s = *in.scenario;
+  const auto [kv_type, has_kv] = KvName("ollama", *s.kv_dtype);
+  std::string out = "# Environment variables for ollama serve: " + std::to_string(s.batch) +
+                    (s.batch == 1 ? " slot" : " parallel slots") + " × " +
+                    FormatGrouped(s.context_tokens) + " tokens of " +
+                    std::string(s.kv_dtype->label) + " KV cache = " + FormatGb(in.kv_cache_gib) + "\n";
+  if (!has_kv) {
+    out += "# Ollama has no " + std::string(s.kv_dtype->label) + " KV cache; " + std::string(kv_type) +
+           " (1.0625 bytes per element) is the nearest.\n";
   }
-  if (in.device_count > 1) {
+  if (s.device_count > 1) {
     out += "# Ollama has no tensor parallelism: it spreads the layers over the " +
-           std::to_string(in.device_count) + " GPUs, each holding its layers' share.\n";
+           std::to_string(s.device_count) + " GPUs, each holding its layers' share.\n";
   }
-  out += "OLLAMA_NUM_PARALLEL=" + std::to_string(in.batch) +
-         " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=" + kv_type + " ollama serve";
+  out += "OLLAMA_NUM_PARALLEL=" + std::to_string(s.batch) +
+         " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=" + std::string(kv_type) + " ollama serve";
   return out;
 }
 
+// The command templates a runtime profile lists by id.
+struct CommandTemplate {
+  std::string_view id;
+  std::string_view engine;
+  std::string_view title;     // UI string key
+  std::string_view language;
+  std::string (*build)(const CommandInputs&);
+};
+constexpr CommandTemplate kTemplates[] = {
+    {"vllm", "vllm", "cmd.vllm", "sh", VllmCommand},
+    {"ollama-modelfile", "ollama", "cmd.ollama", "modelfile", OllamaModelfile},
+    {"ollama-env", "ollama", "cmd.ollama_env", "sh", OllamaEnv},
+};
+
 }  // namespace
 
-Commands BuildCommands(const CommandInputs& inputs) {
-  return Commands{VllmCommand(inputs), OllamaModelfile(inputs), OllamaEnv(inputs)};
+std::vector<Command> BuildCommands(const CommandInputs& inputs) {
+  std::vector<Command> commands;
+  for (const std::string_view id : inputs.scenario->runtime->commands) {
+    for (const CommandTemplate& t : kTemplates) {
+      if (t.id != id) continue;
+      commands.push_back(Command{std::string(t.id), std::string(t.engine), std::string(t.title),
+                                 std::string(t.language), t.build(inputs)});
+    }
+  }
+  return commands;
+}
+
+std::vector<std::string_view> CommandTemplateIds() {
+  std::vector<std::string_view> ids;
+  for (const CommandTemplate& t : kTemplates) ids.push_back(t.id);
+  return ids;
 }
 
 }  // namespace vramcalc

@@ -39,6 +39,8 @@ std::string FormatFixed(double value, int decimals) {
   return kept;
 }
 
+std::string FormatGb(double gib) { return FormatFixed(gib, 2) + " GB"; }
+
 double RoundHalfUp(double value, int decimals) {
   return std::strtod(FormatFixed(value, decimals).c_str(), nullptr);
 }

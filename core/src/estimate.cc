@@ -6,54 +6,54 @@
 namespace vramcalc {
 namespace {
 
-// 1.3: discrete GPUs pay a CUDA/runtime constant, 3 % allocator slack on the weights and an
-// activation workspace of 0.04 GiB plus one FP16 hidden vector for a 32,768-token window.
-// Apple's unified memory has a smaller runtime and half the slack; the workspace has no 0.04.
-constexpr double kDiscreteRuntimeGib = 0.85;
-constexpr double kDiscreteWeightSlack = 0.03;
-constexpr double kDiscreteWorkspaceGib = 0.04;
-constexpr double kAppleRuntimeGib = 0.55;
-constexpr double kAppleWeightSlack = 0.015;
-constexpr double kWorkspaceTokens = 32768;
-constexpr double kActivationBytes = 2;  // FP16
+constexpr double kActivationBytes = 2;  // FP16 hidden activations in the workspace
 
-// 1.5: achievable fraction of peak bandwidth, times the device class's efficiency.
-constexpr double kBandwidthUtilization = 0.736;
-
-double DecodeEfficiency(DeviceClass device_class) {
-  switch (device_class) {
-    case DeviceClass::kConsumer: return 0.85;
-    case DeviceClass::kApple: return 0.80;
-    case DeviceClass::kDatacenter: return 0.90;
-  }
-  return 0.85;
-}
-
-// The largest S ≥ 0 with K(S) ≤ budget_bytes for `batch` sequences, where
-// K(S) = batch × (g × S + l × min(S, w)). Piecewise linear, so solved exactly per piece.
+// The largest S ≥ 0 with K(S) ≤ budget_bytes for `batch` sequences, where K is piecewise
+// linear in S: between two tier caps, the tiers not yet capped grow. Solved exactly per piece.
 int64_t InverseKv(const KvLayout& layout, int64_t batch, double budget_bytes) {
   constexpr double kCap = static_cast<double>(kMaxContextTokens);
   if (!(budget_bytes > 0)) return 0;
   const double per_seq = budget_bytes / static_cast<double>(batch);
-  const double g = layout.global_bytes_per_token;
-  const double l = layout.local_bytes_per_token;
-  const double w = static_cast<double>(layout.window_tokens);
-  double tokens;
-  if (l > 0 && per_seq >= (g + l) * w) {
-    // Past the window, only the global layers grow.
-    tokens = g > 0 ? (per_seq - l * w) / g : kCap;
-  } else {
-    tokens = per_seq / (g + l);
+  // On the piece that starts at tiers[first]'s cap (tiers are in ascending cap after the
+  // unbounded one): K = fixed + slope × S, where fixed holds the tiers capped before it and
+  // slope the tiers still growing.
+  const std::span<const KvLayout::Tier> tiers = layout.used();
+  const auto slope_from = [tiers](std::size_t first) {
+    double slope = tiers.front().bytes_per_token;
+    for (std::size_t i = first; i < tiers.size(); ++i) slope += tiers[i].bytes_per_token;
+    return slope;
+  };
+  std::size_t piece = 1;
+  double fixed = 0;
+  for (; piece < tiers.size(); ++piece) {
+    const KvLayout::Tier& tier = tiers[piece];
+    const double cap = static_cast<double>(tier.tokens_cap);
+    if (per_seq < fixed + slope_from(piece) * cap) break;  // the answer lies before this cap
+    fixed += tier.bytes_per_token * cap;
   }
+  const double slope = slope_from(piece);
+  const double tokens = slope > 0 ? (per_seq - fixed) / slope : kCap;
   return static_cast<int64_t>(std::floor(std::min(tokens, kCap)));
+}
+
+// Sums what `per_group` gives each layer group, as an exact integer (element counts).
+template <typename PerGroup>
+int64_t SumOverGroups(const ModelSpec& model, PerGroup per_group) {
+  int64_t sum = 0;
+  for (const LayerGroup& group : model.layer_groups) sum += group.layers * per_group(group);
+  return sum;
 }
 
 }  // namespace
 
 KvCompression KvCompressionOf(const ModelSpec& model) {
-  if (model.mla) return KvCompression::kLatent;
+  const auto any = [&model](LayerKind kind) {
+    return std::any_of(model.layer_groups.begin(), model.layer_groups.end(),
+                       [kind](const LayerGroup& group) { return group.kind == kind; });
+  };
+  if (any(LayerKind::kLatent)) return KvCompression::kLatent;
   const bool grouped = model.num_key_value_heads < model.num_attention_heads;
-  const bool windowed = model.sliding_window.has_value();
+  const bool windowed = any(LayerKind::kWindow);
   if (grouped && windowed) return KvCompression::kGroupedHeadsAndWindow;
   if (grouped) return KvCompression::kGroupedHeads;
   if (windowed) return KvCompression::kWindow;
@@ -64,105 +64,111 @@ double WeightsGib(double params, double bits_per_weight) {
   return params * bits_per_weight / 8.0 / kBytesPerGib;
 }
 
-KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element) {
-  // Elements per token and layer.
-  double per_layer;
-  if (model.mla) {
-    per_layer = static_cast<double>(model.mla->kv_lora_rank + model.mla->qk_rope_head_dim);
-  } else {
-    per_layer = 2.0 * static_cast<double>(model.num_key_value_heads * model.head_dim);
-  }
-  const double bytes_per_layer = per_layer * kv_bytes_per_element;
+KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element) {
   KvLayout layout;
-  int64_t local_layers = 0;
-  if (model.sliding_window) {
-    local_layers = model.sliding_window->local_layers;
-    layout.window_tokens = model.sliding_window->window_tokens;
+  for (const LayerGroup& group : model.layer_groups) {
+    // Elements per token over the group's layers (an exact integer), then bytes.
+    const int64_t elements = group.layers * group.kv_heads * (group.key_dim + group.value_dim);
+    if (elements == 0) continue;
+    const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
+    auto tier = std::find_if(layout.tiers.begin(), end,
+                             [&](const KvLayout::Tier& t) { return t.tokens_cap == group.window_tokens; });
+    if (tier == end) {
+      if (layout.tier_count == KvLayout::kMaxTiers) continue;  // ValidateModel rules this out
+      tier = end;
+      tier->tokens_cap = group.window_tokens;
+      ++layout.tier_count;
+    }
+    tier->bytes_per_token += static_cast<double>(elements) * kv_bytes_per_element;
   }
-  layout.global_bytes_per_token =
-      bytes_per_layer * static_cast<double>(model.num_hidden_layers - local_layers);
-  layout.local_bytes_per_token = bytes_per_layer * static_cast<double>(local_layers);
+  std::sort(layout.tiers.begin() + 1, layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count),
+            [](const KvLayout::Tier& a, const KvLayout::Tier& b) { return a.tokens_cap < b.tokens_cap; });
+  const int64_t state_elements = SumOverGroups(model, [](const LayerGroup& g) { return g.state_elements; });
+  layout.state_bytes = static_cast<double>(state_elements) * state_bytes_per_element;
   return layout;
 }
 
 double KvCacheBytes(const KvLayout& layout, int64_t context_tokens, int64_t batch) {
   const double s = static_cast<double>(context_tokens);
-  const double local_tokens = std::min(s, static_cast<double>(layout.window_tokens));
-  return static_cast<double>(batch) *
-         (layout.global_bytes_per_token * s + layout.local_bytes_per_token * local_tokens);
+  double per_sequence = 0;
+  for (const KvLayout::Tier& tier : layout.used()) {
+    const double tokens = tier.tokens_cap == 0 ? s : std::min(s, static_cast<double>(tier.tokens_cap));
+    per_sequence += tier.bytes_per_token * tokens;
+  }
+  return static_cast<double>(batch) * per_sequence;
 }
 
 double NaiveMhaKvBytes(const ModelSpec& model, int64_t context_tokens, int64_t batch) {
-  double per_layer;
-  if (model.mla) {
-    const double qk_dim =
-        static_cast<double>(model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim);
-    per_layer = static_cast<double>(model.num_attention_heads) *
-                (qk_dim + static_cast<double>(model.mla->v_head_dim));
-  } else {
-    per_layer = 2.0 * static_cast<double>(model.num_attention_heads * model.head_dim);
-  }
-  return per_layer * static_cast<double>(model.num_hidden_layers) *
-         static_cast<double>(context_tokens) * static_cast<double>(batch) * 2.0;
+  const int64_t elements = SumOverGroups(model, [](const LayerGroup& g) {
+    return g.query_heads * (g.query_key_dim + g.query_value_dim);
+  });
+  return static_cast<double>(elements) * static_cast<double>(context_tokens) * static_cast<double>(batch) * 2.0;
 }
 
-double OverheadGib(const ModelSpec& model, double weights_gib, Platform platform) {
+double OverheadGib(const ModelSpec& model, double weights_gib, const OverheadRule& rule) {
   const double workspace_gib =
-      static_cast<double>(model.hidden_size) * kWorkspaceTokens * kActivationBytes / kBytesPerGib;
-  if (platform == Platform::kApple) {
-    return kAppleRuntimeGib + kAppleWeightSlack * weights_gib + workspace_gib;
-  }
-  return kDiscreteRuntimeGib + kDiscreteWeightSlack * weights_gib + kDiscreteWorkspaceGib +
-         workspace_gib;
+      static_cast<double>(model.hidden_size) * rule.workspace_tokens * kActivationBytes / kBytesPerGib;
+  return rule.runtime_gib + rule.weight_slack * weights_gib + rule.workspace_gib + workspace_gib;
 }
 
-double PerDeviceOverheadGib(const ModelSpec& model, double weights_gib, Platform platform,
-                            int64_t device_count) {
-  const double n = static_cast<double>(device_count);
-  return OverheadGib(model, weights_gib / n, platform) +
-         (device_count > 1 ? kTensorParallelBuffersGib : 0.0);
+Footprint FootprintOf(const Scenario& s) {
+  const RuntimeProfile& runtime = *s.runtime;
+  Footprint footprint;
+  footprint.device_count = s.device_count;
+  footprint.weights_gib = WeightsGib(s.model->params_total, s.format->bits_per_weight);
+  const KvLayout layout = KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, runtime.state_bytes_per_element);
+  footprint.kv_cache_bytes = KvCacheBytes(layout, s.context_tokens, s.batch);
+  footprint.state_bytes = layout.state_bytes * static_cast<double>(s.batch);
+  const double n = static_cast<double>(s.device_count);
+  footprint.device_overhead_gib =
+      OverheadGib(*s.model, footprint.weights_gib / n, runtime.OverheadFor(s.device_class())) +
+      (s.device_count > 1 ? runtime.tensor_parallel_buffers_gib : 0.0);
+  return footprint;
 }
 
-double DecodeTokensPerSecond(const Device& device, double params_active, double bits_per_weight,
-                             double kv_cache_bytes, int64_t device_count) {
-  const double bytes_per_token = params_active * bits_per_weight / 8.0 + kv_cache_bytes;
-  const double one_device = device.bandwidth_gbps * 1e9 * kBandwidthUtilization *
-                            DecodeEfficiency(device.device_class) / bytes_per_token;
-  if (device_count <= 1) return one_device;
-  return static_cast<double>(device_count) * kTensorParallelEfficiency * one_device;
+double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
+  const RuntimeProfile& runtime = *s.runtime;
+  const double bytes_per_token = s.model->params_active * s.format->bits_per_weight / 8.0 +
+                                 footprint.kv_cache_bytes + footprint.state_bytes;
+  const double one_device = s.device->bandwidth_gbps * 1e9 * runtime.bandwidth_utilization *
+                            runtime.DecodeEfficiency(s.device->device_class) / bytes_per_token;
+  if (s.device_count <= 1) return one_device;
+  return static_cast<double>(s.device_count) * runtime.tensor_parallel_efficiency * one_device;
 }
 
-Fit RateFit(double total_gib, double memory_gib) {
+Fit RateFit(const RuntimeProfile& runtime, double total_gib, double memory_gib) {
   const double ratio = total_gib / memory_gib;
-  if (ratio <= 0.90) return Fit::kComfortable;
+  if (ratio <= runtime.comfortable_ratio) return Fit::kComfortable;
   if (ratio <= 1.00) return Fit::kTight;
   return Fit::kNoFit;
 }
 
-int64_t MaxContextTokens(const KvLayout& layout, int64_t batch, double weights_gib,
-                         double per_device_overhead_gib, double memory_gib, Platform platform,
-                         int64_t device_count) {
-  const bool apple = platform == Platform::kApple;
-  const double runtime_gib = apple ? kAppleRuntimeGib : kDiscreteRuntimeGib;
-  const double slack = apple ? kAppleWeightSlack : kDiscreteWeightSlack;
-  const double n = static_cast<double>(device_count);
-  const double device_weights_gib = weights_gib / n;
-  const double buffers_gib = device_count > 1 ? kTensorParallelBuffersGib : 0.0;
-  // 1.6 as the page computes it, per device: 96 % of memory, less the runtime, the slackened
-  // weights and (with N > 1) the communication buffers.
-  const double budget_gib =
-      kUsableFraction * memory_gib - runtime_gib - (1.0 + slack) * device_weights_gib - buffers_gib;
+int64_t MaxContextTokens(const Scenario& s) {
+  const RuntimeProfile& runtime = *s.runtime;
+  const OverheadRule& rule = runtime.OverheadFor(s.device_class());
+  const double memory_gib = s.device->memory_gib;
+  const Footprint footprint = FootprintOf(s);
+  const KvLayout layout = KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, runtime.state_bytes_per_element);
+  const double n = static_cast<double>(s.device_count);
+  const double device_weights_gib = footprint.weights_gib / n;
+  const double buffers_gib = s.device_count > 1 ? runtime.tensor_parallel_buffers_gib : 0.0;
+  // 1.6 as the page computes it, per device: the usable share of memory, less the runtime, the
+  // slackened weights and (with N > 1) the buffers.
+  const double budget_gib = runtime.usable_fraction * memory_gib - rule.runtime_gib -
+                            (1.0 + rule.weight_slack) * device_weights_gib - buffers_gib;
   // 1.7: never report a context whose total would rate "does not fit".
-  const double fit_budget_gib = memory_gib - device_weights_gib - per_device_overhead_gib;
-  // Each device holds 1/N of the KV cache, so all N together hold N budgets' worth.
-  int64_t tokens =
-      InverseKv(layout, batch, n * std::min(budget_gib, fit_budget_gib) * kBytesPerGib);
+  const double fit_budget_gib = memory_gib - device_weights_gib - footprint.device_overhead_gib;
+  // Each device holds 1/N of the KV cache and the state, so all N together hold N budgets.
+  int64_t tokens = InverseKv(layout, s.batch,
+                             n * std::min(budget_gib, fit_budget_gib) * kBytesPerGib - footprint.state_bytes);
   // Guard the last ulp: step down while the rating at `tokens` would still be "no fit".
-  const auto device_total_gib = [&](int64_t s) {
-    return device_weights_gib + KvCacheBytes(layout, s, batch) / kBytesPerGib / n +
-           per_device_overhead_gib;
+  const auto device_total_gib = [&](int64_t tokens_now) {
+    return device_weights_gib +
+           (KvCacheBytes(layout, tokens_now, s.batch) + footprint.state_bytes) / kBytesPerGib / n +
+           footprint.device_overhead_gib;
   };
-  for (int step = 0; step < 8 && tokens > 0 && RateFit(device_total_gib(tokens), memory_gib) == Fit::kNoFit;
+  for (int step = 0; step < 8 && tokens > 0 &&
+                     RateFit(runtime, device_total_gib(tokens), memory_gib) == Fit::kNoFit;
        ++step) {
     --tokens;
   }

@@ -1,15 +1,24 @@
 // Hugging Face config.json → ModelSpec. A second translation unit with nlohmann/json (the
 // request codec is the first): the config rules are a subject of their own.
+//
+// Every supported model_type is a row of kModelTypes: which rule finds its windowed layers,
+// how its experts are named and sized, whether its attention is a latent (MLA), its embedding
+// default and transformers' defaults for fields it may omit. The shared code reads the common
+// fields, turns the row's findings into layer groups and counts the parameters; a new model
+// type is a row (and, for a new arrangement, one rule function), never a branch here.
 #include "vramcalc/hf_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
-#include <set>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hf_config_internal.h"
 #include "vramcalc/display.h"
+#include "vramcalc/vocab.h"
 
 namespace vramcalc {
 namespace {
@@ -23,31 +32,6 @@ struct ConfigError {
 
 [[noreturn]] void Fail(const std::string& field, const std::string& message) {
   throw ConfigError{field.empty() ? "model" : "model." + field, message};
-}
-
-const std::set<std::string>& SupportedTypes() {
-  static const std::set<std::string> kTypes = {
-      "llama",   "mistral",    "mixtral",     "qwen2",       "qwen2_moe", "qwen3",
-      "qwen3_moe", "gemma2",   "gemma3",      "gemma3_text", "glm4",      "deepseek_v2",
-      "deepseek_v3", "gpt_oss", "phi3",       "llama4",      "llama4_text"};
-  return kTypes;
-}
-
-// The defaults transformers fills in for fields a config may leave out. Gemma 3's
-// multimodal checkpoints (gemma-3-4b-it and up) omit most of their text_config:
-// Gemma3TextConfig in transformers' configuration_gemma3.py.
-const Json& NoDefaults() {
-  static const Json kNone = Json::object();
-  return kNone;
-}
-
-const Json& DefaultsFor(const std::string& type) {
-  static const Json kGemma3 = {
-      {"vocab_size", 262208},        {"hidden_size", 2304},        {"intermediate_size", 9216},
-      {"num_hidden_layers", 26},     {"num_attention_heads", 8},   {"num_key_value_heads", 4},
-      {"head_dim", 256},             {"max_position_embeddings", 131072},
-      {"sliding_window", 4096},      {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
-  return type == "gemma3" || type == "gemma3_text" ? kGemma3 : NoDefaults();
 }
 
 // Field access with the config's own names in every message.
@@ -96,200 +80,209 @@ class Config {
   const Json& defaults_;
 };
 
-// How many of the layers attend to a bounded window, from layer_types or the type's rule.
-void ReadWindow(const Config& c, const std::string& type, ModelSpec& m) {
-  const int64_t layers = m.num_hidden_layers;
-  int64_t window = 0;
-  int64_t local = 0;
-  std::string pattern;
-  if (c.Has("layer_types")) {
-    const Json& types = c.Raw("layer_types");
-    if (!types.is_array() || static_cast<int64_t>(types.size()) != layers) {
+// What a config says beyond ModelSpec's common fields: the latent, the windowed layers and
+// the expert layout, as the type's rules find them.
+struct Shape {
+  struct Latent {
+    int64_t kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim;
+  };
+  std::optional<Latent> latent;
+  int64_t window = 0;        // tokens a windowed layer keeps
+  int64_t local_layers = 0;  // how many layers are windowed
+  std::string pattern;       // how they interleave, for the layer group's note
+  // Experts, in parameters: one routed expert, all shared experts of a layer, the layers with
+  // experts, and a dense layer's MLP when a type sizes it apart.
+  double expert = 0;
+  double shared = 0;
+  double moe_layers = 0;
+  double dense_layer_mlp = 0;
+};
+
+// ---- windowed layers, by rule ------------------------------------------------------------
+
+void NoWindow(const Config&, const ModelSpec&, Shape&) {}
+
+// Gemma 2, gpt-oss: layers 0, 2, 4, … use the window.
+void AlternatingWindow(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = (m.num_hidden_layers + 1) / 2;
+  shape.pattern = "alternating local / global";
+}
+
+// Gemma 3: every sliding_window_pattern-th layer is global.
+void EveryNthGlobal(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.window = c.Count("sliding_window");
+  const int64_t every = c.CountOr("sliding_window_pattern", 6);
+  shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / every;
+  shape.pattern = std::to_string(every - 1) + " local : 1 global";
+}
+
+// Qwen: with use_sliding_window, the layers from max_window_layers on.
+void QwenWindow(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Flag("use_sliding_window", false)) return;
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = m.num_hidden_layers - std::min(m.num_hidden_layers, c.CountOr("max_window_layers", m.num_hidden_layers));
+  shape.pattern = "layers from max_window_layers on";
+}
+
+// Mistral, Mixtral, Phi-3: a sliding_window applies to every layer.
+void WindowOnEveryLayer(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Has("sliding_window")) return;
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = m.num_hidden_layers;
+  shape.pattern = "every layer";
+}
+
+// Llama 4: chunked attention on all but every no_rope_layer_interval-th layer.
+void ChunkedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Has("attention_chunk_size")) return;
+  shape.window = c.Count("attention_chunk_size");
+  const int64_t every = c.CountOr("no_rope_layer_interval", 4);
+  shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / every;
+  shape.pattern = std::to_string(every - 1) + " chunked : 1 global";
+}
+
+// ---- experts, by naming -------------------------------------------------------------------
+
+struct Experts {
+  int64_t count = 0, per_token = 0, shared = 0;
+};
+
+Experts NoExperts(const Config&, const ModelSpec&, Shape&) { return {}; }
+
+// Mixtral, gpt-oss: num_local_experts on every layer, each as wide as intermediate_size.
+Experts LocalExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const int64_t per_token = c.Has("num_experts_per_tok") ? c.Count("num_experts_per_tok") : c.Count("experts_per_token");
+  const Experts experts{c.Count("num_local_experts"), per_token, 0};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return experts;
+}
+
+// Llama 4: local experts plus one shared expert, on every interleave_moe_layer_step-th layer;
+// the dense layers' MLP is intermediate_size_mlp wide.
+Experts Llama4Experts(const Config& c, const ModelSpec& m, Shape& shape) {
+  Experts experts = LocalExperts(c, m, shape);
+  experts.shared = 1;
+  shape.shared = shape.expert;
+  const int64_t step = c.CountOr("interleave_moe_layer_step", 1);
+  shape.moe_layers = std::floor(static_cast<double>(m.num_hidden_layers) / static_cast<double>(step));
+  shape.dense_layer_mlp = 3 * static_cast<double>(m.hidden_size) *
+                          static_cast<double>(c.CountOr("intermediate_size_mlp", c.Count("intermediate_size")));
+  return experts;
+}
+
+// Qwen MoE: num_experts of moe_intermediate_size, and a shared expert when it is sized.
+Experts QwenExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Experts experts{c.Count("num_experts"), c.Count("num_experts_per_tok"),
+                        c.Has("shared_expert_intermediate_size") ? 1 : 0};
+  const double h = static_cast<double>(m.hidden_size);
+  shape.expert = 3 * h * static_cast<double>(c.Count("moe_intermediate_size"));
+  if (c.Has("shared_expert_intermediate_size")) {
+    shape.shared = 3 * h * static_cast<double>(c.Count("shared_expert_intermediate_size"));
+  }
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return experts;
+}
+
+// DeepSeek: n_routed_experts and n_shared_experts, all moe_intermediate_size wide, on the
+// layers after the first first_k_dense_replace.
+Experts DeepSeekExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Experts experts{c.Count("n_routed_experts"), c.Count("num_experts_per_tok"), c.CountOr("n_shared_experts", 0)};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.shared = static_cast<double>(experts.shared) * shape.expert;
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers) -
+                     static_cast<double>(std::min(m.num_hidden_layers, c.CountOr("first_k_dense_replace", 0)));
+  return experts;
+}
+
+// ---- the model types ------------------------------------------------------------------------
+
+// The defaults transformers fills in for fields a config may leave out. Gemma 3's multimodal
+// checkpoints (gemma-3-4b-it and up) omit most of their text_config: Gemma3TextConfig in
+// transformers' configuration_gemma3.py.
+const Json& NoDefaults() {
+  static const Json kNone = Json::object();
+  return kNone;
+}
+const Json& Gemma3Defaults() {
+  static const Json kGemma3 = Json::parse(R"({
+      "vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+      "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+      "max_position_embeddings": 131072, "sliding_window": 4096, "sliding_window_pattern": 6,
+      "tie_word_embeddings": true})");
+  return kGemma3;
+}
+
+struct ModelType {
+  std::string_view type;
+  void (*window)(const Config&, const ModelSpec&, Shape&);  // when the config has no layer_types
+  Experts (*experts)(const Config&, const ModelSpec&, Shape&);
+  bool latent;                    // DeepSeek's multi-head latent attention fields
+  bool tied_by_default;           // tie_word_embeddings when the config omits it
+  const char* layer_types_window;  // the window's key when layer_types marks windowed layers
+  const Json& (*defaults)();
+};
+
+constexpr ModelType kModelTypes[] = {
+    {"deepseek_v2", NoWindow, DeepSeekExperts, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v3", NoWindow, DeepSeekExperts, true, false, "sliding_window", NoDefaults},
+    {"gemma2", AlternatingWindow, NoExperts, false, true, "sliding_window", NoDefaults},
+    {"gemma3", EveryNthGlobal, NoExperts, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma3_text", EveryNthGlobal, NoExperts, false, true, "sliding_window", Gemma3Defaults},
+    {"glm4", NoWindow, NoExperts, false, false, "sliding_window", NoDefaults},
+    {"gpt_oss", AlternatingWindow, LocalExperts, false, false, "sliding_window", NoDefaults},
+    {"llama", NoWindow, NoExperts, false, false, "sliding_window", NoDefaults},
+    {"llama4", ChunkedAttention, Llama4Experts, false, false, "attention_chunk_size", NoDefaults},
+    {"llama4_text", ChunkedAttention, Llama4Experts, false, false, "attention_chunk_size", NoDefaults},
+    {"mistral", WindowOnEveryLayer, NoExperts, false, false, "sliding_window", NoDefaults},
+    {"mixtral", WindowOnEveryLayer, LocalExperts, false, false, "sliding_window", NoDefaults},
+    {"phi3", WindowOnEveryLayer, NoExperts, false, false, "sliding_window", NoDefaults},
+    {"qwen2", QwenWindow, NoExperts, false, false, "sliding_window", NoDefaults},
+    {"qwen2_moe", QwenWindow, QwenExperts, false, false, "sliding_window", NoDefaults},
+    {"qwen3", QwenWindow, NoExperts, false, false, "sliding_window", NoDefaults},
+    {"qwen3_moe", QwenWindow, QwenExperts, false, false, "sliding_window", NoDefaults},
+};
+
+const ModelType* FindModelType(std::string_view type) {
+  for (const ModelType& row : kModelTypes) {
+    if (row.type == type) return &row;
+  }
+  return nullptr;
+}
+
+// The windowed layers from layer_types when the config lists them, else by the type's rule.
+// A window as long as the model's context never bounds anything.
+void ReadWindow(const Config& c, const ModelType& type, const ModelSpec& m, Shape& shape) {
+  if (!c.Has("layer_types")) {
+    type.window(c, m, shape);
+  } else {
+    const Json& kinds = c.Raw("layer_types");
+    if (!kinds.is_array() || static_cast<int64_t>(kinds.size()) != m.num_hidden_layers) {
       Fail("layer_types", "layer_types must list one entry per hidden layer (" +
-                              std::to_string(layers) + ").");
+                              std::to_string(m.num_hidden_layers) + ").");
     }
-    for (const Json& entry : types) {
+    for (const Json& entry : kinds) {
       if (!entry.is_string()) Fail("layer_types", "layer_types must hold strings.");
       const std::string kind = entry.get<std::string>();
-      if (kind == "sliding_attention" || kind == "chunked_attention") ++local;
+      if (kind == "sliding_attention" || kind == "chunked_attention") ++shape.local_layers;
     }
-    pattern = "layer_types: " + std::to_string(local) + " windowed, " +
-              std::to_string(layers - local) + " global";
-    if (local > 0) {
-      window = type.rfind("llama4", 0) == 0 ? c.Count("attention_chunk_size") : c.Count("sliding_window");
-    }
-  } else if (type == "gemma2") {
-    window = c.Count("sliding_window");
-    local = (layers + 1) / 2;  // layers 0, 2, 4, … use the window
-    pattern = "alternating local / global";
-  } else if (type == "gemma3" || type == "gemma3_text") {
-    window = c.Count("sliding_window");
-    const int64_t every = c.CountOr("sliding_window_pattern", 6);
-    local = layers - layers / every;  // every `every`-th layer is global
-    pattern = std::to_string(every - 1) + " local : 1 global";
-  } else if (type == "gpt_oss") {
-    window = c.Count("sliding_window");
-    local = (layers + 1) / 2;
-    pattern = "alternating sliding / full attention";
-  } else if (type.rfind("qwen", 0) == 0) {
-    if (c.Flag("use_sliding_window", false)) {
-      window = c.Count("sliding_window");
-      local = layers - std::min(layers, c.CountOr("max_window_layers", layers));
-      pattern = "layers from max_window_layers on";
-    }
-  } else if (type == "mistral" || type == "mixtral" || type == "phi3") {
-    if (c.Has("sliding_window")) {
-      window = c.Count("sliding_window");
-      local = layers;
-      pattern = "every layer";
-    }
-  } else if (type.rfind("llama4", 0) == 0) {
-    if (c.Has("attention_chunk_size")) {
-      window = c.Count("attention_chunk_size");
-      const int64_t every = c.CountOr("no_rope_layer_interval", 4);
-      local = layers - layers / every;
-      pattern = std::to_string(every - 1) + " chunked : 1 global";
-    }
+    shape.pattern = "layer_types: " + std::to_string(shape.local_layers) + " windowed, " +
+                    std::to_string(m.num_hidden_layers - shape.local_layers) + " global";
+    if (shape.local_layers > 0) shape.window = c.Count(type.layer_types_window);
   }
-  // A window as long as the model's context never bounds anything.
-  if (local > 0 && window < m.max_position_embeddings) {
-    m.sliding_window = SlidingWindowSpec{window, local, pattern};
-  }
+  if (shape.local_layers == 0 || shape.window >= m.max_position_embeddings) shape.local_layers = 0;
 }
 
-// Parameters from the shapes: embeddings, attention and MLP/expert weights per layer.
-void CountParameters(const Config& c, const std::string& type, ModelSpec& m) {
-  const double h = static_cast<double>(m.hidden_size);
-  const double heads = static_cast<double>(m.num_attention_heads);
-  const double kv_heads = static_cast<double>(m.num_key_value_heads);
-  const double d = static_cast<double>(m.head_dim);
-  const double layers = static_cast<double>(m.num_hidden_layers);
-  const double vocab = static_cast<double>(m.vocab_size);
-  const bool gemma = type.rfind("gemma", 0) == 0;
-  const bool tied = c.Flag("tie_word_embeddings", gemma);
-
-  double attention;
-  if (m.mla) {
-    const double qk = static_cast<double>(m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim);
-    const double kv_lora = static_cast<double>(m.mla->kv_lora_rank);
-    const double q = c.Has("q_lora_rank")
-                         ? h * static_cast<double>(c.Count("q_lora_rank")) +
-                               static_cast<double>(c.Count("q_lora_rank")) * heads * qk
-                         : h * heads * qk;
-    attention = q + h * (kv_lora + static_cast<double>(m.mla->qk_rope_head_dim)) +
-                kv_lora * heads * static_cast<double>(m.mla->qk_nope_head_dim + m.mla->v_head_dim) +
-                heads * static_cast<double>(m.mla->v_head_dim) * h;
-  } else {
-    attention = h * heads * d * 2 + h * kv_heads * d * 2;  // q and o, k and v
-  }
-
-  // Dense and MoE layers (every MLP is gated: gate, up and down projections).
-  double moe_layers = 0;
-  double expert = 0;         // one routed expert
-  double shared = 0;         // all shared experts of one layer
-  double router = 0;
-  double dense_layer_mlp = 0;
-  if (m.moe) {
-    const double experts = static_cast<double>(m.moe->num_experts);
-    if (type == "mixtral" || type == "gpt_oss") {
-      expert = 3 * h * static_cast<double>(c.Count("intermediate_size"));
-      moe_layers = layers;
-    } else if (type.rfind("llama4", 0) == 0) {
-      expert = 3 * h * static_cast<double>(c.Count("intermediate_size"));
-      shared = expert;  // one shared expert per MoE layer
-      const int64_t step = c.CountOr("interleave_moe_layer_step", 1);
-      moe_layers = std::floor(layers / static_cast<double>(step));
-      dense_layer_mlp = 3 * h * static_cast<double>(c.CountOr("intermediate_size_mlp", c.Count("intermediate_size")));
-    } else if (type == "deepseek_v2" || type == "deepseek_v3") {
-      expert = 3 * h * static_cast<double>(c.Count("moe_intermediate_size"));
-      shared = static_cast<double>(m.moe->shared_experts) * expert;
-      moe_layers = layers - static_cast<double>(std::min(m.num_hidden_layers, c.CountOr("first_k_dense_replace", 0)));
-    } else {  // qwen2_moe, qwen3_moe
-      expert = 3 * h * static_cast<double>(c.Count("moe_intermediate_size"));
-      if (c.Has("shared_expert_intermediate_size")) {
-        shared = 3 * h * static_cast<double>(c.Count("shared_expert_intermediate_size"));
-      }
-      moe_layers = layers;
-    }
-    router = h * experts;
-  }
-  const double dense_layers = layers - moe_layers;
-  if (dense_layers > 0 && dense_layer_mlp == 0) {
-    dense_layer_mlp = 3 * h * static_cast<double>(c.Count("intermediate_size"));
-  }
-  const double embeddings = vocab * h * (tied ? 1 : 2);
-  const double per_moe_layer_total =
-      attention + static_cast<double>(m.moe ? m.moe->num_experts : 0) * expert + shared + router;
-  const double per_moe_layer_active =
-      attention + static_cast<double>(m.moe ? m.moe->experts_per_token : 0) * expert + shared + router;
-  const double per_dense_layer = attention + dense_layer_mlp;
-  m.params_total = embeddings + dense_layers * per_dense_layer + moe_layers * per_moe_layer_total;
-  m.params_active = embeddings + dense_layers * per_dense_layer + moe_layers * per_moe_layer_active;
-
-  auto n = [](double value) { return FormatGrouped(static_cast<int64_t>(value)); };
-  std::string formula = n(vocab) + " × " + n(h) + (tied ? " (tied embeddings)" : " × 2 (untied embeddings)");
-  if (dense_layers > 0) {
-    formula += " + " + n(dense_layers) + " × (attention " + n(attention) + " + MLP " + n(dense_layer_mlp) + ")";
-  }
-  if (moe_layers > 0) {
-    formula += " + " + n(moe_layers) + " × (attention " + n(attention) + " + " +
-               n(static_cast<double>(m.moe->num_experts)) + " experts × " + n(expert) +
-               (shared > 0 ? " + shared " + n(shared) : "") + " + router " + n(router) + ")";
-  }
-  formula += " = " + n(m.params_total);
-  if (m.moe) {
-    formula += "; active per token with " + n(static_cast<double>(m.moe->experts_per_token)) +
-               " experts: " + n(m.params_active);
-  }
-  m.params_formula = formula + " (norms and biases, under 0.1 %, left out)";
-}
-
-ModelSpec Read(const Json& root) {
-  if (!root.is_object()) Fail("", "A config.json must be a JSON object.");
-  // Multimodal checkpoints keep the language model's fields in text_config.
-  const bool nested = root.contains("text_config") && root["text_config"].is_object();
-  const Json& text = nested ? root["text_config"] : root;
-  // Config keeps a reference to its defaults: they must outlive it (no temporaries).
-  const Config outer(root, NoDefaults());
-
-  std::string type = Config(text, NoDefaults()).Text("model_type");
-  if (type.empty() || !SupportedTypes().count(type)) type = outer.Text("model_type");
-  if (type.empty()) Fail("model_type", "model_type is missing; is this a Hugging Face config.json?");
-  if (!SupportedTypes().count(type)) {
-    std::string list;
-    for (const std::string& known : SupportedTypes()) list += (list.empty() ? "" : ", ") + known;
-    Fail("model_type", "model_type \"" + type.substr(0, 40) + "\" is not supported; supported: " + list + ".");
-  }
-  const Config c(text, DefaultsFor(type));
-
-  ModelSpec m;
-  m.id = "custom";
-  std::string name = outer.Text("_name_or_path");
-  if (name.size() > 100) name.resize(100);
-  m.checkpoint = name;
-  m.name = name.empty() ? "Custom " + type : name;
-  m.family = "config.json (" + type + ")";
-  m.license = "—";
-  m.release = "—";
-  m.num_hidden_layers = c.Count("num_hidden_layers");
-  m.hidden_size = c.Count("hidden_size");
-  m.num_attention_heads = c.Count("num_attention_heads");
-  m.num_key_value_heads = c.CountOr("num_key_value_heads", m.num_attention_heads);
-  m.vocab_size = c.Count("vocab_size");
-  m.max_position_embeddings = c.Count("max_position_embeddings");
-  if (m.num_key_value_heads > m.num_attention_heads ||
-      m.num_attention_heads % m.num_key_value_heads != 0) {
-    Fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(m.num_key_value_heads) +
-                                    ") must divide num_attention_heads (" +
-                                    std::to_string(m.num_attention_heads) + ").");
-  }
-
-  if (type == "deepseek_v2" || type == "deepseek_v3") {
+// The type's rules applied: the latent or the head size, the experts and the windowed layers.
+Shape ReadShape(const Config& c, const ModelType& type, ModelSpec& m) {
+  Shape shape;
+  if (type.latent) {
     m.attention = Attention::kMla;
-    m.mla = MlaSpec{c.Count("kv_lora_rank"), c.Count("qk_rope_head_dim"), c.Count("qk_nope_head_dim"),
-                    c.Count("v_head_dim")};
+    shape.latent = Shape::Latent{c.Count("kv_lora_rank"), c.Count("qk_rope_head_dim"), c.Count("qk_nope_head_dim"),
+                                 c.Count("v_head_dim")};
     m.num_key_value_heads = m.num_attention_heads;
-    m.head_dim = m.mla->v_head_dim;
+    m.head_dim = shape.latent->v_head_dim;
   } else {
     if (c.Has("head_dim")) {
       m.head_dim = c.Count("head_dim");
@@ -302,32 +295,156 @@ ModelSpec Read(const Json& root) {
                   : m.num_key_value_heads == 1                   ? Attention::kMqa
                                                                   : Attention::kGqa;
   }
-
-  // Mixture of experts: the type's own names for the expert counts.
-  int64_t experts = 0;
-  int64_t per_token = 0;
-  int64_t shared_experts = 0;
-  if (type == "mixtral" || type == "gpt_oss" || type.rfind("llama4", 0) == 0) {
-    experts = c.Count("num_local_experts");
-    per_token = c.Has("num_experts_per_tok") ? c.Count("num_experts_per_tok") : c.Count("experts_per_token");
-    if (type.rfind("llama4", 0) == 0) shared_experts = 1;
-  } else if (type == "qwen2_moe" || type == "qwen3_moe") {
-    experts = c.Count("num_experts");
-    per_token = c.Count("num_experts_per_tok");
-    shared_experts = c.Has("shared_expert_intermediate_size") ? 1 : 0;
-  } else if (type == "deepseek_v2" || type == "deepseek_v3") {
-    experts = c.Count("n_routed_experts");
-    per_token = c.Count("num_experts_per_tok");
-    shared_experts = c.CountOr("n_shared_experts", 0);
-  }
-  if (experts > 0) {
-    if (per_token > experts) Fail("num_experts_per_tok", "More experts per token than experts.");
+  const Experts experts = type.experts(c, m, shape);
+  if (experts.count > 0) {
+    if (experts.per_token > experts.count) Fail("num_experts_per_tok", "More experts per token than experts.");
     m.topology = Topology::kMoe;
-    m.moe = MoeSpec{experts, per_token, shared_experts};
+    m.moe = MoeSpec{experts.count, experts.per_token, experts.shared};
   }
+  ReadWindow(c, type, m, shape);
+  return shape;
+}
 
-  ReadWindow(c, type, m);
-  CountParameters(c, type, m);
+// The layer groups: one latent group, or the global layers and the windowed ones.
+std::vector<LayerGroup> GroupsOf(const ModelSpec& m, const Shape& shape) {
+  if (shape.latent) {
+    const Shape::Latent& l = *shape.latent;
+    return {LayerGroup{.kind = LayerKind::kLatent, .layers = m.num_hidden_layers, .kv_heads = 1,
+                       .key_dim = l.kv_lora_rank + l.qk_rope_head_dim, .query_heads = m.num_attention_heads,
+                       .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim, .query_value_dim = l.v_head_dim}};
+  }
+  const LayerGroup attention{.kind = LayerKind::kFull, .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim,
+                             .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
+                             .query_key_dim = m.head_dim, .query_value_dim = m.head_dim};
+  std::vector<LayerGroup> groups;
+  if (m.num_hidden_layers > shape.local_layers) {
+    groups.push_back(attention);
+    groups.back().layers = m.num_hidden_layers - shape.local_layers;
+  }
+  if (shape.local_layers > 0) {
+    groups.push_back(attention);
+    groups.back().kind = LayerKind::kWindow;
+    groups.back().layers = shape.local_layers;
+    groups.back().window_tokens = shape.window;
+  }
+  return groups;
+}
+
+// Attention weights per layer: q, k, v and o, or MLA's low-rank projections.
+double AttentionParams(const Config& c, const ModelSpec& m, const Shape& shape) {
+  const double h = static_cast<double>(m.hidden_size);
+  const double heads = static_cast<double>(m.num_attention_heads);
+  if (!shape.latent) {
+    const double d = static_cast<double>(m.head_dim);
+    return h * heads * d * 2 + h * static_cast<double>(m.num_key_value_heads) * d * 2;  // q and o, k and v
+  }
+  const Shape::Latent& l = *shape.latent;
+  const double qk = static_cast<double>(l.qk_nope_head_dim + l.qk_rope_head_dim);
+  const double kv_lora = static_cast<double>(l.kv_lora_rank);
+  const double q = c.Has("q_lora_rank") ? h * static_cast<double>(c.Count("q_lora_rank")) +
+                                              static_cast<double>(c.Count("q_lora_rank")) * heads * qk
+                                        : h * heads * qk;
+  return q + h * (kv_lora + static_cast<double>(l.qk_rope_head_dim)) +
+         kv_lora * heads * static_cast<double>(l.qk_nope_head_dim + l.v_head_dim) +
+         heads * static_cast<double>(l.v_head_dim) * h;
+}
+
+// The arithmetic of CountParameters, for the card.
+std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, double attention, double router) {
+  auto n = [](double value) { return FormatGrouped(static_cast<int64_t>(value)); };
+  const double dense_layers = static_cast<double>(m.num_hidden_layers) - shape.moe_layers;
+  std::string formula = n(static_cast<double>(m.vocab_size)) + " × " + n(static_cast<double>(m.hidden_size)) +
+                        (tied ? " (tied embeddings)" : " × 2 (untied embeddings)");
+  if (dense_layers > 0) {
+    formula += " + " + n(dense_layers) + " × (attention " + n(attention) + " + MLP " + n(shape.dense_layer_mlp) + ")";
+  }
+  if (shape.moe_layers > 0) {
+    formula += " + " + n(shape.moe_layers) + " × (attention " + n(attention) + " + " +
+               n(static_cast<double>(m.moe->num_experts)) + " experts × " + n(shape.expert) +
+               (shape.shared > 0 ? " + shared " + n(shape.shared) : "") + " + router " + n(router) + ")";
+  }
+  formula += " = " + n(m.params_total);
+  if (m.moe) {
+    formula += "; active per token with " + n(static_cast<double>(m.moe->experts_per_token)) +
+               " experts: " + n(m.params_active);
+  }
+  return formula + " (norms and biases, under 0.1 %, left out)";
+}
+
+// Parameters from the shapes: embeddings, attention and gated MLP or expert weights per layer
+// (gate, up and down projections).
+void CountParameters(const Config& c, const ModelType& type, Shape& shape, ModelSpec& m) {
+  const double h = static_cast<double>(m.hidden_size);
+  const double layers = static_cast<double>(m.num_hidden_layers);
+  const bool tied = c.Flag("tie_word_embeddings", type.tied_by_default);
+  const double attention = AttentionParams(c, m, shape);
+  const double router = m.moe ? h * static_cast<double>(m.moe->num_experts) : 0;
+  const double dense_layers = layers - shape.moe_layers;
+  if (dense_layers > 0 && shape.dense_layer_mlp == 0) {
+    shape.dense_layer_mlp = 3 * h * static_cast<double>(c.Count("intermediate_size"));
+  }
+  const double embeddings = static_cast<double>(m.vocab_size) * h * (tied ? 1 : 2);
+  const double experts = static_cast<double>(m.moe ? m.moe->num_experts : 0);
+  const double per_token = static_cast<double>(m.moe ? m.moe->experts_per_token : 0);
+  const double per_moe_layer_total = attention + experts * shape.expert + shape.shared + router;
+  const double per_moe_layer_active = attention + per_token * shape.expert + shape.shared + router;
+  const double per_dense_layer = attention + shape.dense_layer_mlp;
+  m.params_total = embeddings + dense_layers * per_dense_layer + shape.moe_layers * per_moe_layer_total;
+  m.params_active = embeddings + dense_layers * per_dense_layer + shape.moe_layers * per_moe_layer_active;
+  m.params_formula = ParamsFormula(m, shape, tied, attention, router);
+}
+
+// The model_type (the text_config's when it names a supported one, else the outer one) and
+// its row.
+const ModelType& TypeOf(const Config& outer, const Config& text) {
+  std::string type = text.Text("model_type");
+  if (type.empty() || !FindModelType(type)) type = outer.Text("model_type");
+  if (type.empty()) Fail("model_type", "model_type is missing; is this a Hugging Face config.json?");
+  const ModelType* row = FindModelType(type);
+  if (row == nullptr) {
+    Fail("model_type", "model_type \"" + type.substr(0, 40) + "\" is not supported; supported: " +
+                           JoinIds(kModelTypes, [](const ModelType& t) { return t.type; }, "and", false) + ".");
+  }
+  return *row;
+}
+
+// The fields every type shares, named as every type names them.
+ModelSpec ReadCommon(const Config& c, const Config& outer, std::string_view type) {
+  ModelSpec m;
+  m.id = "custom";
+  std::string name = outer.Text("_name_or_path");
+  if (name.size() > 100) name.resize(100);
+  m.checkpoint = name;
+  m.name = name.empty() ? "Custom " + std::string(type) : name;
+  m.family = "config.json (" + std::string(type) + ")";
+  m.license = "—";
+  m.release = "—";
+  m.num_hidden_layers = c.Count("num_hidden_layers");
+  m.hidden_size = c.Count("hidden_size");
+  m.num_attention_heads = c.Count("num_attention_heads");
+  m.num_key_value_heads = c.CountOr("num_key_value_heads", m.num_attention_heads);
+  m.vocab_size = c.Count("vocab_size");
+  m.max_position_embeddings = c.Count("max_position_embeddings");
+  if (m.num_key_value_heads > m.num_attention_heads || m.num_attention_heads % m.num_key_value_heads != 0) {
+    Fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(m.num_key_value_heads) +
+                                    ") must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + ").");
+  }
+  return m;
+}
+
+ModelSpec Read(const Json& root) {
+  if (!root.is_object()) Fail("", "A config.json must be a JSON object.");
+  // Multimodal checkpoints keep the language model's fields in text_config.
+  const bool nested = root.contains("text_config") && root["text_config"].is_object();
+  const Json& text = nested ? root["text_config"] : root;
+  // Config keeps a reference to its defaults: they must outlive it (no temporaries).
+  const Config outer(root, NoDefaults());
+  const ModelType& type = TypeOf(outer, Config(text, NoDefaults()));
+  const Config c(text, type.defaults());
+  ModelSpec m = ReadCommon(c, outer, type.type);
+  Shape shape = ReadShape(c, type, m);
+  m.layer_groups = GroupsOf(m, shape);
+  CountParameters(c, type, shape, m);
   m.sources = {{"architecture", "pasted config.json"}};
   return m;
 }
@@ -365,6 +482,12 @@ Result<ModelSpec> ParseHfConfig(std::string_view config_json) {
     // out_of_range while parsing: a number beyond a double's range, such as 1e400.
     return Error{"malformed_json", "The config.json holds a number too large to read.", "model"};
   }
+}
+
+std::vector<std::string_view> SupportedModelTypes() {
+  std::vector<std::string_view> types;
+  for (const ModelType& row : kModelTypes) types.push_back(row.type);
+  return types;
 }
 
 }  // namespace vramcalc

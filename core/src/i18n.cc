@@ -1,16 +1,12 @@
 #include "vramcalc/i18n.h"
 
+#include <algorithm>
+
 #include "builtin_data.h"
+#include "json_dom.h"
+#include "strings_codec.h"
 
 namespace vramcalc {
-
-std::optional<Lang> ParseLang(std::string_view id) {
-  if (id == "de") return Lang::kDe;
-  if (id == "en") return Lang::kEn;
-  return std::nullopt;
-}
-
-std::string_view LangId(Lang lang) { return lang == Lang::kDe ? "de" : "en"; }
 
 std::string_view Strings::Text(std::string_view key) const {
   const auto it = texts_.find(key);
@@ -18,9 +14,14 @@ std::string_view Strings::Text(std::string_view key) const {
 }
 
 const Strings& BuiltinStrings(Lang lang) {
-  // Built once, then immutable: the tables are constants of the program.
-  static const Strings kDe(internal::BuiltinStringTable(Lang::kDe));
-  static const Strings kEn(internal::BuiltinStringTable(Lang::kEn));
+  // Built once, then immutable: the tables are constants of the program. A table that does
+  // not parse stays empty (tests/core/builtin_data_test.cc proves both parse).
+  static const auto kBuiltin = [](Lang which) {
+    Result<Strings> parsed = internal::ParseStrings(internal::BuiltinStringsJson(which));
+    return parsed.ok() ? std::move(parsed).value() : Strings();
+  };
+  static const Strings kDe = kBuiltin(Lang::kDe);
+  static const Strings kEn = kBuiltin(Lang::kEn);
   return lang == Lang::kDe ? kDe : kEn;
 }
 
@@ -34,15 +35,10 @@ std::string FillTemplate(std::string_view pattern,
       const std::size_t close = pattern.find('}', i);
       if (close != std::string_view::npos) {
         const std::string_view name = pattern.substr(i + 1, close - i - 1);
-        bool replaced = false;
-        for (const auto& [key, value] : values) {
-          if (key == name) {
-            out += value;
-            replaced = true;
-            break;
-          }
-        }
-        if (replaced) {
+        const auto* value = std::find_if(values.begin(), values.end(),
+                                         [name](const auto& entry) { return entry.first == name; });
+        if (value != values.end()) {
+          out += value->second;
           i = close + 1;
           continue;
         }
@@ -53,5 +49,24 @@ std::string FillTemplate(std::string_view pattern,
   }
   return out;
 }
+
+namespace internal {
+
+Result<Strings> ParseStrings(std::string_view strings_json) {
+  Result<json::Document> document = json::Document::Parse(strings_json, 2);
+  if (!document.ok()) return Error{"invalid_strings", document.error().message, ""};
+  const json::Value root = document.value().root();
+  if (!root.IsObject()) return Error{"invalid_strings", "must be a JSON object", ""};
+  std::map<std::string, std::string, std::less<>> texts;
+  for (const json::Value member : root.Children()) {
+    const std::string key(member.Key());
+    if (key.starts_with("_")) continue;
+    if (!member.IsString()) return Error{"invalid_strings", key + " must be a string", key};
+    texts.emplace(key, member.String());
+  }
+  return Strings(std::move(texts));
+}
+
+}  // namespace internal
 
 }  // namespace vramcalc

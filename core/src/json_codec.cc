@@ -1,42 +1,33 @@
-// The JSON contract's reading side, through nlohmann/json (with hf_config.cc, the only users of
-// its json type; json_output.cc writes the output): requests, sweep requests, and catalog
-// files (ParseCatalog: the tests and the catalog fuzzer read assets/ with it; the program's own
-// catalog is compiled-in data, core/embed_assets.cmake). Parsing uses nlohmann's exceptions
-// internally; every one is caught here and turned into an Error that names the field, so
-// nothing escapes this file.
+// The request side of the JSON contract, through nlohmann/json (with hf_config.cc, the only
+// users of its json type; the catalog is read by json_dom.h, and json_output.cc writes every
+// answer): evaluate and sweep requests, field by field from one table. Parsing uses
+// nlohmann's exceptions internally; every one is caught here and turned into an Error that
+// names the field, so nothing escapes this file.
 #include "vramcalc/json_codec.h"
 
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <initializer_list>
 #include <iterator>
+#include <span>
 #include <string>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "builtin_data.h"
 #include "hf_config_internal.h"
 #include "json_output.h"
-#include "strings_codec.h"
 #include "vramcalc/display.h"
 #include "vramcalc/quant_format.h"
 
 namespace vramcalc {
 namespace {
 
+
 using Json = nlohmann::json;
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;  // 1 MiB; a real request is ~150 bytes
 constexpr int kMaxNestingDepth = 32;
-
-// Thrown while reading catalog or request fields; caught in this file only.
-struct FieldError {
-  std::string code;
-  std::string field;
-  std::string message;
-};
 
 // Deepest nesting of arrays/objects outside strings. Rejecting deep input before parsing keeps
 // recursion in the JSON library bounded whatever the input.
@@ -188,301 +179,155 @@ std::string TypeName(const Json& value) {
   return "an object";
 }
 
-// ---- catalog ---------------------------------------------------------------------------
+// ---- request fields ----------------------------------------------------------------------
 
-class ObjectReader {
- public:
-  // `allowed` lists the object's known keys (a list literal, not copied: nothing allocates
-  // for it, and the built-in catalog is read at every start-up).
-  ObjectReader(const Json& object, std::string path, std::initializer_list<std::string_view> allowed)
-      : object_(object), path_(std::move(path)) {
-    if (!object_.is_object()) Fail(path_, "must be a JSON object");
-    for (const auto& [key, value] : object_.items()) {
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        Fail(Field(key), "is not a known field");
-      }
-    }
-  }
-
-  std::string Field(const std::string& key) const { return path_ + "." + key; }
-  bool Has(const char* key) const {
-    const auto found = object_.find(key);
-    return found != object_.end() && !found->is_null();
-  }
-  const Json& Raw(const char* key) const {
-    const auto found = object_.find(key);
-    if (found == object_.end()) Fail(Field(key), "is missing");
-    return *found;
-  }
-
-  std::string String(const char* key, bool allow_empty = false) const {
-    const Json& value = Raw(key);
-    if (!value.is_string()) Fail(Field(key), "must be a string, not " + TypeName(value));
-    std::string text = value.get<std::string>();
-    if (text.empty() && !allow_empty) Fail(Field(key), "must not be empty");
-    return text;
-  }
-
-  double Number(const char* key) const {
-    const Json& value = Raw(key);
-    if (!value.is_number()) Fail(Field(key), "must be a number, not " + TypeName(value));
-    const double number = value.get<double>();
-    if (!std::isfinite(number) || number <= 0) Fail(Field(key), "must be a positive number");
-    return number;
-  }
-
-  int64_t Integer(const char* key, bool allow_zero = false) const {
-    const Json& value = Raw(key);
-    if (!value.is_number_integer()) Fail(Field(key), "must be an integer, not " + TypeName(value));
-    const int64_t number = value.get<int64_t>();
-    if (number < 0 || (number == 0 && !allow_zero)) Fail(Field(key), "must be positive");
-    return number;
-  }
-
-  [[noreturn]] static void Fail(const std::string& field, const std::string& what) {
-    throw FieldError{"invalid_catalog", field, field + " " + what + "."};
-  }
-
- private:
-  const Json& object_;
-  std::string path_;
+// Thrown by a field reader; caught in this file only.
+struct FieldError {
+  std::string code;
+  std::string field;
+  std::string message;
 };
-
-ModelSpec ReadModel(const Json& entry, std::size_t index) {
-  std::string path = "models[" + std::to_string(index) + "]";
-  if (entry.is_object() && entry.contains("id") && entry["id"].is_string()) {
-    path = "models[" + entry["id"].get<std::string>() + "]";
-  }
-  const ObjectReader r(entry, path,
-                       {"_comment", "id", "name", "family", "checkpoint", "ollama_tag",
-                        "ollama_tag_weights", "license",
-                        "release", "topology", "attention", "params_total", "params_active",
-                        "num_hidden_layers", "hidden_size", "num_attention_heads",
-                        "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings",
-                        "mla", "sliding_window", "moe", "sources", "notes"});
-  ModelSpec m;
-  m.id = r.String("id");
-  m.name = r.String("name");
-  m.family = r.String("family");
-  m.checkpoint = r.String("checkpoint");
-  m.ollama_tag = r.String("ollama_tag", /*allow_empty=*/true);
-  if (r.Has("ollama_tag_weights")) m.ollama_tag_weights = r.String("ollama_tag_weights");
-  m.license = r.String("license");
-  m.release = r.String("release");
-  const std::string topology = r.String("topology");
-  if (topology == "dense") m.topology = Topology::kDense;
-  else if (topology == "moe") m.topology = Topology::kMoe;
-  else ObjectReader::Fail(r.Field("topology"), "must be \"dense\" or \"moe\"");
-  const std::string attention = r.String("attention");
-  if (attention == "mha") m.attention = Attention::kMha;
-  else if (attention == "gqa") m.attention = Attention::kGqa;
-  else if (attention == "mqa") m.attention = Attention::kMqa;
-  else if (attention == "mla") m.attention = Attention::kMla;
-  else ObjectReader::Fail(r.Field("attention"), "must be \"mha\", \"gqa\", \"mqa\" or \"mla\"");
-  m.params_total = r.Number("params_total");
-  m.params_active = r.Number("params_active");
-  m.num_hidden_layers = r.Integer("num_hidden_layers");
-  m.hidden_size = r.Integer("hidden_size");
-  m.num_attention_heads = r.Integer("num_attention_heads");
-  m.num_key_value_heads = r.Integer("num_key_value_heads");
-  m.head_dim = r.Integer("head_dim");
-  m.vocab_size = r.Integer("vocab_size");
-  m.max_position_embeddings = r.Integer("max_position_embeddings");
-  if (r.Has("mla")) {
-    const ObjectReader mla(r.Raw("mla"), r.Field("mla"),
-                           {"kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"});
-    m.mla = MlaSpec{mla.Integer("kv_lora_rank"), mla.Integer("qk_rope_head_dim"),
-                    mla.Integer("qk_nope_head_dim"), mla.Integer("v_head_dim")};
-  }
-  if (r.Has("sliding_window")) {
-    const ObjectReader window(r.Raw("sliding_window"), r.Field("sliding_window"),
-                              {"window_tokens", "local_layers", "pattern"});
-    m.sliding_window = SlidingWindowSpec{window.Integer("window_tokens"),
-                                         window.Integer("local_layers"), window.String("pattern")};
-  }
-  if (r.Has("moe")) {
-    const ObjectReader moe(r.Raw("moe"), r.Field("moe"),
-                           {"num_experts", "experts_per_token", "shared_experts"});
-    m.moe = MoeSpec{moe.Integer("num_experts"), moe.Integer("experts_per_token"),
-                    moe.Integer("shared_experts", /*allow_zero=*/true)};
-  }
-  const Json& sources = r.Raw("sources");
-  if (!sources.is_array() || sources.empty()) {
-    ObjectReader::Fail(r.Field("sources"), "must be a non-empty array");
-  }
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    const ObjectReader source(sources[i], r.Field("sources") + "[" + std::to_string(i) + "]",
-                              {"what", "url"});
-    m.sources.push_back(Source{source.String("what"), source.String("url")});
-  }
-  if (auto invalid = ValidateModel(m)) {
-    ObjectReader::Fail(path + "." + invalid->field, "is invalid: " + invalid->message);
-  }
-  return m;
-}
-
-Device ReadDevice(const Json& entry, std::size_t index) {
-  const ObjectReader r(entry, "devices[" + std::to_string(index) + "]",
-                       {"_comment", "id", "name", "memory_gib", "bandwidth_gbps", "class",
-                        "vendor", "source"});
-  Device d;
-  d.id = r.String("id");
-  d.name = r.String("name");
-  d.memory_gib = r.Number("memory_gib");
-  d.bandwidth_gbps = r.Number("bandwidth_gbps");
-  const std::string device_class = r.String("class");
-  if (device_class == "consumer") d.device_class = DeviceClass::kConsumer;
-  else if (device_class == "apple") d.device_class = DeviceClass::kApple;
-  else if (device_class == "datacenter") d.device_class = DeviceClass::kDatacenter;
-  else ObjectReader::Fail(r.Field("class"), "must be \"consumer\", \"apple\" or \"datacenter\"");
-  const std::string vendor = r.String("vendor");
-  if (vendor == "nvidia") d.vendor = Vendor::kNvidia;
-  else if (vendor == "amd") d.vendor = Vendor::kAmd;
-  else if (vendor == "apple") d.vendor = Vendor::kApple;
-  else ObjectReader::Fail(r.Field("vendor"), "must be \"nvidia\", \"amd\" or \"apple\"");
-  if ((d.vendor == Vendor::kApple) != (d.device_class == DeviceClass::kApple)) {
-    ObjectReader::Fail(r.Field("class"), "must be \"apple\" exactly for Apple devices");
-  }
-  d.source = r.String("source");
-  return d;
-}
-
-std::vector<std::string> ReadDeviceList(const ObjectReader& r, const char* key,
-                                        const Catalog& catalog) {
-  const Json& list = r.Raw(key);
-  if (!list.is_array() || list.empty()) ObjectReader::Fail(r.Field(key), "must be a non-empty array");
-  std::vector<std::string> ids;
-  for (const Json& id : list) {
-    if (!id.is_string() || catalog.FindDevice(id.get<std::string>()) == nullptr) {
-      ObjectReader::Fail(r.Field(key), "names a device that is not in the catalog: " + id.dump());
-    }
-    ids.push_back(id.get<std::string>());
-  }
-  return ids;
-}
-
-// ---- request -----------------------------------------------------------------------------
 
 [[noreturn]] void RequestFail(std::string code, std::string field, std::string message) {
   throw FieldError{std::move(code), std::move(field), std::move(message)};
 }
 
-std::string RequestString(const Json& request, const char* key) {
-  const Json& value = request[key];
+std::string RequestString(const Json& value, std::string_view key) {
   if (!value.is_string()) {
-    RequestFail("invalid_type", key,
+    RequestFail("invalid_type", std::string(key),
                 std::string(key) + " must be a string, not " + TypeName(value) + ".");
   }
   return value.get<std::string>();
 }
 
 // A positive whole number up to `max`; integral floats (32768.0) are accepted.
-int64_t RequestCount(const Json& request, const char* key, int64_t max, const char* what) {
-  const Json& value = request[key];
+int64_t RequestCount(const Json& value, std::string_view key, int64_t max, const char* what) {
   const std::string rule = std::string(key) + " must be a whole number of " + what + " from 1 to " +
                            FormatGrouped(max);
   if (!value.is_number()) {
-    RequestFail("invalid_type", key, rule + ", not " + TypeName(value) + ".");
+    RequestFail("invalid_type", std::string(key), rule + ", not " + TypeName(value) + ".");
   }
   const double number = value.get<double>();
   if (!(number >= 1) || number > static_cast<double>(max) || number != std::floor(number)) {
-    RequestFail("invalid_value", key, rule + "; got " + value.dump() + ".");
+    RequestFail("invalid_value", std::string(key), rule + "; got " + value.dump() + ".");
   }
   return static_cast<int64_t>(number);
 }
 
+std::string Echo(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace).substr(0, 64);
+}
+
 // "sections": an array of distinct section names (evaluate.h), in any order.
 uint32_t RequestSections(const Json& value) {
-  const std::string rule =
-      "sections must be an array of model, simulator, curve, matrix, hardware, related and commands";
+  const std::string rule = "sections must be an array of " + JoinIds(kSections, "and", false);
   if (!value.is_array() || value.size() > std::size(kSectionNames)) {
     RequestFail("invalid_type", "sections", rule + ", each at most once.");
   }
   uint32_t sections = 0;
   for (const Json& name : value) {
-    const auto* found = name.is_string()
-        ? std::find(std::begin(kSectionNames), std::end(kSectionNames), name.get<std::string>())
-        : std::end(kSectionNames);
-    if (found == std::end(kSectionNames)) {
-      RequestFail("invalid_value", "sections", rule + "; got " + name.dump(-1, ' ', false, Json::error_handler_t::replace).substr(0, 64) + ".");
-    }
-    const uint32_t bit = 1u << static_cast<uint32_t>(found - std::begin(kSectionNames));
-    if (sections & bit) RequestFail("invalid_value", "sections", rule + ", each at most once.");
-    sections |= bit;
+    const auto found = name.is_string() ? kSections.Find(name.get<std::string>()) : std::nullopt;
+    if (!found) RequestFail("invalid_value", "sections", rule + "; got " + Echo(name) + ".");
+    if (sections & *found) RequestFail("invalid_value", "sections", rule + ", each at most once.");
+    sections |= *found;
   }
   return sections;
 }
 
-}  // namespace
-
-namespace internal {
-
-std::string InvalidUtf8StringJson(std::string_view text) {
-  return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+std::vector<std::string> RequestCompare(const Json& value) {
+  if (!value.is_array() || value.size() > kMaxCompareDevices) {
+    RequestFail("invalid_type", "compare",
+                "compare must be an array of at most " + std::to_string(kMaxCompareDevices) + " device ids.");
+  }
+  std::vector<std::string> ids;
+  for (const Json& id : value) {
+    if (!id.is_string()) RequestFail("invalid_type", "compare", "compare must hold device ids (strings).");
+    ids.push_back(id.get<std::string>());
+  }
+  return ids;
 }
 
-Result<Strings> ParseStrings(std::string_view strings_json) {
-  try {
-    const Json parsed = Json::parse(strings_json);
-    if (!parsed.is_object()) return Error{"invalid_strings", "must be a JSON object", ""};
-    std::map<std::string, std::string, std::less<>> texts;
-    for (const auto& [key, value] : parsed.items()) {
-      if (key.rfind("_comment", 0) == 0) continue;
-      if (!value.is_string()) return Error{"invalid_strings", key + " must be a string", key};
-      texts.emplace(key, value.get<std::string>());
+void ReadModelField(const Json& value, Request& out) {
+  if (value.is_object()) {
+    // Bring your own model: a Hugging Face config.json in place of a catalog id.
+    Result<ModelSpec> custom = internal::ParseHfConfigObject(value);
+    if (!custom.ok()) {
+      const Error& e = custom.error();
+      RequestFail(e.code, e.field, e.message);
     }
-    return Strings(std::move(texts));
-  } catch (const std::exception& e) {
-    return Error{"invalid_strings", e.what(), ""};
+    out.model = custom.value().id;
+    out.custom_model = std::move(custom).value();
+  } else if (!value.is_string()) {
+    RequestFail("invalid_type", "model",
+                "model must be a catalog id such as \"" + std::string(kDefaultModelId) +
+                    "\" or a config.json object, not " + TypeName(value) + ".");
+  } else {
+    out.model = value.get<std::string>();
   }
 }
 
-}  // namespace internal
+// One reader per request field, in kRequestFields' order (checked below).
+struct FieldReader {
+  std::string_view name;
+  void (*read)(const Json& value, Request& out);
+};
+constexpr FieldReader kFieldReaders[] = {
+    {"model", ReadModelField},
+    {"format", [](const Json& v, Request& r) { r.format = RequestString(v, "format"); }},
+    {"context", [](const Json& v, Request& r) {
+       r.context_tokens = RequestCount(v, "context", kMaxRequestContextTokens, "tokens");
+     }},
+    {"batch", [](const Json& v, Request& r) {
+       r.batch = RequestCount(v, "batch", kMaxRequestBatch, "concurrent sequences");
+     }},
+    {"kv_dtype", [](const Json& v, Request& r) { r.kv_dtype = RequestString(v, "kv_dtype"); }},
+    {"device", [](const Json& v, Request& r) {
+       if (!v.is_null()) r.device = RequestString(v, "device");
+     }},
+    {"device_count", [](const Json& v, Request& r) {
+       r.device_count = RequestCount(v, "device_count", kMaxDeviceCount, "devices in tensor parallel");
+     }},
+    {"compare", [](const Json& v, Request& r) { r.compare = RequestCompare(v); }},
+    {"runtime", [](const Json& v, Request& r) { r.runtime = RequestString(v, "runtime"); }},
+    {"sections", [](const Json& v, Request& r) { r.sections = RequestSections(v); }},
+};
 
-Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devices_json) {
-  try {
-    Catalog catalog;
-    const Json devices = Json::parse(devices_json);
-    const ObjectReader root(devices, "devices.json",
-                            {"_comment", "devices", "recommendation_ladder", "hardware_table"});
-    const Json& device_list = root.Raw("devices");
-    if (!device_list.is_array()) ObjectReader::Fail(root.Field("devices"), "must be an array");
-    for (std::size_t i = 0; i < device_list.size(); ++i) {
-      Device device = ReadDevice(device_list[i], i);
-      if (catalog.FindDevice(device.id)) {
-        ObjectReader::Fail("devices[" + device.id + "].id", "is listed twice");
-      }
-      catalog.devices.push_back(std::move(device));
-    }
-    catalog.recommendation_ladder = ReadDeviceList(root, "recommendation_ladder", catalog);
-    catalog.hardware_table = ReadDeviceList(root, "hardware_table", catalog);
+constexpr bool ReadersMatchFields() {
+  if (std::size(kFieldReaders) != std::size(kRequestFields)) return false;
+  for (std::size_t i = 0; i < std::size(kFieldReaders); ++i) {
+    if (kFieldReaders[i].name != kRequestFields[i].name) return false;
+  }
+  return true;
+}
+static_assert(ReadersMatchFields(), "every request field (evaluate.h) needs its reader, in order");
 
-    const Json models = Json::parse(models_json);
-    if (!models.is_array() || models.empty()) {
-      ObjectReader::Fail("models", "must be a non-empty array");
+// Rejects a field of `request` that is not among `names`.
+void RejectUnknown(const Json& request, std::span<const std::string_view> names) {
+  for (const auto& [key, value] : request.items()) {
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      RequestFail("unknown_field", key.substr(0, 64),
+                  "Unknown request field \"" + key.substr(0, 64) + "\"; the fields are " +
+                      JoinIds(names, [](std::string_view name) { return name; }, "and", false) + ".");
     }
-    for (std::size_t i = 0; i < models.size(); ++i) {
-      ModelSpec model = ReadModel(models[i], i);
-      if (catalog.FindModel(model.id)) {
-        ObjectReader::Fail("models[" + model.id + "].id", "is listed twice");
-      }
-      catalog.models.push_back(std::move(model));
-    }
-    internal::SortForListing(catalog);
-    return catalog;
-  } catch (const FieldError& e) {
-    return Error{e.code, e.message, e.field};
-  } catch (const std::exception& e) {
-    return Error{"invalid_catalog", e.what(), ""};
   }
 }
 
-namespace {
+// Reads every field `request` has into `out`, in kRequestFields' order.
+void ReadPresent(const Json& request, Request& out) {
+  for (const FieldReader& reader : kFieldReaders) {
+    const auto found = request.find(reader.name);
+    if (found != request.end()) reader.read(*found, out);
+  }
+}
+
+// ---- whole requests ------------------------------------------------------------------------
+
+constexpr std::string_view kRequestExample = R"({"model": "glm-4-32b-0414"})";
 
 // The request text as a JSON object, or the error a request of `example`'s kind gets.
 Result<Json> ParseRequestObject(std::string_view request_json, std::string_view example) {
   if (request_json.size() > kMaxRequestBytes) {
-    return Error{"request_too_large", "The request is larger than 1 MiB; a request is a few " \
+    return Error{"request_too_large", "The request is larger than 1 MiB; a request is a few "
                  "short fields such as " + std::string(example) + ".", ""};
   }
   if (NestingDepth(request_json) > kMaxNestingDepth) {
@@ -504,132 +349,75 @@ Result<Json> ParseRequestObject(std::string_view request_json, std::string_view 
   return request;
 }
 
-// Rejects a key that is not among `known` (listed for people in `listing`).
-void RequireKnownFields(const Json& request, std::initializer_list<std::string_view> known,
-                        std::string_view listing) {
-  for (const auto& [key, value] : request.items()) {
-    if (std::find(known.begin(), known.end(), key) == known.end()) {
-      RequestFail("unknown_field", key.substr(0, 64),
-                  "Unknown request field \"" + key.substr(0, 64) + "\"; the fields are " +
-                      std::string(listing) + ".");
-    }
-  }
-}
-
-constexpr std::string_view kRequestExample = R"({"model": "glm-4-32b-0414"})";
-
-}  // namespace
-
-Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json) {
-  if (config_json.empty()) return ParseRequest(request_json);
-  // Checked before parsing: the config is written out again below, and that recurses.
+// A config.json's text as a JSON object for the request's "model" field.
+Result<Json> ParseConfigObject(std::string_view config_json) {
   if (config_json.size() > kMaxRequestBytes) {
     return Error{"request_too_large", "The config.json is larger than 1 MiB; a config.json is a few KB.",
                  "model"};
   }
-  Json config;
   if (NestingDepth(config_json) > kMaxNestingDepth - 1) {
     return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
   }
   try {
-    config = Json::parse(config_json);
+    return Json::parse(config_json);
   } catch (const Json::exception&) {
     return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
   }
-  // The request beside a config.json names everything but the model.
-  Result<Json> parsed_request =
-      ParseRequestObject(request_json.empty() ? "{}" : request_json, R"({"format": "Q8_0"})");
-  if (!parsed_request.ok()) return parsed_request.error();
-  Json request = std::move(parsed_request).value();
-  if (request.contains("model")) {
-    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
-                 "model"};
-  }
-  request["model"] = std::move(config);
-  return ParseRequest(request.dump());
 }
 
+std::vector<std::string_view> RequestFieldNames() {
+  std::vector<std::string_view> names;
+  for (const RequestField& field : kRequestFields) names.push_back(field.name);
+  return names;
+}
 
-Result<Request> ParseRequest(std::string_view request_json) {
-  Result<Json> parsed_json = ParseRequestObject(request_json, kRequestExample);
-  if (!parsed_json.ok()) return parsed_json.error();
-  const Json request = std::move(parsed_json).value();
+Result<Request> ReadRequest(const Json& request) {
   try {
-    RequireKnownFields(request,
-                       {"model", "format", "context", "batch", "kv_dtype", "device", "device_count",
-                        "compare", "lang", "sections"},
-                       "model, format, context, batch, kv_dtype, device, device_count, compare, "
-                       "lang and sections");
-    Request parsed;
+    RejectUnknown(request, RequestFieldNames());
     if (!request.contains("model")) {
-      RequestFail("missing_field", "model", "model is required, e.g. \"glm-4-32b-0414\".");
+      RequestFail("missing_field", "model", "model is required, e.g. \"" + std::string(kDefaultModelId) + "\".");
     }
-    if (request["model"].is_object()) {
-      // Bring your own model: a Hugging Face config.json in place of a catalog id.
-      Result<ModelSpec> custom = internal::ParseHfConfigObject(request["model"]);
-      if (!custom.ok()) return custom.error();
-      parsed.model = custom.value().id;
-      parsed.custom_model = std::move(custom).value();
-    } else if (!request["model"].is_string()) {
-      RequestFail("invalid_type", "model",
-                  "model must be a catalog id such as \"glm-4-32b-0414\" or a config.json object, not " +
-                      TypeName(request["model"]) + ".");
-    } else {
-      parsed.model = RequestString(request, "model");
-    }
-    if (request.contains("format")) parsed.format = RequestString(request, "format");
-    if (request.contains("context")) {
-      parsed.context_tokens = RequestCount(request, "context", kMaxRequestContextTokens, "tokens");
-    }
-    if (request.contains("batch")) {
-      parsed.batch = RequestCount(request, "batch", kMaxRequestBatch, "concurrent sequences");
-    }
-    if (request.contains("kv_dtype")) parsed.kv_dtype = RequestString(request, "kv_dtype");
-    if (request.contains("device") && !request["device"].is_null()) {
-      parsed.device = RequestString(request, "device");
-    }
-    if (request.contains("device_count")) {
-      parsed.device_count =
-          RequestCount(request, "device_count", kMaxDeviceCount, "devices in tensor parallel");
-    }
-    if (request.contains("compare")) {
-      constexpr std::size_t kMaxCompare = 64;
-      const Json& compare = request["compare"];
-      if (!compare.is_array() || compare.size() > kMaxCompare) {
-        RequestFail("invalid_type", "compare", "compare must be an array of at most 64 device ids.");
-      }
-      for (const Json& id : compare) {
-        if (!id.is_string()) RequestFail("invalid_type", "compare", "compare must hold device ids (strings).");
-        parsed.compare.push_back(id.get<std::string>());
-      }
-    }
-    if (request.contains("lang")) {
-      const auto lang = ParseLang(RequestString(request, "lang"));
-      if (!lang) RequestFail("invalid_value", "lang", "lang must be \"de\" or \"en\".");
-      parsed.lang = *lang;
-    }
-    if (request.contains("sections")) parsed.sections = RequestSections(request["sections"]);
+    Request parsed;
+    ReadPresent(request, parsed);
     return parsed;
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
   }
 }
 
+}  // namespace
+
+Result<Request> ParseRequest(std::string_view request_json) {
+  Result<Json> parsed = ParseRequestObject(request_json, kRequestExample);
+  if (!parsed.ok()) return parsed.error();
+  return ReadRequest(parsed.value());
+}
+
+Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json) {
+  if (config_json.empty()) return ParseRequest(request_json);
+  Result<Json> config = ParseConfigObject(config_json);
+  if (!config.ok()) return config.error();
+  // The request beside a config.json names everything but the model.
+  Result<Json> parsed = ParseRequestObject(request_json.empty() ? "{}" : request_json, R"({"format": "Q8_0"})");
+  if (!parsed.ok()) return parsed.error();
+  Json request = std::move(parsed).value();
+  if (request.contains("model")) {
+    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
+                 "model"};
+  }
+  request["model"] = std::move(config).value();
+  return ReadRequest(request);
+}
+
 Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
-  Result<Json> parsed_json = ParseRequestObject(request_json, R"({"context": 32768})");
-  if (!parsed_json.ok()) return parsed_json.error();
-  const Json request = std::move(parsed_json).value();
+  Result<Json> parsed = ParseRequestObject(request_json, R"({"context": 32768})");
+  if (!parsed.ok()) return parsed.error();
   try {
-    RequireKnownFields(request, {"context", "batch", "kv_dtype"}, "context, batch and kv_dtype");
-    SweepRequest parsed;
-    if (request.contains("context")) {
-      parsed.context_tokens = RequestCount(request, "context", kMaxRequestContextTokens, "tokens");
-    }
-    if (request.contains("batch")) {
-      parsed.batch = RequestCount(request, "batch", kMaxRequestBatch, "concurrent sequences");
-    }
-    if (request.contains("kv_dtype")) parsed.kv_dtype = RequestString(request, "kv_dtype");
-    return parsed;
+    constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
+    RejectUnknown(parsed.value(), kSweepFields);
+    Request fields;
+    ReadPresent(parsed.value(), fields);
+    return SweepRequest{fields.context_tokens, fields.batch, fields.kv_dtype, fields.runtime};
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
   }
@@ -652,6 +440,16 @@ std::string Answer(Parse parse, Compute compute, Write write) {
   });
 }
 
+// The built-in catalog written by `write`, or its error.
+template <typename Write>
+std::string CatalogAnswer(Write write) {
+  return internal::NeverThrowing([&] {
+    const Result<Catalog>& catalog = BuiltinCatalog();
+    if (!catalog.ok()) return SerializeError(catalog.error());
+    return write(catalog.value());
+  });
+}
+
 }  // namespace
 
 std::string SweepJson(std::string_view request_json) {
@@ -670,28 +468,16 @@ std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_vi
                 [](const Response& response) { return SerializeResponse(response); });
 }
 
-std::string ModelsJson() {
-  return internal::NeverThrowing([&] {
-    const Result<Catalog>& catalog = BuiltinCatalog();
-    if (!catalog.ok()) return SerializeError(catalog.error());
-    return internal::ModelsArrayJson(catalog.value());
-  });
+std::string ModelsJson() { return CatalogAnswer(internal::ModelsArrayJson); }
+std::string DevicesJson() { return CatalogAnswer(internal::DevicesArrayJson); }
+std::string CatalogJson() { return CatalogAnswer(internal::CatalogObjectJson); }
+
+namespace internal {
+
+std::string InvalidUtf8StringJson(std::string_view text) {
+  return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-std::string DevicesJson() {
-  return internal::NeverThrowing([&] {
-    const Result<Catalog>& catalog = BuiltinCatalog();
-    if (!catalog.ok()) return SerializeError(catalog.error());
-    return internal::DevicesArrayJson(catalog.value());
-  });
-}
-
-std::string CatalogJson() {
-  return internal::NeverThrowing([&] {
-    const Result<Catalog>& catalog = BuiltinCatalog();
-    if (!catalog.ok()) return SerializeError(catalog.error());
-    return internal::CatalogObjectJson(catalog.value());
-  });
-}
+}  // namespace internal
 
 }  // namespace vramcalc

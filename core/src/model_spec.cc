@@ -1,13 +1,79 @@
 #include "vramcalc/model_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace vramcalc {
 namespace {
 
 Error Invalid(std::string field, std::string message) {
   return Error{"invalid_model", std::move(message), std::move(field)};
+}
+
+// A group against its kind's rule (model_spec.h): what it caches per token, per window and per
+// sequence, and what a naive MHA cache would hold instead.
+std::optional<Error> ValidateGroup(const LayerGroup& group, const std::string& field) {
+  const LayerKindRule rule = kLayerKinds.EntryOf(group.kind)->rule;
+  const std::string kind(kLayerKinds.Id(group.kind));
+  if (group.layers <= 0) return Invalid(field, "Every layer group needs at least one layer.");
+  const bool caches = group.kv_heads > 0 && group.key_dim > 0;
+  if (caches != rule.caches_tokens || (!rule.caches_tokens && group.value_dim != 0)) {
+    return Invalid(field, rule.caches_tokens
+                              ? "A " + kind + " group caches kv_heads × (key_dim + value_dim) per token: both must be positive."
+                              : "A " + kind + " group caches nothing per token: kv_heads, key_dim and value_dim must be 0.");
+  }
+  if ((group.window_tokens > 0) != rule.windowed) {
+    return Invalid(field, "window_tokens must be positive for a window group and 0 for every other kind.");
+  }
+  if ((group.state_elements > 0) != rule.has_state) {
+    return Invalid(field, "state_elements must be positive for a state group and 0 for every other kind.");
+  }
+  if (rule.caches_tokens && (group.query_heads <= 0 || group.query_key_dim <= 0)) {
+    return Invalid(field, "An attention group needs query_heads and query_key_dim for the naive MHA comparison.");
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> ValidateGroups(const ModelSpec& model) {
+  if (model.layer_groups.empty()) return Invalid("layer_groups", "A model needs at least one layer group.");
+  int64_t layers = 0;
+  bool latent = false;
+  std::vector<int64_t> windows;
+  for (std::size_t i = 0; i < model.layer_groups.size(); ++i) {
+    const LayerGroup& group = model.layer_groups[i];
+    if (auto invalid = ValidateGroup(group, "layer_groups[" + std::to_string(i) + "]")) return invalid;
+    layers += group.layers;
+    latent = latent || group.kind == LayerKind::kLatent;
+    if (std::find(windows.begin(), windows.end(), group.window_tokens) == windows.end()) {
+      windows.push_back(group.window_tokens);
+    }
+  }
+  if (windows.size() > kMaxWindowSizes + 1) {
+    return Invalid("layer_groups", "At most " + std::to_string(kMaxWindowSizes) + " different window sizes.");
+  }
+  if (layers != model.num_hidden_layers) {
+    return Invalid("layer_groups", "The layer groups hold " + std::to_string(layers) + " layers, not num_hidden_layers (" +
+                                       std::to_string(model.num_hidden_layers) + ").");
+  }
+  if (latent != (model.attention == Attention::kMla)) {
+    return Invalid("attention", "Latent attention (MLA) caches a latent: exactly MLA models have latent layer groups.");
+  }
+  return std::nullopt;
+}
+
+// The attention kind must match the heads: MHA has a KV head per query head, MQA one, GQA
+// something in between; MLA stores a latent instead.
+bool HeadsMatch(const ModelSpec& model) {
+  switch (model.attention) {
+    case Attention::kMla: return true;
+    case Attention::kMha: return model.num_key_value_heads == model.num_attention_heads;
+    case Attention::kMqa: return model.num_key_value_heads == 1;
+    case Attention::kGqa:
+      return model.num_key_value_heads > 1 && model.num_key_value_heads < model.num_attention_heads;
+  }
+  return false;
 }
 
 }  // namespace
@@ -43,33 +109,10 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
     return Invalid("num_key_value_heads",
                    "The KV heads must divide the query heads evenly (each serves a group).");
   }
-  // The attention kind must match the heads: MHA has a KV head per query head, MQA one,
-  // GQA something in between; MLA stores a latent instead.
-  const bool heads_match =
-      model.attention == Attention::kMla ||
-      (model.attention == Attention::kMha && model.num_key_value_heads == model.num_attention_heads) ||
-      (model.attention == Attention::kMqa && model.num_key_value_heads == 1) ||
-      (model.attention == Attention::kGqa && model.num_key_value_heads > 1 &&
-       model.num_key_value_heads < model.num_attention_heads);
-  if (!heads_match) {
+  if (!HeadsMatch(model)) {
     return Invalid("attention", "The attention kind does not match the query and KV head counts.");
   }
-  if ((model.attention == Attention::kMla) != model.mla.has_value()) {
-    return Invalid("mla", "Latent attention (MLA) needs the mla block, and only MLA has one.");
-  }
-  if (model.mla && (model.mla->kv_lora_rank <= 0 || model.mla->qk_rope_head_dim <= 0 ||
-                    model.mla->qk_nope_head_dim <= 0 || model.mla->v_head_dim <= 0)) {
-    return Invalid("mla", "Every MLA dimension must be a positive integer.");
-  }
-  if (model.mla && model.head_dim != model.mla->v_head_dim) {
-    return Invalid("head_dim", "An MLA model's head_dim is its v_head_dim.");
-  }
-  if (model.sliding_window &&
-      (model.sliding_window->window_tokens <= 0 || model.sliding_window->local_layers <= 0 ||
-       model.sliding_window->local_layers > model.num_hidden_layers)) {
-    return Invalid("sliding_window",
-                   "A sliding window needs a positive size and 1 to num_hidden_layers local layers.");
-  }
+  if (auto invalid = ValidateGroups(model)) return invalid;
   if ((model.topology == Topology::kMoe) != model.moe.has_value()) {
     return Invalid("moe", "A mixture-of-experts model needs the moe block, and only MoE has one.");
   }

@@ -9,8 +9,6 @@
 namespace vramcalc {
 namespace {
 
-std::string Gb(double gib) { return FormatFixed(gib, 2) + " GB"; }
-
 // A whole number without decimals, else one decimal: 24 → "24", 12.5 → "12.5".
 std::string Amount(double value) { return FormatShare(value); }
 
@@ -36,183 +34,175 @@ std::string Capitalized(std::string_view text) {
   return out;
 }
 
-std::string DeviceName(const Catalog& catalog, const std::string& id) {
-  const Device* device = catalog.FindDevice(id);
-  return device ? device->name : id;
-}
+// One page: the response and the strings of its language.
+struct Page {
+  const Response& response;
+  const Strings& t;
 
-// "RTX 3090 24GB", or "2× RTX 3090 24GB" for a tensor-parallel group.
-std::string Devices(const Strings& t, int64_t count, const std::string& name) {
-  if (count <= 1) return name;
-  return FillTemplate(t.Text("unit.times"), {{"count", std::to_string(count)}, {"device", name}});
-}
-
-// The KV-compression sentence for the model's family (the reference page's is grouped heads).
-std::string KvSavingKey(KvCompression compression) {
-  switch (compression) {
-    case KvCompression::kGroupedHeads: return "sim.kv_saving";
-    case KvCompression::kLatent: return "sim.kv_saving.latent";
-    case KvCompression::kWindow: return "sim.kv_saving.window";
-    case KvCompression::kGroupedHeadsAndWindow: return "sim.kv_saving.grouped_heads_window";
-    case KvCompression::kNone: return "sim.kv_saving.none";
+  std::string Text(std::string_view key) const { return std::string(t.Text(key)); }
+  std::string Fill(std::string_view key, std::initializer_list<std::pair<std::string_view, std::string>> values) const {
+    return FillTemplate(t.Text(key), values);
   }
-  return "sim.kv_saving";
+  // A UI string keyed by a vocabulary id: "fit.tight", "attention.gqa".
+  template <typename E, typename Entry>
+  std::string Named(std::string_view prefix, Vocabulary<E, Entry> vocabulary, E value) const {
+    return Text(std::string(prefix) + "." + std::string(vocabulary.Id(value)));
+  }
+  // "RTX 3090 24GB", or "2× RTX 3090 24GB" for a tensor-parallel group.
+  std::string Devices(int64_t count, const std::string& name) const {
+    if (count <= 1) return name;
+    return Fill("unit.times", {{"count", std::to_string(count)}, {"device", name}});
+  }
+  // A model that does not fit does not decode at all on that device.
+  std::string Decode(Fit fit, double decode_tps) const {
+    if (fit == Fit::kNoFit) return Text("out.decode_no_fit");
+    return FormatFixed(decode_tps, 1) + " " + Text("unit.tps");
+  }
+  std::string Context() const { return ContextLabel(response.simulator.context_tokens); }
+  std::string FormatLabel() const { return std::string(response.simulator.format->label); }
+  std::string KvLabel() const { return std::string(response.simulator.kv_dtype->label); }
+};
+
+std::string Summary(const Page& p) {
+  const ModelSpec& m = p.response.model;
+  return "# " + p.Fill("page.title", {{"model", m.name}}) + "\n\n" +
+         p.Fill("page.summary", {{"model", m.name},
+                                 {"family", m.family},
+                                 {"license", m.license},
+                                 {"topology", p.Named("topology", kTopologies, m.topology)},
+                                 {"params_total", ParamsLabel(m.params_total)},
+                                 {"params_active", ParamsLabel(m.params_active)},
+                                 {"layers", std::to_string(m.num_hidden_layers)},
+                                 {"attention", p.Named("attention", kAttentions, m.attention)},
+                                 {"max_position", FormatGrouped(m.max_position_embeddings)}}) +
+         "\n\n";
 }
 
-// A model that does not fit does not decode at all on that device.
-std::string DecodeText(const Strings& t, Fit fit, double decode_tps) {
-  if (fit == Fit::kNoFit) return std::string(t.Text("out.decode_no_fit"));
-  return FormatFixed(decode_tps, 1) + " " + std::string(t.Text("unit.tps"));
-}
-
-std::string MaxContextText(const Strings& t, const SimulatorResult& s) {
+std::string MaxContextText(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
   const std::string tokens = FormatGrouped(s.max_context_tokens);
-  return s.max_context_capped ? FillTemplate(t.Text("out.max_context_at_least"), {{"tokens", tokens}})
-                              : tokens;
+  return (s.max_context_capped ? p.Fill("out.max_context_at_least", {{"tokens", tokens}}) : tokens) + " " +
+         p.Text("unit.tokens") + " (" +
+         p.Fill("out.max_position", {{"tokens", FormatGrouped(p.response.model.max_position_embeddings)}}) + ")";
+}
+
+std::string Simulator(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
+  std::string out = "## " + p.Fill("sim.heading", {{"model", p.response.model.name}}) + "\n\n";
+  out += "**" + p.Fill("sim.context_value", {{"tokens", FormatGrouped(s.context_tokens)}}) + "** · " +
+         p.FormatLabel() + " · " + p.Devices(s.device_count, s.device->name) + " · " + p.Text("sim.batch_label") +
+         " " + std::to_string(s.batch) + " · " + p.Text("sim.kv_label") + " " + p.KvLabel() + "\n\n";
+  out += "### " + p.Text("sim.breakdown_heading") + "\n\n";
+  out += "**" + p.Named("fit", kFits, s.fit) + "**\n\n";
+  out += p.Text("share.weights") + ": " + FormatShare(s.share_weights_pct) + "% · " + p.Text("share.kv_cache") +
+         ": " + FormatShare(s.share_kv_cache_pct) + "% · " + p.Text("share.overhead") + ": " +
+         FormatShare(s.share_overhead_pct) + "%\n\n";
+  out += "| | |\n|---|---:|\n";
+  out += Row({p.Text("out.total"), FormatGb(s.total_gib)});
+  out += Row({p.Text("out.per_device"), FormatGb(s.per_device_gib)});
+  out += Row({p.Text("out.weights"), FormatGb(s.weights_gib)});
+  out += Row({p.Fill("out.kv_cache", {{"kv_dtype", p.KvLabel()}}), FormatGb(s.kv_cache_gib)});
+  out += Row({p.Text("out.decode"), p.Decode(s.fit, s.decode_tps)});
+  out += Row({p.Text("out.overhead"), FormatGb(s.overhead_gib)});
+  out += Row({p.Text("out.max_context"), MaxContextText(p)});
+  out += "\n" + p.Fill("sim.kv_saving." + std::string(kKvCompressions.Id(s.kv_compression)),
+                       {{"pct", FormatFixed(s.kv_saving_pct, 1)}, {"gib", FormatFixed(s.kv_naive_mha_gib, 2)}});
+  return out + "\n\n";
+}
+
+std::string Matrix(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
+  std::string out = "## " + p.Text("matrix.heading") + "\n\n";
+  out += p.Fill("matrix.caption", {{"batch", std::to_string(s.batch)}, {"kv_dtype", p.KvLabel()}}) + "\n\n";
+  std::string head = "| " + Cell(p.Text("matrix.col.format")) + " | " + Cell(p.Text("matrix.col.bpw")) + " | " +
+                     Cell(p.Text("matrix.col.weights")) + " |";
+  std::string rule = "|---|---:|---:|";
+  for (const MatrixContext& context : kMatrixContexts) {
+    head += " " + Cell(p.Fill("matrix.col.total", {{"context", std::string(context.label)}})) + " |";
+    rule += "---:|";
+  }
+  out += head + " " + Cell(p.Text("matrix.col.recommended")) + " |\n" + rule + "---|\n";
+  for (const MatrixRow& row : p.response.matrix) {
+    std::string line = "| " + Cell(row.format->label) + " | " + FormatFixed(row.format->bits_per_weight, 2) +
+                       " bpw | " + FormatGb(row.weights_gib) + " |";
+    for (const double total_gib : row.total_gib) line += " " + FormatGb(total_gib) + " |";
+    const std::string recommended = row.recommended
+                                        ? p.Devices(row.recommended->device_count, row.recommended->device->name)
+                                        : p.Text("matrix.none");
+    out += line + " " + Cell(recommended) + " |\n";
+  }
+  return out + "\n";
+}
+
+std::string Hardware(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
+  std::string out = "## " + p.Fill("hw.heading", {{"model", p.response.model.name}, {"format", p.FormatLabel()},
+                                                  {"context", p.Context()}}) + "\n\n";
+  out += p.Text("hw.caption") + "\n\n";
+  out += Row({p.Text("hw.col.device"), p.Text("hw.col.memory"), p.Fill("hw.col.needed", {{"context", p.Context()}}),
+              p.Text("hw.col.fit"), p.Text("hw.col.decode")});
+  out += "|---|---|---:|---|---:|\n";
+  for (const HardwareRow& row : p.response.hardware) {
+    out += Row({p.Devices(s.device_count, row.device->name),
+                Amount(row.device->memory_gib) + " GB · " + Amount(row.device->bandwidth_gbps) + " GB/s",
+                FormatGb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)", p.Named("fit", kFits, row.fit),
+                p.Decode(row.fit, row.decode_tps)});
+  }
+  return out + "\n";
+}
+
+std::string Card(const Page& p) {
+  const ModelSpec& m = p.response.model;
+  std::string out = "## " + p.Text("arch.heading") + "\n\n| | |\n|---|---|\n";
+  out += Row({p.Text("arch.checkpoint"), m.checkpoint});
+  out += Row({p.Text("arch.ollama_tag"), m.ollama_tag.empty() ? p.Text("arch.ollama_none") : m.ollama_tag});
+  out += Row({p.Text("arch.license_release"), m.license + " · " + m.release});
+  out += Row({p.Text("arch.topology"), Capitalized(p.Named("topology", kTopologies, m.topology))});
+  out += Row({p.Text("arch.attention"), p.Named("attention", kAttentions, m.attention)});
+  out += Row({p.Text("arch.params_total"), ParamsLabel(m.params_total)});
+  out += Row({p.Text("arch.params_active"), ParamsLabel(m.params_active)});
+  out += Row({p.Text("arch.layers_hidden"), std::to_string(m.num_hidden_layers) + " / " + std::to_string(m.hidden_size)});
+  out += Row({p.Text("arch.heads"), std::to_string(m.num_attention_heads) + "Q / " +
+                                        std::to_string(m.num_key_value_heads) + "KV (d=" + std::to_string(m.head_dim) + ")"});
+  out += Row({p.Text("arch.vocab_position"),
+              FormatGrouped(m.vocab_size) + " / " + FormatGrouped(m.max_position_embeddings)});
+  std::string sources;
+  for (const Source& source : m.sources) sources += (sources.empty() ? "" : "; ") + source.what + ": " + source.url;
+  out += Row({p.Text("arch.sources"), sources});
+  return out + "\n" + p.Text("explain.bpw") + "\n\n" + p.Text("explain.kv") + "\n\n";
+}
+
+// Every command under its title, in the runtime profile's order.
+std::string Commands(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
+  std::string out = "## " + p.Fill("cmd.heading", {{"model", p.response.model.name}}) + "\n\n";
+  for (const Command& command : p.response.commands) {
+    out += "### " + p.Fill(command.title, {{"device", p.Devices(s.device_count, s.device->name)}}) + "\n\n";
+    out += "```" + command.language + "\n" + command.text + "\n```\n\n";
+  }
+  return out;
+}
+
+std::string Related(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
+  std::string out = "## " + p.Text("related.heading") + "\n\n";
+  out += Row({p.Text("related.col.model"), p.Text("related.col.params"),
+              p.Fill("related.col.total", {{"format", p.FormatLabel()}, {"context", p.Context()}}),
+              p.Fill("related.col.fit", {{"device", s.device->name}})});
+  out += "|---|---:|---:|---|\n";
+  for (const RelatedModel& row : p.response.related) {
+    out += Row({row.model->name, ParamsLabel(row.model->params_total), FormatGb(row.total_gib),
+                p.Named("fit", kFits, row.fit)});
+  }
+  return out;
 }
 
 }  // namespace
 
-std::string RenderPageMarkdown(const Response& response, const Catalog& catalog) {
-  const Strings& t = BuiltinStrings(response.lang);
-  const ModelSpec& m = response.model;
-  const SimulatorResult& s = response.simulator;
-  const std::string context = ContextLabel(s.context_tokens);
-  const std::string topology(t.Text("topology." + std::string(m.topology == Topology::kMoe ? "moe" : "dense")));
-  std::string attention_key = "attention.gqa";
-  switch (m.attention) {
-    case Attention::kMha: attention_key = "attention.mha"; break;
-    case Attention::kGqa: attention_key = "attention.gqa"; break;
-    case Attention::kMqa: attention_key = "attention.mqa"; break;
-    case Attention::kMla: attention_key = "attention.mla"; break;
-  }
-  const std::string attention(t.Text(attention_key));
-  const std::string kv_label(FindKvDtype(s.kv_dtype)->label);
-  const std::string format_label(FindQuantFormat(s.format)->label);
-
-  std::string out;
-  out += "# " + FillTemplate(t.Text("page.title"), {{"model", m.name}}) + "\n\n";
-  out += FillTemplate(t.Text("page.summary"),
-                      {{"model", m.name},
-                       {"family", m.family},
-                       {"license", m.license},
-                       {"topology", topology},
-                       {"params_total", ParamsLabel(m.params_total)},
-                       {"params_active", ParamsLabel(m.params_active)},
-                       {"layers", std::to_string(m.num_hidden_layers)},
-                       {"attention", attention},
-                       {"max_position", FormatGrouped(m.max_position_embeddings)}}) +
-         "\n\n";
-
-  // The simulator.
-  out += "## " + FillTemplate(t.Text("sim.heading"), {{"model", m.name}}) + "\n\n";
-  out += "**" + FillTemplate(t.Text("sim.context_value"), {{"tokens", FormatGrouped(s.context_tokens)}}) +
-         "** · " + format_label + " · " + Devices(t, s.device_count, s.device_name) + " · " +
-         std::string(t.Text("sim.batch_label")) +
-         " " + std::to_string(s.batch) + " · " + std::string(t.Text("sim.kv_label")) + " " + kv_label +
-         "\n\n";
-  out += "### " + std::string(t.Text("sim.breakdown_heading")) + "\n\n";
-  out += "**" + std::string(FitLabel(s.fit, response.lang)) + "**\n\n";
-  out += std::string(t.Text("share.weights")) + ": " + FormatShare(s.share_weights_pct) + "% · " +
-         std::string(t.Text("share.kv_cache")) + ": " + FormatShare(s.share_kv_cache_pct) + "% · " +
-         std::string(t.Text("share.overhead")) + ": " + FormatShare(s.share_overhead_pct) + "%\n\n";
-  out += "| | |\n|---|---:|\n";
-  out += Row({std::string(t.Text("out.total")), Gb(s.total_gib)});
-  out += Row({std::string(t.Text("out.per_device")), Gb(s.per_device_gib)});
-  out += Row({std::string(t.Text("out.weights")), Gb(s.weights_gib)});
-  out += Row({FillTemplate(t.Text("out.kv_cache"), {{"kv_dtype", kv_label}}), Gb(s.kv_cache_gib)});
-  out += Row({std::string(t.Text("out.decode")), DecodeText(t, s.fit, s.decode_tps)});
-  out += Row({std::string(t.Text("out.overhead")), Gb(s.overhead_gib)});
-  out += Row({std::string(t.Text("out.max_context")),
-              MaxContextText(t, s) + " " + std::string(t.Text("unit.tokens")) + " (" +
-                  FillTemplate(t.Text("out.max_position"),
-                               {{"tokens", FormatGrouped(m.max_position_embeddings)}}) +
-                  ")"});
-  out += "\n" + FillTemplate(t.Text(KvSavingKey(s.kv_compression)),
-                             {{"pct", FormatFixed(s.kv_saving_pct, 1)},
-                              {"gib", FormatFixed(s.kv_naive_mha_gib, 2)}}) +
-         "\n\n";
-
-  // The quantization matrix.
-  out += "## " + std::string(t.Text("matrix.heading")) + "\n\n";
-  out += FillTemplate(t.Text("matrix.caption"), {{"batch", std::to_string(s.batch)}, {"kv_dtype", kv_label}}) +
-         "\n\n";
-  out += Row({std::string(t.Text("matrix.col.format")), std::string(t.Text("matrix.col.bpw")),
-              std::string(t.Text("matrix.col.weights")),
-              FillTemplate(t.Text("matrix.col.total"), {{"context", "8K"}}),
-              FillTemplate(t.Text("matrix.col.total"), {{"context", "32K"}}),
-              FillTemplate(t.Text("matrix.col.total"), {{"context", "128K"}}),
-              std::string(t.Text("matrix.col.recommended"))});
-  out += "|---|---:|---:|---:|---:|---:|---|\n";
-  for (const MatrixRow& row : response.matrix) {
-    out += Row({row.label, FormatFixed(row.bits_per_weight, 2) + " bpw", Gb(row.weights_gib),
-                Gb(row.total_gib.at(8192)), Gb(row.total_gib.at(32768)), Gb(row.total_gib.at(131072)),
-                row.recommended_device
-                    ? Devices(t, row.recommended_device_count, DeviceName(catalog, *row.recommended_device))
-                    : std::string(t.Text("matrix.none"))});
-  }
-  out += "\n";
-
-  // The hardware table.
-  out += "## " + FillTemplate(t.Text("hw.heading"), {{"model", m.name}, {"format", format_label}, {"context", context}}) +
-         "\n\n";
-  out += std::string(t.Text("hw.caption")) + "\n\n";
-  out += Row({std::string(t.Text("hw.col.device")), std::string(t.Text("hw.col.memory")),
-              FillTemplate(t.Text("hw.col.needed"), {{"context", context}}), std::string(t.Text("hw.col.fit")),
-              std::string(t.Text("hw.col.decode"))});
-  out += "|---|---|---:|---|---:|\n";
-  for (const HardwareRow& row : response.hardware) {
-    out += Row({Devices(t, s.device_count, row.name), Amount(row.memory_gib) + " GB · " + Amount(row.bandwidth_gbps) + " GB/s",
-                Gb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)",
-                std::string(FitLabel(row.fit, response.lang)),
-                DecodeText(t, row.fit, row.decode_tps)});
-  }
-  out += "\n";
-
-  // The architecture card.
-  out += "## " + std::string(t.Text("arch.heading")) + "\n\n| | |\n|---|---|\n";
-  out += Row({std::string(t.Text("arch.checkpoint")), m.checkpoint});
-  out += Row({std::string(t.Text("arch.ollama_tag")),
-              m.ollama_tag.empty() ? std::string(t.Text("arch.ollama_none")) : m.ollama_tag});
-  out += Row({std::string(t.Text("arch.license_release")), m.license + " · " + m.release});
-  out += Row({std::string(t.Text("arch.topology")), Capitalized(topology)});
-  out += Row({std::string(t.Text("arch.attention")), attention});
-  out += Row({std::string(t.Text("arch.params_total")), ParamsLabel(m.params_total)});
-  out += Row({std::string(t.Text("arch.params_active")), ParamsLabel(m.params_active)});
-  out += Row({std::string(t.Text("arch.layers_hidden")),
-              std::to_string(m.num_hidden_layers) + " / " + std::to_string(m.hidden_size)});
-  out += Row({std::string(t.Text("arch.heads")), std::to_string(m.num_attention_heads) + "Q / " +
-                                                     std::to_string(m.num_key_value_heads) + "KV (d=" +
-                                                     std::to_string(m.head_dim) + ")"});
-  out += Row({std::string(t.Text("arch.vocab_position")),
-              FormatGrouped(m.vocab_size) + " / " + FormatGrouped(m.max_position_embeddings)});
-  std::string sources;
-  for (const Source& source : m.sources) {
-    sources += (sources.empty() ? "" : "; ") + source.what + ": " + source.url;
-  }
-  out += Row({std::string(t.Text("arch.sources")), sources});
-  out += "\n" + std::string(t.Text("explain.bpw")) + "\n\n" + std::string(t.Text("explain.kv")) + "\n\n";
-
-  // The commands.
-  out += "## " + FillTemplate(t.Text("cmd.heading"), {{"model", m.name}}) + "\n\n";
-  out += "### " + FillTemplate(t.Text("cmd.vllm"), {{"device", Devices(t, s.device_count, s.device_name)}}) +
-         "\n\n";
-  out += "```sh\n" + response.commands.vllm + "\n```\n\n";
-  out += "### " + std::string(t.Text("cmd.ollama")) + "\n\n";
-  out += "```\n" + response.commands.ollama_modelfile + "\n```\n\n";
-  out += "```sh\n" + response.commands.ollama_env + "\n```\n\n";
-
-  // Related models.
-  out += "## " + std::string(t.Text("related.heading")) + "\n\n";
-  out += Row({std::string(t.Text("related.col.model")), std::string(t.Text("related.col.params")),
-              FillTemplate(t.Text("related.col.total"), {{"format", format_label}, {"context", context}}),
-              FillTemplate(t.Text("related.col.fit"), {{"device", s.device_name}})});
-  out += "|---|---:|---:|---|\n";
-  for (const RelatedModel& row : response.related) {
-    out += Row({row.name, ParamsLabel(row.params_total), Gb(row.total_gib),
-                std::string(FitLabel(row.fit, response.lang))});
-  }
-  return out;
+std::string RenderPageMarkdown(const Response& response, Lang lang) {
+  const Page page{response, BuiltinStrings(lang)};
+  return Summary(page) + Simulator(page) + Matrix(page) + Hardware(page) + Card(page) + Commands(page) +
+         Related(page);
 }
 
 }  // namespace vramcalc

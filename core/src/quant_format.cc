@@ -18,13 +18,12 @@ constexpr std::array<QuantFormat, 8> kFormats{{
 }};
 
 // Bytes per KV element: FP16 2; FP8 1; llama.cpp's Q8_0 block is 32 int8 + one FP16 scale
-// (34 B per 32); Q4_0 is 32 nibbles + one FP16 scale (18 B per 32). vLLM's --kv-cache-dtype
-// knows auto (the model dtype) and fp8; Ollama's OLLAMA_KV_CACHE_TYPE knows f16, q8_0, q4_0.
+// (34 B per 32); Q4_0 is 32 nibbles + one FP16 scale (18 B per 32).
 constexpr std::array<KvDtype, 4> kKvDtypes{{
-    {"fp16", "FP16", 2.0, "auto", "f16"},
-    {"fp8", "FP8", 1.0, "fp8", ""},
-    {"q8_0", "Q8_0", 34.0 / 32.0, "", "q8_0"},
-    {"q4_0", "Q4_0", 18.0 / 32.0, "", "q4_0"},
+    {"fp16", "FP16", 2.0},
+    {"fp8", "FP8", 1.0},
+    {"q8_0", "Q8_0", 34.0 / 32.0},
+    {"q4_0", "Q4_0", 18.0 / 32.0},
 }};
 
 template <typename T, std::size_t N>

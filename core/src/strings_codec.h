@@ -1,5 +1,5 @@
-// Parsing the UI string tables; implemented in json_codec.cc, the one translation unit that
-// includes nlohmann/json.
+// Parsing the UI string tables (i18n.cc): what the compiled-in tables are read with, and what the
+// tests and the strings fuzzer read assets/i18n/ with.
 #ifndef VRAMCALC_SRC_STRINGS_CODEC_H_
 #define VRAMCALC_SRC_STRINGS_CODEC_H_
 
@@ -10,7 +10,7 @@
 
 namespace vramcalc::internal {
 
-// A flat JSON object of string values; "_comment" keys are skipped.
+// A flat JSON object of string values; keys starting with "_" are skipped.
 Result<Strings> ParseStrings(std::string_view strings_json);
 
 }  // namespace vramcalc::internal

@@ -12,7 +12,7 @@ int main() {
   const std::vector<std::string> requests = {
       R"({"model":"glm-4-32b-0414"})",
       R"({"model":"deepseek-v3","format":"Q8_0","context":131072,"device":"h100-80gb","device_count":8})",
-      R"({"model":"gemma-3-27b","context":65536,"batch":4,"kv_dtype":"q8_0","lang":"en"})",
+      R"({"model":"gemma-3-27b","context":65536,"batch":4,"kv_dtype":"q8_0"})",
   };
   constexpr int kCalls = 3000;
   std::vector<double> micros;

@@ -10,6 +10,7 @@
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
+#include "test_models.h"
 
 namespace vramcalc {
 namespace {
@@ -148,7 +149,10 @@ std::string Model(const std::string& replace_from, const std::string& replace_to
     "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
     "params_total": 1e9, "params_active": 1e9, "num_hidden_layers": 16, "hidden_size": 2048,
     "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 32000,
-    "max_position_embeddings": 4096, "sources": [{"what": "architecture", "url": "u"}]})";
+    "max_position_embeddings": 4096,
+    "layer_groups": [{"kind": "full", "layers": 16, "kv_heads": 8, "key_dim": 64, "value_dim": 64,
+                      "query_heads": 32, "query_key_dim": 64, "query_value_dim": 64}],
+    "sources": [{"what": "architecture", "url": "u"}]})";
   if (!replace_from.empty()) model.replace(model.find(replace_from), replace_from.size(), replace_to);
   return "[" + model + "]";
 }
@@ -167,7 +171,13 @@ TEST(ParseCatalog, ErrorsNameEntryAndField) {
       {Model(R"("head_dim": 64)", R"("head_dim": 0)"), "models[m].head_dim"},
       {Model(R"("head_dim": 64)", R"("head_dim": "64")"), "models[m].head_dim"},
       {Model(R"("num_key_value_heads": 8)", R"("num_key_value_heads": 64)"), "models[m].num_key_value_heads"},
-      {Model(R"("attention": "gqa")", R"("attention": "mla")"), "models[m].mla"},
+      {Model(R"("attention": "gqa")", R"("attention": "mla")"), "models[m].attention"},
+      {Model(R"("kind": "full")", R"("kind": "latent")"), "models[m].attention"},
+      {Model(R"("kind": "full")", R"("kind": "window")"), "models[m].layer_groups[0]"},
+      {Model(R"("kind": "full")", R"("kind": "sliding")"), "models[m].layer_groups[0].kind"},
+      {Model(R"("layers": 16)", R"("layers": 15)"), "models[m].layer_groups"},
+      {Model(R"("key_dim": 64)", R"("key_dim": -64)"), "models[m].layer_groups[0].key_dim"},
+      {Model(R"(, "query_value_dim": 64)", R"(, "query_value_dim": 64, "window": 8)"), "models[m].layer_groups[0].window"},
       {Model(R"("topology": "dense")", R"("topology": "sparse")"), "models[m].topology"},
       {Model(R"("params_active": 1e9)", R"("params_active": 2e9)"), "models[m].params_active"},
       {Model(R"("sources": [{"what": "architecture", "url": "u"}])", R"("sources": [])"), "models[m].sources"},
@@ -183,7 +193,15 @@ TEST(ParseCatalog, ErrorsNameEntryAndField) {
       ParseCatalog(Model("", ""), R"({"devices": [], "recommendation_ladder": ["x"], "hardware_table": ["x"]})");
   ASSERT_FALSE(bad_ladder.ok());
   EXPECT_EQ(bad_ladder.error().field, "devices.json.recommendation_ladder");
-  EXPECT_FALSE(ParseCatalog("not json", kDevices).ok());
+  EXPECT_EQ(ParseCatalog("not json", kDevices).error().field, "models");
+  EXPECT_EQ(ParseCatalog(Model("", ""), R"({"devices": [}")").error().field, "devices.json");
+}
+
+TEST(ParseCatalog, KeysStartingWithAnUnderscoreAreNotesForPeople) {
+  const Result<Catalog> catalog =
+      ParseCatalog(Model(R"("family": "F")", R"("family": "F", "_notes": "counted by hand")"), kDevices);
+  ASSERT_TRUE(catalog.ok()) << catalog.error().message;
+  EXPECT_EQ(catalog.value().models.at(0).family, "F");
 }
 
 }  // namespace
@@ -206,9 +224,14 @@ TEST(BuiltinCatalog, EveryEntryIsConsistentAndSourced) {
       case Attention::kMha: EXPECT_EQ(m.num_key_value_heads, m.num_attention_heads); break;
       case Attention::kMqa: EXPECT_EQ(m.num_key_value_heads, 1); break;
       case Attention::kGqa: EXPECT_LT(m.num_key_value_heads, m.num_attention_heads); break;
-      case Attention::kMla: ASSERT_TRUE(m.mla); EXPECT_EQ(m.head_dim, m.mla->v_head_dim); break;
+      case Attention::kMla:
+        ASSERT_EQ(m.layer_groups.size(), 1u);
+        EXPECT_EQ(m.layer_groups[0].kind, LayerKind::kLatent);
+        break;
     }
-    if (m.sliding_window) EXPECT_LE(m.sliding_window->local_layers, m.num_hidden_layers);
+    int64_t layers = 0;
+    for (const LayerGroup& group : m.layer_groups) layers += group.layers;
+    EXPECT_EQ(layers, m.num_hidden_layers);
     if (m.topology == Topology::kMoe) {
       ASSERT_TRUE(m.moe);
       EXPECT_LT(m.params_active, m.params_total);
@@ -255,22 +278,19 @@ TEST(BuiltinCatalog, KvCacheAt32kPerFamily) {
     EXPECT_EQ(m->num_hidden_layers, c.layers);
     EXPECT_EQ(m->num_key_value_heads, c.kv_heads);
     EXPECT_EQ(m->head_dim, c.head_dim);
-    if (c.local_layers > 0) {
-      ASSERT_TRUE(m->sliding_window);
-      EXPECT_EQ(m->sliding_window->window_tokens, c.window);
-      EXPECT_EQ(m->sliding_window->local_layers, c.local_layers);
-    } else {
-      EXPECT_FALSE(m->sliding_window);
-    }
+    EXPECT_EQ(testing::WindowedLayers(*m).window, c.window);
+    EXPECT_EQ(testing::WindowedLayers(*m).layers, c.local_layers);
     EXPECT_EQ(KvCacheBytes(KvLayoutOf(*m, 2.0), 32768, 1), c.kv_bytes);
   }
   // MLA, DeepSeek-V3 (kv_lora_rank 512, qk_rope_head_dim 64): 61 × 576 × 2 B × 32,768 =
   // 2,302,672,896 B = 2.14453125 GiB, against 61 × 128 × (192 + 128) × 2 B × 32,768 naive.
   const ModelSpec* v3 = Builtin().FindModel("deepseek-v3");
   ASSERT_NE(v3, nullptr);
-  ASSERT_TRUE(v3->mla);
-  EXPECT_EQ(v3->mla->kv_lora_rank, 512);
-  EXPECT_EQ(v3->mla->qk_rope_head_dim, 64);
+  ASSERT_EQ(v3->layer_groups.size(), 1u);
+  EXPECT_EQ(v3->layer_groups[0].kind, LayerKind::kLatent);
+  EXPECT_EQ(v3->layer_groups[0].kv_heads, 1);
+  EXPECT_EQ(v3->layer_groups[0].key_dim, 512 + 64);
+  EXPECT_EQ(v3->layer_groups[0].value_dim, 0);
   EXPECT_EQ(KvCacheBytes(KvLayoutOf(*v3, 2.0), 32768, 1), 2302672896.0);
   EXPECT_EQ(NaiveMhaKvBytes(*v3, 32768, 1), 61.0 * 128 * 320 * 2 * 32768);
 }

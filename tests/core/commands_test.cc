@@ -3,13 +3,22 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "vramcalc/catalog.h"
 #include "vramcalc/evaluate.h"
 
 namespace vramcalc {
 namespace {
+
+// The reference profile's three commands, by id.
+struct Commands {
+  std::string vllm;
+  std::string ollama_modelfile;
+  std::string ollama_env;
+};
 
 Commands For(const std::string& model, const std::string& format, int64_t context, int64_t batch,
              const std::string& kv_dtype, const std::string& device) {
@@ -22,7 +31,41 @@ Commands For(const std::string& model, const std::string& format, int64_t contex
   request.device = device;
   const auto response = Evaluate(request, BuiltinCatalog().value());
   EXPECT_TRUE(response.ok());
-  return response.value().commands;
+  Commands texts;
+  for (const Command& command : response.value().commands) {
+    if (command.id == "vllm") texts.vllm = command.text;
+    if (command.id == "ollama-modelfile") texts.ollama_modelfile = command.text;
+    if (command.id == "ollama-env") texts.ollama_env = command.text;
+  }
+  return texts;
+}
+
+TEST(Commands, TheReferenceProfileListsTheReferencePagesCommands) {
+  // The reference page shows a vLLM CLI card, then the Ollama Modelfile with the server's
+  // environment below it.
+  Request request;
+  const auto response = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(response.ok());
+  const std::vector<Command>& commands = response.value().commands;
+  ASSERT_EQ(commands.size(), 3u);
+  EXPECT_EQ(commands[0].id, "vllm");
+  EXPECT_EQ(commands[0].engine, "vllm");
+  EXPECT_EQ(commands[0].title, "cmd.vllm");
+  EXPECT_EQ(commands[0].language, "sh");
+  EXPECT_EQ(commands[1].id, "ollama-modelfile");
+  EXPECT_EQ(commands[1].engine, "ollama");
+  EXPECT_EQ(commands[1].title, "cmd.ollama");
+  EXPECT_EQ(commands[1].language, "modelfile");
+  EXPECT_EQ(commands[2].id, "ollama-env");
+  EXPECT_EQ(commands[2].engine, "ollama");
+  EXPECT_EQ(commands[2].title, "cmd.ollama_env");
+  // Every id a profile lists is a command template's.
+  const std::vector<std::string_view> templates = CommandTemplateIds();
+  for (const RuntimeProfile& profile : RuntimeProfiles()) {
+    for (const std::string_view id : profile.commands) {
+      EXPECT_NE(std::find(templates.begin(), templates.end(), id), templates.end()) << profile.id << ": " << id;
+    }
+  }
 }
 
 bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

@@ -26,7 +26,10 @@ std::string BigDenseModelJson() {
     "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
     "params_total": 4e11, "params_active": 4e11, "num_hidden_layers": 126, "hidden_size": 16384,
     "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
-    "max_position_embeddings": 131072, "sources": [{"what": "test", "url": "hand-written"}]}])";
+    "max_position_embeddings": 131072,
+    "layer_groups": [{"kind": "full", "layers": 126, "kv_heads": 8, "key_dim": 128, "value_dim": 128,
+                      "query_heads": 128, "query_key_dim": 128, "query_value_dim": 128}],
+    "sources": [{"what": "test", "url": "hand-written"}]}])";
 }
 
 Request For(const std::string& model) {
@@ -49,7 +52,7 @@ TEST(CurveContexts, FourPerOctaveFrom512ToOneMillion) {
 TEST(CurveContexts, ReachesALongerMaxPositionAndTheWindowEdge) {
   ModelSpec m = testing::Glm4_32b();
   m.max_position_embeddings = 10485760;  // 10M tokens: the curve ends at 2^24 = 16,777,216
-  m.sliding_window = SlidingWindowSpec{4000, 10, "alternating"};
+  testing::SetLayers(m, 4000, 10);
   const std::vector<int64_t> contexts = CurveContexts(m);
   EXPECT_EQ(contexts.back(), 16777216);
   EXPECT_TRUE(std::binary_search(contexts.begin(), contexts.end(), 4000));
@@ -70,7 +73,7 @@ TEST(Evaluate, TheSelectedDeviceAlwaysHasAHardwareRow) {
   request.device = "rtx-3060-12gb";  // not in the page's table
   const Response r = EvaluateOk(request);
   ASSERT_EQ(r.hardware.size(), 9u);
-  EXPECT_EQ(r.hardware.back().device, "rtx-3060-12gb");
+  EXPECT_EQ(r.hardware.back().device->id, "rtx-3060-12gb");
   EXPECT_EQ(r.hardware.back().fit, Fit::kNoFit);  // 21.78 GB on 12 GB
   request.device = "rtx-4090-24gb";  // already in it: no extra row
   EXPECT_EQ(EvaluateOk(request).hardware.size(), 8u);
@@ -82,7 +85,7 @@ TEST(Evaluate, BatchMultipliesTheKvCache) {
   request.device = "rtx-3090-24gb";  // without it, four caches move the recommendation up
   const Response r = EvaluateOk(request);
   EXPECT_DOUBLE_EQ(r.simulator.kv_cache_gib, 4 * 1.90625);  // 4 × 62,464 B × 32,768
-  // floor(61,544.9 / 4) = 15,386 tokens per sequence on the 24 GiB card.
+  // floor(61,544.75 / 4) = 15,386 tokens per sequence on the 24 GiB card.
   EXPECT_EQ(r.simulator.max_context_tokens, 15386);
 }
 
@@ -106,17 +109,17 @@ TEST(Evaluate, NothingOnTheLadderFits) {
   Request request = For("big");
   request.format = "FP16";
   const Response r = EvaluateOk(request, catalog.value());
-  EXPECT_EQ(r.simulator.device, "large");  // the largest class, to show why it does not fit
+  EXPECT_EQ(r.simulator.device->id, "large");  // the largest class, to show why it does not fit
   EXPECT_EQ(r.simulator.fit, Fit::kNoFit);
   EXPECT_EQ(r.simulator.max_context_tokens, 0);
-  for (const MatrixRow& row : r.matrix) EXPECT_FALSE(row.recommended_device) << row.format;
+  for (const MatrixRow& row : r.matrix) EXPECT_FALSE(row.recommended.has_value()) << row.format->id;
 }
 
 TEST(Evaluate, RecommendedClassTiesKeepLadderOrder) {
   // RTX 3090 and RTX 4090 both have 24 GB; the ladder lists the 3090 first.
   const Response r = EvaluateOk(For("glm-4-32b-0414"));
-  EXPECT_EQ(r.matrix[5].format, "Q4_K_M");
-  EXPECT_EQ(*r.matrix[5].recommended_device, "rtx-3090-24gb");
+  EXPECT_EQ(r.matrix[5].format->id, "Q4_K_M");
+  EXPECT_EQ(r.matrix[5].recommended->device->id, "rtx-3090-24gb");
 }
 
 }  // namespace
@@ -143,9 +146,10 @@ TEST(TensorParallel, SplitsWeightsAndCacheAndAddsBuffers) {
   // Max context per device: K/2 ≤ 0.96 × 24 − 0.85 − 1.03 × W/2 − 0.25 = 12.63516 GiB, so
   // S = floor(2 × 12.63516 GiB / 62,464 B) = 434,390 tokens.
   EXPECT_EQ(r.simulator.max_context_tokens, 434390);
-  EXPECT_NE(r.commands.vllm.find("--tensor-parallel-size 2 \\\n"), std::string::npos);
-  EXPECT_NE(r.commands.vllm.find("on 2× RTX 3090 24GB"), std::string::npos);
-  EXPECT_NE(r.commands.ollama_env.find("Ollama has no tensor parallelism"), std::string::npos);
+  ASSERT_EQ(r.commands.size(), 3u);
+  EXPECT_NE(r.commands[0].text.find("--tensor-parallel-size 2 \\\n"), std::string::npos);
+  EXPECT_NE(r.commands[0].text.find("on 2× RTX 3090 24GB"), std::string::npos);
+  EXPECT_NE(r.commands[2].text.find("Ollama has no tensor parallelism"), std::string::npos);
 }
 
 TEST(TensorParallel, MatrixSuggestsAGroupWhenNoSingleDeviceFits) {
@@ -163,16 +167,16 @@ TEST(TensorParallel, MatrixSuggestsAGroupWhenNoSingleDeviceFits) {
   // (225.85 + 15.75) / 4 + 0.85 + 0.03 × 56.46 + 0.04 + 1 + 0.25 = 64.23 GiB ≤ 0.96 × 80 = 76.8;
   // on 2: 126.33 GiB > 76.8. The Mac (one 192 GiB machine) needs 246.5 GiB: no.
   const MatrixRow& q4 = r.matrix[5];
-  ASSERT_EQ(q4.format, "Q4_K_M");
-  EXPECT_EQ(*q4.recommended_device, "gpu80");
-  EXPECT_EQ(q4.recommended_device_count, 4);
+  ASSERT_EQ(q4.format->id, "Q4_K_M");
+  ASSERT_TRUE(q4.recommended);
+  EXPECT_EQ(q4.recommended->device->id, "gpu80");
+  EXPECT_EQ(q4.recommended->device_count, 4);
   // IQ4_XS (4.25 bpw): on the Mac 197.91 + 15.75 + 0.55 + 0.015 × 197.91 + 1 = 218.2 GiB >
   // 0.96 × 192 = 184.3, so again 4 GPUs.
-  EXPECT_EQ(r.matrix[7].recommended_device_count, 4);
+  EXPECT_EQ(r.matrix[7].recommended->device_count, 4);
   // FP16: W = 745.06 GiB; 8 × 80 GiB would each hold (745.06 + 15.75) / 8 + 0.85 + 0.03 × 93.13
   // + 0.04 + 1 + 0.25 = 100.0 GiB: too much, so nothing is recommended.
-  EXPECT_FALSE(r.matrix[0].recommended_device);
-  EXPECT_EQ(r.matrix[0].recommended_device_count, 0);
+  EXPECT_FALSE(r.matrix[0].recommended.has_value());
 }
 
 }  // namespace
@@ -186,15 +190,15 @@ TEST(Evaluate, RelatedModelsAreTheNearestByTotalMemory) {
   ASSERT_EQ(r.related.size(), 5u);
   double previous = 0;
   for (const RelatedModel& related : r.related) {
-    EXPECT_NE(related.id, "glm-4-32b-0414");
+    EXPECT_NE(related.model->id, "glm-4-32b-0414");
     const double distance = std::abs(related.total_gib - r.simulator.total_gib);
-    EXPECT_GE(distance, previous) << related.id;
+    EXPECT_GE(distance, previous) << related.model->id;
     previous = distance;
   }
   // No model left out is nearer than the farthest one listed.
   for (const ModelSpec& m : Builtin().models) {
     const bool listed = std::any_of(r.related.begin(), r.related.end(),
-                                    [&](const RelatedModel& x) { return x.id == m.id; });
+                                    [&](const RelatedModel& x) { return x.model->id == m.id; });
     if (listed || m.id == "glm-4-32b-0414") continue;
     Request other = For(m.id);
     other.device = "rtx-3090-24gb";
@@ -214,12 +218,12 @@ TEST(TensorParallel, WithoutADeviceTheRecommendedGroupIsSimulated) {
   // 7,168 × 64 KiB (0.4375) + 0.25 = 99.6 GiB > 76.8; on 8: 47.63 + 0.85 + 1.42 + 0.04 + 0.4375
   // + 0.25 = 50.62 GiB ≤ 76.8, and the A100 comes before the H100 on the ladder.
   const Response r = EvaluateOk(For("deepseek-v3"));
-  EXPECT_EQ(r.simulator.device, "a100-80gb");
+  EXPECT_EQ(r.simulator.device->id, "a100-80gb");
   EXPECT_EQ(r.simulator.device_count, 8);
   const double w = 671e9 * 4.85 / 8 / 1073741824.0;
   const double k = 61.0 * 576 * 2 * 32768 / 1073741824.0;
   EXPECT_NEAR(r.simulator.per_device_gib, (w + k) / 8 + 0.85 + 0.03 * w / 8 + 0.04 + 0.4375 + 0.25, 1e-9);
-  EXPECT_EQ(r.matrix[5].recommended_device_count, 8);
+  EXPECT_EQ(r.matrix[5].recommended->device_count, 8);
   // A device named without a count is one device.
   Request one = For("deepseek-v3");
   one.device = "h100-80gb";

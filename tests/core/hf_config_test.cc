@@ -12,6 +12,7 @@
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"
+#include "test_models.h"
 
 namespace vramcalc {
 namespace {
@@ -52,12 +53,13 @@ TEST_P(Configs, ReadTheArchitecture) {
   EXPECT_EQ(m.head_dim, e.head_dim);
   EXPECT_EQ(m.max_position_embeddings, e.max_position);
   EXPECT_EQ(m.attention, e.attention);
-  if (e.local_layers == 0) {
-    EXPECT_FALSE(m.sliding_window) << m.sliding_window->local_layers;
-  } else {
-    ASSERT_TRUE(m.sliding_window);
-    EXPECT_EQ(m.sliding_window->window_tokens, e.window);
-    EXPECT_EQ(m.sliding_window->local_layers, e.local_layers);
+  EXPECT_EQ(testing::WindowedLayers(m).window, e.window);
+  EXPECT_EQ(testing::WindowedLayers(m).layers, e.local_layers);
+  if (e.attention == Attention::kMla) {
+    // One latent of kv_lora_rank + qk_rope_head_dim per token and layer (both configs: 512 + 64).
+    ASSERT_EQ(m.layer_groups.size(), 1u);
+    EXPECT_EQ(m.layer_groups[0].kind, LayerKind::kLatent);
+    EXPECT_EQ(m.layer_groups[0].key_dim, 576);
   }
   if (e.experts == 0) {
     EXPECT_EQ(m.topology, Topology::kDense);
@@ -149,9 +151,19 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
     EXPECT_EQ(parsed.num_key_value_heads, entry->num_key_value_heads);
     EXPECT_EQ(parsed.head_dim, entry->head_dim);
     EXPECT_EQ(parsed.vocab_size, entry->vocab_size);
-    EXPECT_EQ(parsed.sliding_window.has_value(), entry->sliding_window.has_value());
-    if (parsed.sliding_window && entry->sliding_window) {
-      EXPECT_EQ(parsed.sliding_window->local_layers, entry->sliding_window->local_layers);
+    ASSERT_EQ(parsed.layer_groups.size(), entry->layer_groups.size());
+    for (std::size_t i = 0; i < parsed.layer_groups.size(); ++i) {
+      const LayerGroup& a = parsed.layer_groups[i];
+      const LayerGroup& b = entry->layer_groups[i];
+      EXPECT_EQ(a.kind, b.kind);
+      EXPECT_EQ(a.layers, b.layers);
+      EXPECT_EQ(a.kv_heads, b.kv_heads);
+      EXPECT_EQ(a.key_dim, b.key_dim);
+      EXPECT_EQ(a.value_dim, b.value_dim);
+      EXPECT_EQ(a.window_tokens, b.window_tokens);
+      EXPECT_EQ(a.query_heads, b.query_heads);
+      EXPECT_EQ(a.query_key_dim, b.query_key_dim);
+      EXPECT_EQ(a.query_value_dim, b.query_value_dim);
     }
     EXPECT_NEAR(parsed.params_total / entry->params_total, 1.0, 0.001);
   }
@@ -211,14 +223,14 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(HfConfig, ARequestCarriesAConfigInPlaceOfAnId) {
   // The contract's second form of "model": the config object itself.
   const std::string response =
-      EvaluateJson(R"({"model": )" + Fixture("qwen3") + R"(, "format": "Q8_0", "lang": "en"})");
+      EvaluateJson(R"({"model": )" + Fixture("qwen3") + R"(, "format": "Q8_0"})");
   EXPECT_EQ(response.rfind(R"({"ok":true)", 0), 0u) << response.substr(0, 300);
   EXPECT_NE(response.find(R"("topology":"dense","attention":"gqa")"), std::string::npos);
   // A broken config inside a request names the config's field under "model".
   const std::string broken = EvaluateJson(R"({"model": {"model_type": "llama"}})");
   EXPECT_NE(broken.find(R"("field":"model.num_hidden_layers")"), std::string::npos) << broken;
   // And a config given beside the request (the CLI's --config).
-  EXPECT_EQ(EvaluateJsonWithConfig(R"({"lang": "en"})", Fixture("gemma2")).rfind(R"({"ok":true)", 0), 0u);
+  EXPECT_EQ(EvaluateJsonWithConfig(R"({"context": 8192})", Fixture("gemma2")).rfind(R"({"ok":true)", 0), 0u);
   EXPECT_NE(EvaluateJsonWithConfig(R"({"model": "llama-3.1-8b"})", Fixture("gemma2")).find(R"("field":"model")"),
             std::string::npos);
 }

@@ -49,7 +49,9 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{R"({"model":"glm-4-32b-0414","batch":[1]})", "invalid_type", "batch"},
         ErrorCase{R"({"model":"glm-4-32b-0414","kv_dtype":{}})", "invalid_type", "kv_dtype"},
         ErrorCase{R"({"model":"glm-4-32b-0414","device":3090})", "invalid_type", "device"},
-        ErrorCase{R"({"model":"glm-4-32b-0414","lang":"fr"})", "invalid_value", "lang"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","runtime":7})", "invalid_type", "runtime"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","sections":["simulator","simulator"]})", "invalid_value", "sections"},
+        ErrorCase{R"({"model":"glm-4-32b-0414","sections":"simulator"})", "invalid_type", "sections"},
         ErrorCase{R"({"model":"glm-4-32b-0414","foo":1})", "unknown_field", "foo"},
         ErrorCase{"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
                   "malformed_json", ""},
@@ -118,18 +120,39 @@ TEST(ParseRequest, FillsTheReferenceDefaults) {
   EXPECT_EQ(parsed.value().batch, 1);
   EXPECT_EQ(parsed.value().kv_dtype, "fp16");
   EXPECT_FALSE(parsed.value().device.has_value());
-  EXPECT_EQ(parsed.value().lang, Lang::kDe);
+  EXPECT_EQ(parsed.value().runtime, "reference");
 }
 
 TEST(ParseRequest, AcceptsEveryField) {
   const Result<Request> parsed = ParseRequest(
       R"({"model":"glm-4-9b-0414","format":"Q8_0","context":65536.0,"batch":4,)"
-      R"("kv_dtype":"q8_0","device":"rtx-4090-24gb","lang":"en"})");
+      R"("kv_dtype":"q8_0","device":"rtx-4090-24gb","device_count":2,"compare":["a100-80gb"],)"
+      R"("runtime":"reference","sections":["simulator","matrix"]})");
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   EXPECT_EQ(parsed.value().context_tokens, 65536);  // an integral float is a whole number
   EXPECT_EQ(parsed.value().batch, 4);
   EXPECT_EQ(*parsed.value().device, "rtx-4090-24gb");
-  EXPECT_EQ(parsed.value().lang, Lang::kEn);
+  EXPECT_EQ(*parsed.value().device_count, 2);
+  EXPECT_EQ(parsed.value().compare, std::vector<std::string>{"a100-80gb"});
+  EXPECT_EQ(parsed.value().sections, kSectionSimulator | kSectionMatrix);
+}
+
+TEST(ParseRequest, UnknownFieldsAreListedFromTheFieldTable) {
+  // The page no longer sends "lang": the core answers in ids; the page localizes.
+  const Result<Request> parsed = ParseRequest(R"({"model":"glm-4-32b-0414","lang":"en"})");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().code, "unknown_field");
+  EXPECT_EQ(parsed.error().field, "lang");
+  EXPECT_EQ(parsed.error().message,
+            "Unknown request field \"lang\"; the fields are model, format, context, batch, kv_dtype, device, "
+            "device_count, compare, runtime and sections.");
+}
+
+TEST(ParseRequest, AnUnknownRuntimeNamesTheProfiles) {
+  const std::string response = EvaluateJson(R"({"model":"glm-4-32b-0414","runtime":"tgi"})");
+  EXPECT_NE(response.find(R"("code":"unknown_runtime")"), std::string::npos) << response;
+  EXPECT_NE(response.find(R"("message":"Unknown runtime \"tgi\": use reference.")"), std::string::npos) << response;
+  EXPECT_NE(response.find(R"("field":"runtime")"), std::string::npos) << response;
 }
 
 TEST(ParseRequest, RejectsOversizedInput) {
@@ -152,7 +175,7 @@ TEST(EvaluateJson, UnknownIdsNameTheirField) {
 
 TEST(EvaluateJson, ErrorsAreOkFalseWithSchema) {
   EXPECT_EQ(EvaluateJson("{}"),
-            R"({"ok":false,"schema":1,"error":{"code":"missing_field","message":"model is required, e.g. \"glm-4-32b-0414\".","field":"model"}})");
+            R"({"ok":false,"schema":2,"error":{"code":"missing_field","message":"model is required, e.g. \"glm-4-32b-0414\".","field":"model"}})");
 }
 
 TEST(EvaluateJson, EchoedIdsAreShortenedToValidUtf8) {
@@ -163,20 +186,34 @@ TEST(EvaluateJson, EchoedIdsAreShortenedToValidUtf8) {
 }
 
 TEST(EvaluateJson, ResponseCarriesTheContractKeys) {
-  const std::string response = EvaluateJson(R"({"model":"glm-4-32b-0414","lang":"en"})");
-  for (const char* key : {R"({"ok":true,"schema":1,"lang":"en","model":{"id":"glm-4-32b-0414")",
-                          R"("simulator":{"device":"rtx-3090-24gb")", R"("share_pct":{"weights":83.0,"kv_cache":8.8,"overhead":8.2})",
-                          R"x("fit":"tight","fit_label":"Tight (>90 % in use)")x", R"("max_context":61544)",
+  // The reference page's figures as ids and numbers: nothing localized.
+  const std::string response = EvaluateJson(R"({"model":"glm-4-32b-0414"})");
+  for (const char* key : {R"({"ok":true,"schema":2,"model":{"id":"glm-4-32b-0414")",
+                          R"("layer_groups":[{"kind":"full","layers":61,"kv_heads":2,"key_dim":128,"value_dim":128,)",
+                          R"("simulator":{"device":"rtx-3090-24gb")", R"("runtime":"reference")",
+                          R"("share_pct":{"weights":83.0,"kv_cache":8.8,"state":0.0,"overhead":8.2})",
+                          R"("fit":"tight","decode_tps":)", R"("max_context":61544)",
                           R"("matrix":[{"format":"FP16","label":"FP16 / BF16","bpw":16.0)",
                           R"("recommended_device":"a100-80gb")", R"("hardware":[{"device":"rtx-3090-24gb")",
-                          R"("commands":{"vllm":)", R"("ollama_modelfile":)", R"("ollama_env":)"}) {
+                          R"("commands":[{"id":"vllm","engine":"vllm","title":"cmd.vllm","language":"sh","text":)"}) {
     EXPECT_NE(response.find(key), std::string::npos) << key;
   }
+  EXPECT_EQ(response.find("_label"), std::string::npos);
+  EXPECT_EQ(response.find("Knapp"), std::string::npos);
 }
 
 TEST(CatalogJson, HoldsSelectorsAndBothLanguages) {
   const std::string catalog = CatalogJson();
-  EXPECT_EQ(catalog.rfind(R"({"ok":true,"schema":1,"models":[{"id":")", 0), 0u);
+  EXPECT_EQ(catalog.rfind(R"({"ok":true,"schema":2,"models":[{"id":")", 0), 0u);
+  // The vocabularies the page reads instead of keeping copies.
+  for (const char* key : {R"("runtimes":[{"id":"reference",)",
+                          R"("request_fields":[{"name":"model","short_name":"model"},{"name":"format",)",
+                          R"({"name":"kv_dtype","short_name":"kv"})", R"({"name":"device_count","short_name":"gpus"})",
+                          R"("context_sections":["simulator","hardware","related","commands"])",
+                          R"("matrix_contexts":[{"tokens":8192,"label":"8K"},{"tokens":32768,"label":"32K"},{"tokens":131072,"label":"128K"}])",
+                          R"("defaults":{"model":"glm-4-32b-0414","format":"Q4_K_M","context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","lang":"de"})"}) {
+    EXPECT_NE(catalog.find(key), std::string::npos) << key;
+  }
   EXPECT_NE(catalog.find(R"("strings":{"de":{)"), std::string::npos);
   EXPECT_NE(catalog.find(R"("en":{)"), std::string::npos);
   EXPECT_NE(catalog.find(R"x("fit.tight":"Knapp (>90 % nutzbar)")x"), std::string::npos);

@@ -13,10 +13,9 @@ namespace {
 std::string Page(const std::string& model, Lang lang) {
   Request request;
   request.model = model;
-  request.lang = lang;
   const auto response = Evaluate(request, BuiltinCatalog().value());
   EXPECT_TRUE(response.ok());
-  return RenderPageMarkdown(response.value(), BuiltinCatalog().value());
+  return RenderPageMarkdown(response.value(), lang);
 }
 
 TEST(PageMarkdown, GermanReferenceSectionsInOrder) {
@@ -79,7 +78,7 @@ TEST(PageMarkdown, EnglishHasNoUntranslatedKeysOrPlaceholders) {
   for (const char* model : {"glm-4-32b-0414", "glm-4-9b-0414"}) {
     for (const Lang lang : {Lang::kDe, Lang::kEn}) {
       const std::string page = Page(model, lang);
-      SCOPED_TRACE(std::string(model) + " " + std::string(LangId(lang)));
+      SCOPED_TRACE(std::string(model) + " " + std::string(kLangs.Id(lang)));
       for (const char* leak : {"{model}", "{context}", "sim.", "out.", "arch.", "hw.", "matrix.",
                                "cmd.", "related.", "NaN", " nan", "Infinity", " inf "}) {
         EXPECT_EQ(page.find(leak), std::string::npos) << leak;

@@ -8,6 +8,7 @@
 #include "vramcalc/catalog.h"
 #include "vramcalc/display.h"
 #include "vramcalc/evaluate.h"
+#include "vramcalc/i18n.h"
 
 namespace vramcalc {
 namespace {
@@ -23,22 +24,18 @@ class ReferencePage : public ::testing::Test {
     response_ = std::move(result).value();
   }
 
-  std::string DeviceName(const std::optional<std::string>& id) const {
-    if (!id) return "(none)";
-    const Device* device = BuiltinCatalog().value().FindDevice(*id);
-    return device ? device->name : *id;
-  }
-
   Response response_;
 };
 
-std::string Gb(double gib) { return FormatFixed(gib, 2) + " GB"; }
+std::string Gb(double gib) { return FormatGb(gib); }
+// The fit as the German page names it.
+std::string FitLabel(Fit fit) { return std::string(BuiltinStrings(Lang::kDe).Text("fit." + std::string(kFits.Id(fit)))); }
 
 TEST_F(ReferencePage, Simulator) {
   const SimulatorResult& s = response_.simulator;
-  EXPECT_EQ(s.device_name, "RTX 3090 24GB");       // "vLLM CLI (RTX 3090 24GB)"
+  EXPECT_EQ(s.device->name, "RTX 3090 24GB");       // "vLLM CLI (RTX 3090 24GB)"
   EXPECT_EQ(FormatGrouped(s.context_tokens), "32,768");  // "32,768 Tokens"
-  EXPECT_EQ(FitLabel(s.fit, Lang::kDe), "Knapp (>90 % nutzbar)");
+  EXPECT_EQ(FitLabel(s.fit), "Knapp (>90 % nutzbar)");
   EXPECT_EQ(FormatShare(s.share_weights_pct), "83");     // "Modellgewichte: 83%"
   EXPECT_EQ(FormatShare(s.share_kv_cache_pct), "8.8");   // "KV: 8.8%"
   EXPECT_EQ(FormatShare(s.share_overhead_pct), "8.2");   // "Overhead: 8.2%"
@@ -76,14 +73,16 @@ TEST_F(ReferencePage, QuantizationMatrix) {
   ASSERT_EQ(response_.matrix.size(), std::size(kRows));
   for (std::size_t i = 0; i < std::size(kRows); ++i) {
     const MatrixRow& row = response_.matrix[i];
-    SCOPED_TRACE(row.label);
-    EXPECT_EQ(row.label, kRows[i].label);
-    EXPECT_EQ(FormatFixed(row.bits_per_weight, 2), kRows[i].bpw);
+    SCOPED_TRACE(row.format->label);
+    EXPECT_EQ(row.format->label, kRows[i].label);
+    EXPECT_EQ(FormatFixed(row.format->bits_per_weight, 2), kRows[i].bpw);
     EXPECT_EQ(Gb(row.weights_gib), kRows[i].weights);
-    EXPECT_EQ(Gb(row.total_gib.at(8192)), kRows[i].at_8k);
-    EXPECT_EQ(Gb(row.total_gib.at(32768)), kRows[i].at_32k);
-    EXPECT_EQ(Gb(row.total_gib.at(131072)), kRows[i].at_128k);
-    EXPECT_EQ(DeviceName(row.recommended_device), kRows[i].recommended);
+    EXPECT_EQ(Gb(row.total_gib[0]), kRows[i].at_8k);
+    EXPECT_EQ(Gb(row.total_gib[1]), kRows[i].at_32k);
+    EXPECT_EQ(Gb(row.total_gib[2]), kRows[i].at_128k);
+    ASSERT_TRUE(row.recommended);
+    EXPECT_EQ(row.recommended->device->name, kRows[i].recommended);
+    EXPECT_EQ(row.recommended->device_count, 1);
   }
 }
 
@@ -108,12 +107,12 @@ TEST_F(ReferencePage, HardwareTable) {
   ASSERT_EQ(response_.hardware.size(), std::size(kRows));
   for (std::size_t i = 0; i < std::size(kRows); ++i) {
     const HardwareRow& row = response_.hardware[i];
-    SCOPED_TRACE(row.name);
-    EXPECT_EQ(row.name, kRows[i].name);
-    EXPECT_EQ(FormatShare(row.memory_gib) + " GB · " + FormatShare(row.bandwidth_gbps) + " GB/s",
+    SCOPED_TRACE(row.device->name);
+    EXPECT_EQ(row.device->name, kRows[i].name);
+    EXPECT_EQ(FormatShare(row.device->memory_gib) + " GB · " + FormatShare(row.device->bandwidth_gbps) + " GB/s",
               kRows[i].memory_and_bandwidth);
     EXPECT_EQ(Gb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)", kRows[i].needed);
-    EXPECT_EQ(FitLabel(row.fit, Lang::kDe), kRows[i].rating);
+    EXPECT_EQ(FitLabel(row.fit), kRows[i].rating);
     EXPECT_EQ(FormatFixed(row.decode_tps, 1) + " tok/s", kRows[i].decode);
   }
 }
@@ -135,9 +134,10 @@ TEST_F(ReferencePage, ArchitectureCard) {
 
 TEST_F(ReferencePage, CommandsServeTheScenario) {
   // The page's vLLM line (--max-model-len 32768) and Ollama's num_ctx 32768 follow the context.
-  EXPECT_NE(response_.commands.vllm.find("--max-model-len 32768"), std::string::npos);
-  EXPECT_NE(response_.commands.ollama_modelfile.find("PARAMETER num_ctx 32768"), std::string::npos);
-  EXPECT_NE(response_.commands.ollama_modelfile.find("FROM glm4:32b"), std::string::npos);
+  ASSERT_EQ(response_.commands.size(), 3u);
+  EXPECT_NE(response_.commands[0].text.find("--max-model-len 32768"), std::string::npos);
+  EXPECT_NE(response_.commands[1].text.find("PARAMETER num_ctx 32768"), std::string::npos);
+  EXPECT_NE(response_.commands[1].text.find("FROM glm4:32b"), std::string::npos);
 }
 
 }  // namespace

@@ -62,8 +62,11 @@ TEST(Sections, ModelCurveAndMatrixDoNotDependOnTheContext) {
     ASSERT_EQ(a.matrix.size(), b.matrix.size());
     for (std::size_t i = 0; i < a.matrix.size(); ++i) {
       EXPECT_EQ(a.matrix[i].total_gib, b.matrix[i].total_gib);
-      EXPECT_EQ(a.matrix[i].recommended_device, b.matrix[i].recommended_device);
-      EXPECT_EQ(a.matrix[i].recommended_device_count, b.matrix[i].recommended_device_count);
+      ASSERT_EQ(a.matrix[i].recommended.has_value(), b.matrix[i].recommended.has_value());
+      if (a.matrix[i].recommended) {
+        EXPECT_EQ(a.matrix[i].recommended->device, b.matrix[i].recommended->device);
+        EXPECT_EQ(a.matrix[i].recommended->device_count, b.matrix[i].recommended->device_count);
+      }
     }
     EXPECT_EQ(a.model.id, b.model.id);
     EXPECT_NE(a.simulator.total_gib, b.simulator.total_gib);  // the context did change
@@ -83,16 +86,17 @@ TEST(Sections, TheSliderSectionsHoldTheReferenceNumbers) {
   EXPECT_EQ(response.simulator.max_context_tokens, 61544);
   EXPECT_EQ(response.hardware.size(), 8u);
   EXPECT_EQ(response.related.size(), 5u);
-  EXPECT_NE(response.commands.vllm.find("--max-model-len 32768"), std::string::npos);
+  ASSERT_FALSE(response.commands.empty());
+  EXPECT_NE(response.commands[0].text.find("--max-model-len 32768"), std::string::npos);
 
   const std::string json = SerializeResponse(response);
-  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":1,"lang":"de","simulator":{"device":"rtx-3090-24gb")", 0), 0u)
+  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":2,"simulator":{"device":"rtx-3090-24gb")", 0), 0u)
       << json.substr(0, 120);
   for (const char* absent : {R"("model":)", R"("curve":)", R"("matrix":)"}) {
     EXPECT_EQ(json.find(absent), std::string::npos) << absent;
   }
   EXPECT_EQ(EvaluateJson(R"({"model":"glm-4-32b-0414","sections":[]})"),
-            R"({"ok":true,"schema":1,"lang":"de"})");
+            R"({"ok":true,"schema":2})");
 }
 
 TEST(Sweep, CoversTheCatalogDeviceFastest) {
@@ -156,7 +160,7 @@ TEST(Sweep, RequestErrorsNameTheField) {
   for (const auto& c : kCases) {
     SCOPED_TRACE(c.request);
     const std::string response = SweepJson(c.request);
-    EXPECT_EQ(response.rfind(R"({"ok":false,"schema":1,"error":)", 0), 0u) << response;
+    EXPECT_EQ(response.rfind(R"({"ok":false,"schema":2,"error":)", 0), 0u) << response;
     EXPECT_NE(response.find(std::string(R"("field":")") + c.field + "\""), std::string::npos) << response;
   }
   EXPECT_NE(SweepJson("[]").find(R"("code":"invalid_type")"), std::string::npos);
@@ -165,7 +169,7 @@ TEST(Sweep, RequestErrorsNameTheField) {
 TEST(Sweep, JsonRoundsToTheStatedPlaces) {
   // 21.780937… GiB and 27.302956… tok/s (the reference cell) at 3 and 2 places.
   const std::string json = SweepJson(R"({"context":32768})");
-  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":1,"context":32768,"batch":1,"kv_dtype":"fp16","models":[)", 0), 0u);
+  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":2,"context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","models":[)", 0), 0u);
   EXPECT_NE(json.find(R"("fit_ids":["comfortable","tight","no_fit"])"), std::string::npos);
   EXPECT_NE(json.find(",21.781,"), std::string::npos);
   EXPECT_NE(json.find(",27.3,"), std::string::npos);

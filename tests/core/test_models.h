@@ -3,9 +3,44 @@
 #ifndef VRAMCALC_TESTS_CORE_TEST_MODELS_H_
 #define VRAMCALC_TESTS_CORE_TEST_MODELS_H_
 
+#include <cstdint>
+
 #include "vramcalc/model_spec.h"
 
 namespace vramcalc::testing {
+
+// A GQA/MHA/MQA model's layers: `m.num_hidden_layers` layers of full attention, the last
+// `local_layers` of them windowed at `window` tokens (none when local_layers is 0).
+inline void SetLayers(ModelSpec& m, int64_t window = 0, int64_t local_layers = 0) {
+  const LayerGroup attention{.kind = LayerKind::kFull, .layers = m.num_hidden_layers - local_layers,
+                             .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim, .value_dim = m.head_dim,
+                             .query_heads = m.num_attention_heads, .query_key_dim = m.head_dim,
+                             .query_value_dim = m.head_dim};
+  m.layer_groups.clear();
+  if (attention.layers > 0) m.layer_groups.push_back(attention);
+  if (local_layers > 0) {
+    LayerGroup windowed = attention;
+    windowed.kind = LayerKind::kWindow;
+    windowed.layers = local_layers;
+    windowed.window_tokens = window;
+    m.layer_groups.push_back(windowed);
+  }
+}
+
+// The windowed layers of a model: how many, and their window (0, 0 when there are none).
+struct Windowed {
+  int64_t window = 0;
+  int64_t layers = 0;
+};
+inline Windowed WindowedLayers(const ModelSpec& m) {
+  Windowed windowed;
+  for (const LayerGroup& group : m.layer_groups) {
+    if (group.kind != LayerKind::kWindow) continue;
+    windowed.window = group.window_tokens;
+    windowed.layers += group.layers;
+  }
+  return windowed;
+}
 
 // GLM-4-32B-0414: https://huggingface.co/THUDM/GLM-4-32B-0414/blob/main/config.json
 // (num_hidden_layers 61, hidden_size 6144, num_attention_heads 48, num_key_value_heads 2,
@@ -28,6 +63,7 @@ inline ModelSpec Glm4_32b() {
   m.head_dim = 128;
   m.vocab_size = 151552;
   m.max_position_embeddings = 32768;
+  SetLayers(m);
   m.sources = {{"architecture", "https://huggingface.co/THUDM/GLM-4-32B-0414/blob/main/config.json"}};
   return m;
 }
@@ -50,7 +86,10 @@ inline ModelSpec DeepSeekV3() {
   m.head_dim = 128;
   m.vocab_size = 129280;
   m.max_position_embeddings = 163840;
-  m.mla = MlaSpec{512, 64, 128, 128};
+  // One latent of kv_lora_rank + qk_rope_head_dim = 576 per token and layer; a naive MHA cache
+  // would hold 128 heads × (qk_nope 128 + qk_rope 64 + v 128).
+  m.layer_groups = {LayerGroup{.kind = LayerKind::kLatent, .layers = 61, .kv_heads = 1, .key_dim = 512 + 64,
+                               .query_heads = 128, .query_key_dim = 128 + 64, .query_value_dim = 128}};
   m.moe = MoeSpec{256, 8, 1};
   m.sources = {{"architecture", "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"}};
   return m;

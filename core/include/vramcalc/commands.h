@@ -1,38 +1,43 @@
-// Ready-to-run commands for a scenario: a vLLM server line and an Ollama Modelfile with the
-// `ollama serve` environment. They take context, concurrent sequences, KV cache type and device
-// from the scenario and state which weights they load, so they agree with the numbers shown.
+// Ready-to-run commands for a scenario: which ones is the runtime profile's list, each built by
+// a command template of commands.cc (a vLLM server line, an Ollama Modelfile, the `ollama serve`
+// environment, ...). They take context, concurrent sequences, KV cache type and device from the
+// scenario and state which weights they load, so they agree with the numbers shown.
 #ifndef VRAMCALC_COMMANDS_H_
 #define VRAMCALC_COMMANDS_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
-#include "vramcalc/device.h"
-#include "vramcalc/model_spec.h"
-#include "vramcalc/quant_format.h"
+#include "vramcalc/estimate.h"
 
 namespace vramcalc {
 
-struct Commands {
-  std::string vllm;              // a `vllm serve` command with comment lines above it
-  std::string ollama_modelfile;  // a Modelfile, with the `ollama create` line as a comment
-  std::string ollama_env;        // the `ollama serve` line with its environment variables
+// One command, for any renderer to show the same way. No text is localized: `title` is a key
+// of the UI strings (assets/i18n), whose {device} placeholder is the scenario's device(s).
+struct Command {
+  std::string id;        // stable, for hooks: "vllm", "ollama-modelfile", "ollama-env"
+  std::string engine;    // "vllm", "ollama": commands of one engine are shown together
+  std::string title;     // UI string key, e.g. "cmd.vllm"
+  std::string language;  // what the text is written in: "sh", "modelfile"
+  std::string text;
 };
 
+// What the commands are built from: the scenario and the figures the simulator shows beside
+// them.
 struct CommandInputs {
-  const ModelSpec* model = nullptr;
-  const QuantFormat* format = nullptr;
-  const KvDtype* kv_dtype = nullptr;
-  const Device* device = nullptr;
-  int64_t device_count = 1;   // tensor-parallel group size
-  int64_t context_tokens = 0;
-  int64_t batch = 1;
-  double kv_cache_gib = 0;    // for all `batch` sequences, as the simulator shows it
-  double total_gib = 0;       // per device
+  const Scenario* scenario = nullptr;
+  double kv_cache_gib = 0;         // for all `batch` sequences, as the simulator shows it
+  double per_device_gib = 0;       // the total each device holds
   int64_t max_context_tokens = 0;  // on this device, as the simulator shows it
 };
 
-Commands BuildCommands(const CommandInputs& inputs);
+// The scenario's runtime profile's commands, in its order.
+std::vector<Command> BuildCommands(const CommandInputs& inputs);
+
+// Every command template's id (what a runtime profile may list).
+std::vector<std::string_view> CommandTemplateIds();
 
 }  // namespace vramcalc
 

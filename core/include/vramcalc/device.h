@@ -4,11 +4,22 @@
 
 #include <string>
 
+#include "vramcalc/vocab.h"
+
 namespace vramcalc {
 
-// The class sets the decode efficiency (estimation model 1.5) and, for Apple, the overhead.
+// The class a runtime profile keys its constants by: decode efficiency (estimation model 1.5)
+// and overheads (1.3). "consumer" also holds workstation cards (RTX A6000, RTX PRO 6000).
 enum class DeviceClass { kConsumer, kApple, kDatacenter };
+inline constexpr int kDeviceClassCount = 3;
+inline constexpr Named<DeviceClass> kDeviceClassNames[] = {
+    {DeviceClass::kConsumer, "consumer"}, {DeviceClass::kApple, "apple"}, {DeviceClass::kDatacenter, "datacenter"}};
+inline constexpr Vocabulary<DeviceClass> kDeviceClasses{kDeviceClassNames};
+
 enum class Vendor { kNvidia, kAmd, kApple };
+inline constexpr Named<Vendor> kVendorNames[] = {
+    {Vendor::kNvidia, "nvidia"}, {Vendor::kAmd, "amd"}, {Vendor::kApple, "apple"}};
+inline constexpr Vocabulary<Vendor> kVendors{kVendorNames};
 
 struct Device {
   std::string id;              // e.g. "rtx-3090-24gb"

@@ -12,6 +12,10 @@ namespace vramcalc {
 // (JavaScript's Number.prototype.toFixed). Finite values only; |value| < 1e21.
 std::string FormatFixed(double value, int decimals);
 
+// Memory as the page shows it: two decimals and "GB" (which is GiB, estimation model 0):
+// 21.7766 → "21.78 GB".
+std::string FormatGb(double gib);
+
 // FormatFixed, read back as a number: the value a display shows.
 double RoundHalfUp(double value, int decimals);
 

@@ -1,10 +1,11 @@
 // One scenario in, everything one frame of the page needs out: the simulator, the
-// quantization matrix, the hardware table, related models and the commands.
+// quantization matrix, the hardware table, related models and the commands. All of it is data
+// (ids and unrounded numbers); the page and the Markdown writer localize.
 #ifndef VRAMCALC_EVALUATE_H_
 #define VRAMCALC_EVALUATE_H_
 
+#include <array>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,14 +14,18 @@
 #include "vramcalc/catalog.h"
 #include "vramcalc/commands.h"
 #include "vramcalc/estimate.h"
-#include "vramcalc/i18n.h"
 #include "vramcalc/quant_format.h"
 #include "vramcalc/result.h"
+#include "vramcalc/runtime_profile.h"
+#include "vramcalc/vocab.h"
 
 namespace vramcalc {
 
+inline constexpr std::string_view kDefaultModelId = "glm-4-32b-0414";  // the reference page's
+inline constexpr int64_t kDefaultContextTokens = 32768;
 inline constexpr int64_t kMaxRequestContextTokens = kMaxContextTokens;  // 134,217,728
 inline constexpr int64_t kMaxRequestBatch = 1024;
+inline constexpr std::size_t kMaxCompareDevices = 64;
 
 // The parts of a response, as a bit set. A request may ask for a subset ("sections"): the
 // page asks for everything when the model or a setting changes, and on a context change only
@@ -38,16 +43,48 @@ enum Section : uint32_t {
 inline constexpr uint32_t kAllSections = (1u << 7) - 1;
 inline constexpr uint32_t kContextSections =
     kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands;
-// The request names, in the bit order above.
-inline constexpr std::string_view kSectionNames[] = {"model",    "simulator", "curve",   "matrix",
-                                                     "hardware", "related",   "commands"};
+inline constexpr Named<Section> kSectionNames[] = {
+    {kSectionModel, "model"},       {kSectionSimulator, "simulator"}, {kSectionCurve, "curve"},
+    {kSectionMatrix, "matrix"},     {kSectionHardware, "hardware"},   {kSectionRelated, "related"},
+    {kSectionCommands, "commands"}};
+inline constexpr Vocabulary<Section> kSections{kSectionNames};
+
+// The request's fields, once: their names in a request, their short names in the page's link,
+// the widget's attributes and the CLI's flags, and what they mean (RequestFieldHelp fills the
+// lists from the tables). The parser, its error messages, the CLI's help and the catalog the
+// page reads all come from here.
+enum class RequestValue { kText, kCount, kList };
+struct RequestField {
+  std::string_view name;        // "kv_dtype"
+  std::string_view short_name;  // "kv" (the link, the widget, `--kv`)
+  RequestValue value;           // a string, a whole number, or an array (of strings)
+  std::string_view help;        // with {formats}, {kv_dtypes}, {runtimes}, {sections} … filled in
+};
+inline constexpr RequestField kRequestFields[] = {
+    {"model", "model", RequestValue::kText, "catalog id, e.g. \"{model}\" (default), or a config.json object"},
+    {"format", "format", RequestValue::kText, "{formats} (default {format})"},
+    {"context", "context", RequestValue::kCount, "tokens per sequence, 1 to {max_context} (default {context})"},
+    {"batch", "batch", RequestValue::kCount, "concurrent sequences, 1 to {max_batch} (default 1)"},
+    {"kv_dtype", "kv", RequestValue::kText, "KV cache type: {kv_dtypes} (default {kv_dtype})"},
+    {"device", "device", RequestValue::kText,
+     "device id, e.g. \"rtx-3090-24gb\" (default: the format's recommended class)"},
+    {"device_count", "gpus", RequestValue::kCount,
+     "identical devices in tensor parallel, 1 to {max_devices} (default: the recommended group)"},
+    {"compare", "compare", RequestValue::kList, "extra hardware-table rows: up to {max_compare} device ids"},
+    {"runtime", "runtime", RequestValue::kText, "runtime profile: {runtimes} (default {runtime})"},
+    {"sections", "sections", RequestValue::kList, "the parts to compute: {sections} (default: all)"},
+};
+// The field named `name` (or short-named, with `short_name`), else nullptr.
+const RequestField* FindRequestField(std::string_view name, bool short_name = false);
+// The help line of one field, its placeholders filled from the tables.
+std::string RequestFieldHelp(const RequestField& field);
 
 // A validated request. The parser fills the reference page's defaults.
 struct Request {
-  std::string model;  // a catalog id, unless custom_model is set
+  std::string model{kDefaultModelId};  // a catalog id, unless custom_model is set
   std::optional<ModelSpec> custom_model;  // from a pasted config.json (ParseHfConfig)
   std::string format{kDefaultFormatId};
-  int64_t context_tokens = 32768;
+  int64_t context_tokens = kDefaultContextTokens;
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
   std::optional<std::string> device;  // none: the recommended class of `format`
@@ -55,29 +92,30 @@ struct Request {
   // placement (the smallest group that fits, as the matrix recommends); unset with a device: 1.
   std::optional<int64_t> device_count;
   std::vector<std::string> compare;    // extra hardware-table rows (device ids)
-  Lang lang = Lang::kDe;
+  std::string runtime{kDefaultRuntimeId};
   uint32_t sections = kAllSections;   // which parts to compute and return
 };
 
 struct SimulatorResult {
-  std::string device;  // device id
-  std::string device_name;
-  double memory_gib = 0;
-  double bandwidth_gbps = 0;
-  std::string format;
-  std::string kv_dtype;
+  const Device* device = nullptr;  // into the catalog
+  std::string_view runtime;        // the runtime profile's id
+  const QuantFormat* format = nullptr;
+  const KvDtype* kv_dtype = nullptr;
   int64_t context_tokens = 0;
   int64_t batch = 1;
   int64_t device_count = 1;
   double weights_gib = 0;   // all devices together
   double kv_cache_gib = 0;  // all devices together
+  double state_gib = 0;     // recurrent layers' state, all sequences and devices together
   double overhead_gib = 0;  // all devices together, including tensor-parallel buffers
-  double total_gib = 0;     // weights + KV cache + overhead
+  double total_gib = 0;     // weights + KV cache + state + overhead
   double per_device_gib = 0;  // total / device_count: what each device must hold
-  // The breakdown bar's shares as displayed: weights and KV rounded half-up to 0.1 %, the
-  // overhead the remainder of 100, so the three always add up to 100 (reference: 83/8.8/8.2).
+  // The breakdown bar's shares as displayed: weights, KV cache and state rounded half-up to
+  // 0.1 %, the overhead the remainder of 100, so they always add up to 100 (reference:
+  // 83/8.8/0/8.2).
   double share_weights_pct = 0;
   double share_kv_cache_pct = 0;
+  double share_state_pct = 0;
   double share_overhead_pct = 0;
   double usage_pct = 0;  // 100 × per device / memory, unrounded
   Fit fit = Fit::kComfortable;
@@ -89,25 +127,24 @@ struct SimulatorResult {
   KvCompression kv_compression = KvCompression::kNone;
 };
 
+// The recommended class at 32K: one device when one fits; else the smallest tensor-parallel
+// group (2, 4 or 8) of one non-Apple ladder device; none when even 8 do not suffice.
+struct Placement {
+  const Device* device = nullptr;
+  int64_t device_count = 1;
+};
+
 struct MatrixRow {
-  std::string format;
-  std::string label;
-  double bits_per_weight = 0;
+  const QuantFormat* format = nullptr;
   double weights_gib = 0;
-  std::map<int64_t, double> total_gib;  // by context: 8192, 32768, 131072
-  // The recommended class at 32K: one device when one fits; else the smallest tensor-parallel
-  // group (2, 4 or 8) of one non-Apple ladder device; none when even 8 do not suffice.
-  std::optional<std::string> recommended_device;
-  int64_t recommended_device_count = 0;
+  std::array<double, std::size(kMatrixContexts)> total_gib{};  // at each of kMatrixContexts
+  std::optional<Placement> recommended;
 };
 
 // The hardware table: the catalog's table rows, then the request's `compare` devices, then
 // the simulator's device when it is not among them, so the selected device always has a row.
 struct HardwareRow {
-  std::string device;
-  std::string name;
-  double memory_gib = 0;
-  double bandwidth_gbps = 0;
+  const Device* device = nullptr;
   double needed_gib = 0;  // per device, with the request's device_count
   double usage_pct = 0;
   Fit fit = Fit::kComfortable;
@@ -117,9 +154,7 @@ struct HardwareRow {
 // The catalog models nearest in total memory at the request's format, context, batch, KV
 // type, device and device count: at most five, nearest first.
 struct RelatedModel {
-  std::string id;
-  std::string name;
-  double params_total = 0;
+  const ModelSpec* model = nullptr;  // into the catalog
   double total_gib = 0;
   Fit fit = Fit::kComfortable;
 };
@@ -128,12 +163,12 @@ struct RelatedModel {
 struct CurvePoint {
   int64_t context_tokens = 0;
   double kv_cache_gib = 0;
-  double total_gib = 0;  // weights + KV cache + overhead (the simulator's, constant in S)
+  double total_gib = 0;  // weights + KV cache + state + overhead (the overhead constant in S)
 };
 
 // Contexts the curve samples: four per octave from 512 to 1,048,576 tokens (or the next power
-// of two above the model's max position, when that is larger), plus the window edge of a
-// sliding-window model, in ascending order.
+// of two above the model's max position, when that is larger), plus the edge of every window,
+// in ascending order.
 std::vector<int64_t> CurveContexts(const ModelSpec& model);
 
 // Only the request's sections are filled; the simulator is always computed (the related
@@ -141,27 +176,27 @@ std::vector<int64_t> CurveContexts(const ModelSpec& model);
 struct Response {
   uint32_t sections = kAllSections;
   ModelSpec model;
-  Lang lang = Lang::kDe;
   SimulatorResult simulator;
   std::vector<CurvePoint> curve;
   std::vector<MatrixRow> matrix;
   std::vector<HardwareRow> hardware;
   std::vector<RelatedModel> related;
-  Commands commands;
+  std::vector<Command> commands;
 };
 
-// Evaluates `request` against `catalog`. Errors: unknown_model, unknown_format,
-// unknown_kv_dtype, unknown_device (field named), invalid_model (a catalog entry that cannot
-// be computed).
+// Evaluates `request` against `catalog`, which must outlive the response (it points into it).
+// Errors: unknown_model, unknown_format, unknown_kv_dtype, unknown_device, unknown_runtime
+// (each naming its field), invalid_model (a catalog entry that cannot be computed).
 Result<Response> Evaluate(const Request& request, const Catalog& catalog);
 
 // The whole catalog at once: every model × format × device, each device alone (no tensor
-// parallelism), at one context, batch and KV cache type. What `vramcalc sweep` and the wasm
-// module's sweep() return, for questions across the catalog ("what runs on this card?").
+// parallelism), at one context, batch, KV cache type and runtime. What `vramcalc sweep` and
+// the wasm module's sweep() return, for questions across the catalog ("what runs on this card?").
 struct SweepRequest {
-  int64_t context_tokens = 32768;
+  int64_t context_tokens = kDefaultContextTokens;
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
+  std::string runtime{kDefaultRuntimeId};
 };
 
 struct SweepCell {
@@ -181,29 +216,8 @@ struct SweepResult {
   std::vector<SweepCell> cells;
 };
 
-// Errors: unknown_kv_dtype (field kv_dtype).
+// Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime).
 Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog);
-
-// The recommended class for a format (estimation model 1.8): the first ladder device, in
-// ascending memory, on which the per-device total at 32K fits in 96 % of its memory when
-// `device_count` of them share the model (Apple devices only for one). Empty: none fits.
-std::optional<std::string> RecommendedDevice(const ModelSpec& model, const QuantFormat& format,
-                                             const KvDtype& kv_dtype, int64_t batch,
-                                             int64_t device_count, const Catalog& catalog);
-
-// The recommended placement for a format: RecommendedDevice for 1 device, else for the
-// smallest tensor-parallel group of 2, 4 or 8 that fits. Empty: not even 8 suffice.
-struct Placement {
-  std::string device;
-  int64_t device_count = 1;
-};
-std::optional<Placement> RecommendedPlacement(const ModelSpec& model, const QuantFormat& format,
-                                              const KvDtype& kv_dtype, int64_t batch,
-                                              const Catalog& catalog);
-
-// The fit label in `lang` ("Passt komfortabel", "Fits comfortably", ...).
-std::string_view FitLabel(Fit fit, Lang lang);
-std::string_view FitId(Fit fit);  // "comfortable", "tight", "no_fit"
 
 }  // namespace vramcalc
 

@@ -3,27 +3,32 @@
 #define VRAMCALC_HF_CONFIG_H_
 
 #include <string_view>
+#include <vector>
 
 #include "vramcalc/model_spec.h"
 #include "vramcalc/result.h"
 
 namespace vramcalc {
 
-// Reads the architecture from a config.json of one of the supported model types: llama,
-// mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, gemma3 (and gemma3_text),
-// glm4, deepseek_v2, deepseek_v3, gpt_oss, phi3, llama4 (and llama4_text). A multimodal
-// config's text_config is used when present.
+// Reads the architecture from a config.json of one of SupportedModelTypes(): llama, mistral,
+// mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, gemma3 (and gemma3_text), glm4,
+// deepseek_v2, deepseek_v3, gpt_oss, phi3, llama4 (and llama4_text). A multimodal config's
+// text_config is used when present.
 //
 // Derived, per the model type's own rules: head_dim (the config's, else hidden / heads),
 // KV heads (default: all heads), windowed layers (layer_types; else Gemma 2's alternation,
 // Gemma 3's sliding_window_pattern, Qwen's use_sliding_window / max_window_layers, Mistral's
 // and Phi-3's sliding_window on every layer, Llama 4's chunked attention), MoE experts and
-// MLA dimensions; Gemma 3's omitted text_config fields take transformers' defaults. The
-// parameter count is computed from the shapes (embeddings, attention and gated MLP or expert
-// weights; norms and biases, under 0.1 %, are left out) with the arithmetic in params_formula.
+// MLA dimensions, and from them the layer groups; Gemma 3's omitted text_config fields take
+// transformers' defaults. The parameter count is computed from the shapes (embeddings,
+// attention and gated MLP or expert weights; norms and biases, under 0.1 %, are left out) with
+// the arithmetic in params_formula.
 //
 // Errors name the field as "model.<field>" (e.g. "model.num_attention_heads").
 Result<ModelSpec> ParseHfConfig(std::string_view config_json);
+
+// The model_type values ParseHfConfig reads, in alphabetical order.
+std::vector<std::string_view> SupportedModelTypes();
 
 }  // namespace vramcalc
 

@@ -1,22 +1,23 @@
-// UI strings in German and English, from assets/i18n/<lang>.json (compiled in).
+// UI strings in German and English, from assets/i18n/<lang>.json (compiled in). The core
+// itself answers in data (ids and numbers); only the CLI's Markdown page reads these.
 #ifndef VRAMCALC_I18N_H_
 #define VRAMCALC_I18N_H_
 
+#include <functional>
+#include <initializer_list>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <initializer_list>
 
 #include "vramcalc/result.h"
+#include "vramcalc/vocab.h"
 
 namespace vramcalc {
 
 enum class Lang { kDe, kEn };
-
-std::optional<Lang> ParseLang(std::string_view id);  // "de" or "en"
-std::string_view LangId(Lang lang);
+inline constexpr Named<Lang> kLangNames[] = {{Lang::kDe, "de"}, {Lang::kEn, "en"}};
+inline constexpr Vocabulary<Lang> kLangs{kLangNames};
 
 class Strings {
  public:
@@ -25,7 +26,6 @@ class Strings {
       : texts_(std::move(texts)) {}
   // The text for `key`; the key itself when missing (a test proves none is missing).
   std::string_view Text(std::string_view key) const;
-  bool Has(std::string_view key) const { return texts_.find(key) != texts_.end(); }
   const std::map<std::string, std::string, std::less<>>& texts() const { return texts_; }
 
  private:

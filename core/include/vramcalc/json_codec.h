@@ -1,9 +1,11 @@
-// The JSON contract shared by the CLI, the wasm module and the page.
-// Request:  {"model", "format", "context", "batch", "kv_dtype", "device", "device_count",
-//           "lang"}; only "model" is required.
-// Response: {"ok": true, "schema": 1, "model", "simulator", "matrix", "hardware", "related",
-//           "commands"} or {"ok": false, "schema": 1, "error": {"code", "message", "field"}}.
-// Numbers are unrounded except the simulator's share_pct (see SimulatorResult).
+// The JSON contract shared by the CLI, the wasm module and the page (wasm/README.md describes
+// it for callers).
+// Request:  the fields of kRequestFields (evaluate.h); only "model" is required.
+// Response: {"ok": true, "schema": 2, "model", "simulator", "curve", "matrix", "hardware",
+//           "related", "commands"} (the request's sections) or
+//           {"ok": false, "schema": 2, "error": {"code", "message", "field"}}.
+// Numbers are unrounded except the simulator's share_pct (see SimulatorResult); nothing is
+// localized: fits, kinds and command titles are ids and UI string keys.
 #ifndef VRAMCALC_JSON_CODEC_H_
 #define VRAMCALC_JSON_CODEC_H_
 
@@ -16,33 +18,37 @@
 
 namespace vramcalc {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: responses carry no localized labels, commands are a list, models carry layer groups.
+inline constexpr int kSchemaVersion = 2;
 
 // Parses and validates a request. "model" is a catalog id or a Hugging Face config.json
 // object (see hf_config.h). Errors: malformed_json, invalid_type, invalid_value,
 // missing_field, unknown_field, invalid_config, each naming the field.
 Result<Request> ParseRequest(std::string_view request_json);
 // The same with the model given as config.json text beside a request without "model" (the
-// CLI's --config). An empty `config_json` is ParseRequest(request_json).
+// CLI's --config, the page's pasted config). An empty `config_json` is ParseRequest(request_json).
 Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json);
 
 // EvaluateJson with the model given as config.json text (see ParseRequest above).
 std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_view config_json);
 
 std::string SerializeResponse(const Response& response);
+// `text` as a JSON string literal (quoted and escaped), for callers that assemble requests.
+std::string JsonString(std::string_view text);
 std::string SerializeError(const Error& error);
 
 // The whole call: request JSON in, response JSON out. Never throws; every failure,
 // including a broken built-in catalog or an allocation failure, is an ok:false response.
 std::string EvaluateJson(std::string_view request_json);
 
-// The catalog sweep (evaluate.h Sweep). Request: {"context", "batch", "kv_dtype"}, all
-// optional, as in an evaluate request. Response: {"ok": true, "schema": 1, "context",
-// "batch", "kv_dtype", "models": [ids], "formats": [ids], "devices": [ids], "fit_ids":
-// ["comfortable", "tight", "no_fit"], "total_gib": [...], "fit": [...], "decode_tps": [...],
-// "max_context": [...]}, the last four indexed (model × formats + format) × devices + device.
-// "fit" holds indexes into fit_ids; total_gib is rounded to 0.001 GiB and decode_tps to
-// 0.01 tok/s (the page shows 0.01 and 0.1), so 15,000 cells stay small. Never throws.
+// The catalog sweep (evaluate.h Sweep). Request: {"context", "batch", "kv_dtype", "runtime"},
+// all optional, as in an evaluate request. Response: {"ok": true, "schema": 2, "context",
+// "batch", "kv_dtype", "runtime", "models": [ids], "formats": [ids], "devices": [ids],
+// "fit_ids": ["comfortable", "tight", "no_fit"], "total_gib": [...], "fit": [...],
+// "decode_tps": [...], "max_context": [...]}, the last four indexed
+// (model × formats + format) × devices + device. "fit" holds indexes into fit_ids; total_gib is
+// rounded to 0.001 GiB and decode_tps to 0.01 tok/s (the page shows 0.01 and 0.1), so 15,000
+// cells stay small. Never throws.
 inline constexpr int kSweepGibDecimals = 3;
 inline constexpr int kSweepTpsDecimals = 2;
 Result<SweepRequest> ParseSweepRequest(std::string_view request_json);
@@ -55,10 +61,12 @@ std::string ModelsJson();
 // "source"} (a JSON array).
 std::string DevicesJson();
 
-// The catalog as the page needs it for its selectors, plus every UI string in both
-// languages: {"ok": true, "schema": 1, "models": [{"id", "name", "family", "params_total"}]
-// (the whole card comes with each response and from ModelsJson), "devices": [...], "formats": [...],
-// "kv_dtypes": [...], "recommendation_ladder": [...], "hardware_table": [...],
+// What the page needs for its selectors and links, plus every UI string in both languages:
+// {"ok": true, "schema": 2, "models": [{"id", "name", "family", "params_total"}] (the whole
+// card comes with each response and from ModelsJson), "devices": [...], "formats": [...],
+// "kv_dtypes": [...], "runtimes": [...], "recommendation_ladder": [...], "hardware_table": [...],
+// "request_fields": [{"name", "short_name"}], "sections": [...], "context_sections": [...],
+// "matrix_contexts": [{"tokens", "label"}], "defaults": {...}, "limits": {...},
 // "strings": {"de": {...}, "en": {...}}}.
 std::string CatalogJson();
 

@@ -8,26 +8,70 @@
 #include <vector>
 
 #include "vramcalc/result.h"
+#include "vramcalc/vocab.h"
 
 namespace vramcalc {
 
 enum class Topology { kDense, kMoe };
+inline constexpr Named<Topology> kTopologyNames[] = {{Topology::kDense, "dense"},
+                                                     {Topology::kMoe, "moe"}};
+inline constexpr Vocabulary<Topology> kTopologies{kTopologyNames};
+
+// The model's attention as its card names it. What its layers cache is in the layer groups.
 enum class Attention { kMha, kGqa, kMqa, kMla };
+inline constexpr Named<Attention> kAttentionNames[] = {
+    {Attention::kMha, "mha"}, {Attention::kGqa, "gqa"}, {Attention::kMqa, "mqa"}, {Attention::kMla, "mla"}};
+inline constexpr Vocabulary<Attention> kAttentions{kAttentionNames};
 
-// Multi-head latent attention (DeepSeek-V2/V3): one compressed latent per token and layer.
-struct MlaSpec {
-  int64_t kv_lora_rank = 0;
-  int64_t qk_rope_head_dim = 0;
-  int64_t qk_nope_head_dim = 0;
-  int64_t v_head_dim = 0;
+// What a group of layers keeps per sequence. The kind names the mechanism (for the card and the
+// checks); the memory follows from the group's numbers alone, the same way for every kind:
+// per token kv_heads × (key_dim + value_dim) elements, up to window_tokens tokens when the kind
+// is windowed, plus state_elements per sequence whatever the context.
+enum class LayerKind {
+  kFull,    // attention over the whole context: keys and values of every KV head
+  kWindow,  // sliding-window or chunked attention: the same, for the last window_tokens tokens
+  kLatent,  // multi-head latent attention (MLA): one latent of kv_lora_rank + rope dims per token
+  kState,   // linear attention or SSM: a fixed recurrent state per sequence, no per-token cache
+  kShared,  // reuses the cache of an earlier layer: allocates nothing
+  kNone,    // no attention cache at all
 };
+// Each kind's rule: what its numbers must hold (ValidateModel checks every group against it).
+struct LayerKindRule {
+  bool caches_tokens;  // kv_heads, key_dim > 0 (value_dim may be 0: a latent is keys and values)
+  bool windowed;       // window_tokens > 0 (and only then)
+  bool has_state;      // state_elements > 0 (and only then)
+};
+struct LayerKindInfo {
+  LayerKind value;
+  std::string_view id;
+  LayerKindRule rule;
+};
+inline constexpr LayerKindInfo kLayerKindInfo[] = {
+    {LayerKind::kFull, "full", {true, false, false}},
+    {LayerKind::kWindow, "window", {true, true, false}},
+    {LayerKind::kLatent, "latent", {true, false, false}},
+    {LayerKind::kState, "state", {false, false, true}},
+    {LayerKind::kShared, "shared", {false, false, false}},
+    {LayerKind::kNone, "none", {false, false, false}},
+};
+inline constexpr Vocabulary<LayerKind, LayerKindInfo> kLayerKinds{kLayerKindInfo};
 
-// Layers that attend to a bounded window (sliding window or chunked attention) keep at most
-// `window_tokens` tokens of KV cache; the other layers are global and keep all S tokens.
-struct SlidingWindowSpec {
-  int64_t window_tokens = 0;
-  int64_t local_layers = 0;  // how many of num_hidden_layers are windowed
-  std::string pattern;       // how they interleave, for display: "5 local : 1 global"
+// Consecutive or interleaved layers that cache alike. All counts are per layer.
+struct LayerGroup {
+  LayerKind kind = LayerKind::kFull;
+  int64_t layers = 0;
+  // The per-token cache: kv_heads × (key_dim + value_dim) elements per layer. MLA caches one
+  // latent "head" of kv_lora_rank + qk_rope_head_dim as its key and no separate value.
+  int64_t kv_heads = 0;
+  int64_t key_dim = 0;
+  int64_t value_dim = 0;
+  int64_t window_tokens = 0;   // windowed kinds: the cache stops growing here
+  int64_t state_elements = 0;  // per sequence (recurrent layers: conv + recurrent state)
+  // The attention a naive MHA cache would hold instead, for "the saving against naive MHA":
+  // every query head's keys and values (MLA: qk_nope + qk_rope and v_head_dim).
+  int64_t query_heads = 0;
+  int64_t query_key_dim = 0;
+  int64_t query_value_dim = 0;
 };
 
 struct MoeSpec {
@@ -64,14 +108,17 @@ struct ModelSpec {
   int64_t head_dim = 0;
   int64_t vocab_size = 0;
   int64_t max_position_embeddings = 0;
-  std::optional<MlaSpec> mla;
-  std::optional<SlidingWindowSpec> sliding_window;
+  std::vector<LayerGroup> layer_groups;  // their layers add up to num_hidden_layers
   std::optional<MoeSpec> moe;
   std::vector<Source> sources;
 };
 
+// The most different window sizes a model's groups may have (the estimate keeps one tier per
+// window size, estimate.h KvLayout).
+inline constexpr std::size_t kMaxWindowSizes = 7;
+
 // Checks that every number the estimate divides by or multiplies with is present and sane.
-// The error's field is the model field's name (e.g. "num_key_value_heads").
+// The error's field is the model field's name (e.g. "num_key_value_heads", "layer_groups[1]").
 std::optional<Error> ValidateModel(const ModelSpec& model);
 
 }  // namespace vramcalc

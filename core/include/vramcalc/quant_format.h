@@ -31,12 +31,11 @@ std::span<const QuantFormat> QuantFormats();
 // nullptr when `id` is not one of QuantFormats().
 const QuantFormat* FindQuantFormat(std::string_view id);
 
+// A KV cache element type. What each engine calls it is the engine's own table (commands.cc).
 struct KvDtype {
   std::string_view id;         // request id: "fp16", "fp8", "q8_0", "q4_0"
   std::string_view label;      // "FP16", "FP8", "Q8_0", "Q4_0"
   double bytes_per_element;    // FP16 2, FP8 1, Q8_0 34/32, Q4_0 18/32
-  std::string_view vllm_name;  // --kv-cache-dtype value; empty when vLLM has none
-  std::string_view ollama_name;  // OLLAMA_KV_CACHE_TYPE value; empty when Ollama has none
 };
 
 inline constexpr std::string_view kDefaultKvDtypeId = "fp16";

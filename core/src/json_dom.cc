@@ -1,0 +1,358 @@
+#include "json_dom.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <tuple>
+#include <utility>
+
+namespace vramcalc::json {
+
+// ---- Value ---------------------------------------------------------------------------------
+
+Type Value::type() const { return document_->node(node_).type; }
+
+std::string_view Value::TypeName() const {
+  switch (type()) {
+    case Type::kInteger:
+    case Type::kFloat: return "a number";
+    case Type::kString: return "a string";
+    case Type::kBool: return "true or false";
+    case Type::kNull: return "null";
+    case Type::kArray: return "an array";
+    case Type::kObject: return "an object";
+  }
+  return "null";
+}
+
+std::string_view Value::String() const {
+  const Document::Node& n = document_->node(node_);
+  return document_->Text(n.text_offset, n.text_size);
+}
+
+double Value::Number() const {
+  const Document::Node& n = document_->node(node_);
+  return n.type == Type::kInteger ? static_cast<double>(n.integer) : n.number;
+}
+
+int64_t Value::Integer() const { return document_->node(node_).integer; }
+bool Value::Bool() const { return document_->node(node_).flag; }
+std::size_t Value::size() const { return document_->node(node_).count; }
+
+std::string_view Value::Key() const {
+  const Document::Node& n = document_->node(node_);
+  return document_->Text(n.key_offset, n.key_size);
+}
+
+Value Value::Find(std::string_view key) const {
+  if (!*this || !IsObject()) return Value();
+  for (const Value member : Children()) {
+    if (member.Key() == key) return member;
+  }
+  return Value();
+}
+
+Value::Iterator& Value::Iterator::operator++() {
+  node_ = document_->node(node_).end;
+  return *this;
+}
+
+Value::Range Value::Children() const {
+  const Document::Node& n = document_->node(node_);
+  const bool container = n.type == Type::kArray || n.type == Type::kObject;
+  // A container's first child follows it; an empty range for anything else.
+  return Range{Iterator(document_, container ? node_ + 1 : n.end), Iterator(document_, n.end)};
+}
+
+// ---- Parser --------------------------------------------------------------------------------
+
+class Parser {
+ public:
+  Parser(std::string_view text, int max_depth, Document& document)
+      : text_(text), max_depth_(max_depth), document_(document) {}
+
+  // The error message, or empty when the whole text was one valid value.
+  std::string Run() {
+    SkipSpace();
+    if (!ParseValue(0)) return error_;
+    SkipSpace();
+    if (at_ != text_.size()) Fail("unexpected text after the value");
+    return error_;
+  }
+
+ private:
+  using Node = Document::Node;
+
+  bool ParseValue(int depth) {
+    if (at_ >= text_.size()) return Fail("unexpected end of input");
+    const char c = text_[at_];
+    if (c == '{' || c == '[') {
+      if (depth >= max_depth_) return Fail("nested too deeply");
+      return c == '{' ? ParseObject(depth + 1) : ParseArray(depth + 1);
+    }
+    if (c == '"') {
+      const uint32_t index = Add(Type::kString);
+      const uint32_t offset = Size(document_.strings_);
+      if (!ParseString()) return false;
+      document_.nodes_[index].text_offset = offset;
+      document_.nodes_[index].text_size = Size(document_.strings_) - offset;
+      return Close(index);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber();
+    for (const auto& [word, type, flag] : {std::tuple{"true", Type::kBool, true},
+                                          std::tuple{"false", Type::kBool, false},
+                                          std::tuple{"null", Type::kNull, false}}) {
+      if (text_.substr(at_, std::string_view(word).size()) == word) {
+        at_ += std::string_view(word).size();
+        const uint32_t index = Add(type);
+        document_.nodes_[index].flag = flag;
+        return Close(index);
+      }
+    }
+    return Fail("expected a value");
+  }
+
+  bool ParseObject(int depth) {
+    const uint32_t index = Add(Type::kObject);
+    ++at_;  // '{'
+    SkipSpace();
+    if (Consume('}')) return Close(index);
+    std::vector<std::pair<uint32_t, uint32_t>> keys;  // offset and size in strings_
+    do {
+      SkipSpace();
+      if (at_ >= text_.size() || text_[at_] != '"') return Fail("expected a key in quotes");
+      const uint32_t key_offset = Size(document_.strings_);
+      if (!ParseString()) return false;
+      const uint32_t key_size = Size(document_.strings_) - key_offset;
+      keys.emplace_back(key_offset, key_size);
+      SkipSpace();
+      if (!Consume(':')) return Fail("expected ':'");
+      SkipSpace();
+      const uint32_t member = Size(document_.nodes_);
+      if (!ParseValue(depth)) return false;
+      document_.nodes_[member].key_offset = key_offset;
+      document_.nodes_[member].key_size = key_size;
+      ++document_.nodes_[index].count;
+      SkipSpace();
+    } while (Consume(','));
+    if (!Consume('}')) return Fail("expected ',' or '}'");
+    return Unique(keys) && Close(index);
+  }
+
+  // RFC 8259 leaves duplicate keys to the reader; this one refuses them (sorting, so that a
+  // hostile object with many keys costs n log n).
+  bool Unique(std::vector<std::pair<uint32_t, uint32_t>>& keys) {
+    const auto text = [this](const std::pair<uint32_t, uint32_t>& key) {
+      return document_.Text(key.first, key.second);
+    };
+    std::sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) { return text(a) < text(b); });
+    for (std::size_t i = 1; i < keys.size(); ++i) {
+      if (text(keys[i - 1]) == text(keys[i])) {
+        return Fail("a duplicate key \"" + std::string(text(keys[i]).substr(0, 64)) + "\"");
+      }
+    }
+    return true;
+  }
+
+  bool ParseArray(int depth) {
+    const uint32_t index = Add(Type::kArray);
+    ++at_;  // '['
+    SkipSpace();
+    if (Consume(']')) return Close(index);
+    do {
+      SkipSpace();
+      if (!ParseValue(depth)) return false;
+      ++document_.nodes_[index].count;
+      SkipSpace();
+    } while (Consume(','));
+    if (!Consume(']')) return Fail("expected ',' or ']'");
+    return Close(index);
+  }
+
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; integers within int64 stay integers.
+  bool ParseNumber() {
+    const std::size_t start = at_;
+    bool integral = true;
+    Consume('-');
+    if (Consume('0')) {
+      if (Digits() > 0) return Fail("a number has a leading zero");
+    } else if (Digits() == 0) {
+      return Fail("expected a digit");
+    }
+    if (Consume('.')) {
+      integral = false;
+      if (Digits() == 0) return Fail("expected a digit after '.'");
+    }
+    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+      integral = false;
+      ++at_;
+      if (!Consume('+')) Consume('-');
+      if (Digits() == 0) return Fail("expected a digit in the exponent");
+    }
+    const std::string_view token = text_.substr(start, at_ - start);
+    const uint32_t index = Add(Type::kInteger);
+    Node& node = document_.nodes_[index];
+    if (integral && std::from_chars(token.data(), token.data() + token.size(), node.integer).ec == std::errc()) {
+      return Close(index);
+    }
+    // A float, or an integer beyond int64: strtod on a terminated copy, in the C locale the
+    // core runs in.
+    const std::string copy(token);
+    node.type = Type::kFloat;
+    node.number = std::strtod(copy.c_str(), nullptr);
+    if (!std::isfinite(node.number)) return Fail("a number is too large (" + copy.substr(0, 32) + ")");
+    return Close(index);
+  }
+
+  // A quoted string at at_, unescaped and appended to the document's strings.
+  bool ParseString() {
+    ++at_;  // '"'
+    std::string& out = document_.strings_;
+    while (at_ < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[at_]);
+      if (c == '"') {
+        ++at_;
+        return true;
+      }
+      if (c < 0x20) return Fail("a control character in a string");
+      if (c == '\\') {
+        if (!ParseEscape(out)) return false;
+      } else if (c < 0x80) {
+        out.push_back(static_cast<char>(c));
+        ++at_;
+      } else if (!CopyUtf8(out)) {
+        return false;
+      }
+    }
+    return Fail("unterminated string");
+  }
+
+  bool ParseEscape(std::string& out) {
+    if (++at_ >= text_.size()) return Fail("unterminated string");
+    const char c = text_[at_++];
+    constexpr std::string_view kFrom = "\"\\/bfnrt";
+    constexpr std::string_view kTo = "\"\\/\b\f\n\r\t";
+    if (const std::size_t i = kFrom.find(c); i != std::string_view::npos) {
+      out.push_back(kTo[i]);
+      return true;
+    }
+    if (c != 'u') return Fail("an invalid escape in a string");
+    uint32_t code = 0;
+    if (!Hex4(code)) return false;
+    if (code >= 0xDC00 && code <= 0xDFFF) return Fail("a lone surrogate in a string");
+    if (code >= 0xD800 && code <= 0xDBFF) {
+      uint32_t low = 0;
+      if (text_.substr(at_, 2) != "\\u") return Fail("a lone surrogate in a string");
+      at_ += 2;
+      if (!Hex4(low)) return false;
+      if (low < 0xDC00 || low > 0xDFFF) return Fail("a lone surrogate in a string");
+      code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+    }
+    AppendUtf8(out, code);
+    return true;
+  }
+
+  bool Hex4(uint32_t& code) {
+    if (at_ + 4 > text_.size()) return Fail("an invalid \\u escape");
+    for (int i = 0; i < 4; ++i) {
+      const char h = text_[at_++];
+      const int digit = h >= '0' && h <= '9' ? h - '0'
+                        : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                        : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                               : -1;
+      if (digit < 0) return Fail("an invalid \\u escape");
+      code = code * 16 + static_cast<uint32_t>(digit);
+    }
+    return true;
+  }
+
+  static void AppendUtf8(std::string& out, uint32_t code) {
+    if (code < 0x80) {
+      out.push_back(static_cast<char>(code));
+    } else if (code < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else if (code < 0x10000) {
+      out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xF0 | (code >> 18)));
+      out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    }
+  }
+
+  // One multi-byte UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, at most
+  // U+10FFFF), copied as it is.
+  bool CopyUtf8(std::string& out) {
+    const auto lead = static_cast<unsigned char>(text_[at_]);
+    const std::size_t length = (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
+    if (length == 0 || at_ + length > text_.size()) return Fail("text that is not valid UTF-8");
+    uint32_t code = lead & (0x7Fu >> length);
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text_[at_ + k]);
+      if ((next & 0xC0) != 0x80) return Fail("text that is not valid UTF-8");
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    const uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+      return Fail("text that is not valid UTF-8");
+    }
+    out.append(text_.substr(at_, length));
+    at_ += length;
+    return true;
+  }
+
+  std::size_t Digits() {
+    const std::size_t start = at_;
+    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
+    return at_ - start;
+  }
+  void SkipSpace() {
+    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' || text_[at_] == '\r')) {
+      ++at_;
+    }
+  }
+  bool Consume(char c) {
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+  template <typename T>
+  static uint32_t Size(const T& container) { return static_cast<uint32_t>(container.size()); }
+  uint32_t Add(Type type) {
+    document_.nodes_.push_back(Node{.type = type});
+    return Size(document_.nodes_) - 1;
+  }
+  bool Close(uint32_t index) {
+    document_.nodes_[index].end = Size(document_.nodes_);
+    return true;
+  }
+  // Records the first error (with where reading stopped) and returns false.
+  bool Fail(const std::string& reason) {
+    if (error_.empty()) error_ = reason + " at byte " + std::to_string(at_);
+    return false;
+  }
+
+  std::string_view text_;
+  int max_depth_;
+  Document& document_;
+  std::size_t at_ = 0;
+  std::string error_;
+};
+
+Result<Document> Document::Parse(std::string_view text, int max_depth) {
+  Document document;
+  // Node offsets are 32-bit: far beyond anything the core reads (requests are capped at 1 MiB).
+  if (text.size() >= (std::size_t{1} << 31)) return Error{"malformed_json", "The text is too large.", ""};
+  const std::string error = Parser(text, max_depth, document).Run();
+  if (!error.empty()) return Error{"malformed_json", "Not valid JSON: " + error + ".", ""};
+  return document;
+}
+
+}  // namespace vramcalc::json

@@ -1,0 +1,109 @@
+// A small, strict JSON reader (RFC 8259) for the catalog and the UI strings: the compiled-in
+// assets are JSON text read at start-up, and the tests and the catalog fuzzer read assets/
+// through the same code. It builds one flat array of nodes (no tree of maps), never throws,
+// and rejects what RFC 8259 does not allow: comments, trailing commas, NaN, leading zeros,
+// control characters and invalid UTF-8 in strings, lone surrogates, duplicate keys, numbers
+// beyond a double's range and nesting deeper than the caller's limit.
+#ifndef VRAMCALC_SRC_JSON_DOM_H_
+#define VRAMCALC_SRC_JSON_DOM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vramcalc/result.h"
+
+namespace vramcalc::json {
+
+enum class Type : uint8_t { kNull, kBool, kInteger, kFloat, kString, kArray, kObject };
+
+class Document;
+
+// A value inside a Document; valid while the document lives. A default Value is "absent".
+class Value {
+ public:
+  Value() = default;
+  explicit operator bool() const { return document_ != nullptr; }
+
+  Type type() const;
+  bool IsObject() const { return type() == Type::kObject; }
+  bool IsArray() const { return type() == Type::kArray; }
+  bool IsString() const { return type() == Type::kString; }
+  bool IsNumber() const { return type() == Type::kInteger || type() == Type::kFloat; }
+  bool IsInteger() const { return type() == Type::kInteger; }
+  bool IsNull() const { return type() == Type::kNull; }
+  // "a number", "a string", "true or false", "null", "an array" or "an object", for messages.
+  std::string_view TypeName() const;
+
+  std::string_view String() const;  // strings (unescaped UTF-8)
+  double Number() const;            // integers and floats
+  int64_t Integer() const;          // integers
+  bool Bool() const;
+
+  std::size_t size() const;  // elements of an array, members of an object
+  // An object's member by key; absent (false) when there is none or this is no object.
+  Value Find(std::string_view key) const;
+  // The member's key when this value is an object's member, else empty.
+  std::string_view Key() const;
+
+  // The elements of an array or the member values of an object, in order:
+  // `for (json::Value element : array.Children())`.
+  class Iterator {
+   public:
+    Value operator*() const { return Value(document_, node_); }
+    Iterator& operator++();
+    bool operator!=(const Iterator& other) const { return node_ != other.node_; }
+
+   private:
+    friend class Value;
+    Iterator(const Document* document, uint32_t node) : document_(document), node_(node) {}
+    const Document* document_;
+    uint32_t node_;
+  };
+  struct Range {
+    Iterator first, last;
+    Iterator begin() const { return first; }
+    Iterator end() const { return last; }
+  };
+  Range Children() const;
+
+ private:
+  friend class Document;
+  Value(const Document* document, uint32_t node) : document_(document), node_(node) {}
+  const Document* document_ = nullptr;
+  uint32_t node_ = 0;
+};
+
+class Document {
+ public:
+  // Errors: code "malformed_json", the message naming the problem and its byte offset.
+  static Result<Document> Parse(std::string_view text, int max_depth = 64);
+  Value root() const { return Value(this, 0); }
+
+ private:
+  friend class Value;
+  friend class Parser;
+  struct Node {
+    Type type = Type::kNull;
+    bool flag = false;        // kBool: the value
+    uint32_t count = 0;       // containers: direct children
+    uint32_t end = 0;         // one past the last node of this subtree
+    uint32_t key_offset = 0;  // object members: the key in strings_
+    uint32_t key_size = 0;
+    uint32_t text_offset = 0;  // kString: the text in strings_
+    uint32_t text_size = 0;
+    int64_t integer = 0;
+    double number = 0;
+  };
+  const Node& node(uint32_t index) const { return nodes_[index]; }
+  std::string_view Text(uint32_t offset, uint32_t size) const {
+    return std::string_view(strings_).substr(offset, size);
+  }
+  std::vector<Node> nodes_;
+  std::string strings_;
+};
+
+}  // namespace vramcalc::json
+
+#endif  // VRAMCALC_SRC_JSON_DOM_H_

@@ -1,0 +1,240 @@
+// A streaming JSON writer into one growing buffer: what every response, listing and error of
+// the core is written with (no JSON tree is built on the way out). Doubles are written as the
+// shortest text that reads back to the same double (nlohmann's to_chars: ".0" on integers,
+// null when not finite); strings are escaped as RFC 8259 requires and nothing more.
+#ifndef VRAMCALC_SRC_JSON_WRITER_H_
+#define VRAMCALC_SRC_JSON_WRITER_H_
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+// Only nlohmann's number formatting (shortest round-trip digits), not the json type.
+#include <nlohmann/detail/conversions/to_chars.hpp>
+
+namespace vramcalc::internal {
+
+// A JSON string for text that is not valid UTF-8, each bad sequence replaced by U+FFFD as
+// nlohmann's dump() replaces it. Implemented in json_codec.cc (the nlohmann translation unit).
+std::string InvalidUtf8StringJson(std::string_view text);
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::size_t capacity = 4096) { buffer_.resize(capacity); }
+
+  // The text written so far; the writer is spent afterwards.
+  std::string Take() && {
+    buffer_.resize(size_);
+    return std::move(buffer_);
+  }
+
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  // Keys are this file's own ASCII literals (and matrix contexts): nothing to escape.
+  void Key(std::string_view key) {
+    Separate();
+    char* at = Reserve(key.size() + 3);
+    *at++ = '"';
+    std::memcpy(at, key.data(), key.size());
+    at[key.size()] = '"';
+    at[key.size() + 1] = ':';
+    size_ += key.size() + 3;
+    after_key_ = true;
+  }
+  void Value(std::string_view text) {
+    Separate();
+    WriteString(text);
+  }
+  void Value(double number) {
+    Separate();
+    if (!std::isfinite(number)) {
+      Put("null");
+      return;
+    }
+    constexpr std::size_t kMaxDigits = 64;
+    char* at = Reserve(kMaxDigits);
+    size_ += static_cast<std::size_t>(nlohmann::detail::to_chars(at, at + kMaxDigits, number) - at);
+  }
+  // A finite number rounded to `decimals` places (half away from zero), without trailing
+  // zeros: cheaper than the shortest round-trip form, for the sweep's thousands of numbers.
+  void Rounded(double number, int decimals) {
+    Separate();
+    int64_t scale = 1;
+    for (int i = 0; i < decimals; ++i) scale *= 10;
+    const int64_t scaled = std::llround(number * static_cast<double>(scale));
+    const uint64_t magnitude = scaled < 0 ? 0 - static_cast<uint64_t>(scaled) : static_cast<uint64_t>(scaled);
+    uint64_t whole = magnitude / static_cast<uint64_t>(scale);
+    uint64_t fraction = magnitude % static_cast<uint64_t>(scale);
+    int places = decimals;
+    while (places > 0 && fraction % 10 == 0) {
+      fraction /= 10;
+      --places;
+    }
+    constexpr std::size_t kMaxDigits = 48;
+    char* const start = Reserve(kMaxDigits);
+    char* at = start;
+    if (scaled < 0) *at++ = '-';
+    at = std::to_chars(at, start + kMaxDigits, whole).ptr;
+    if (places > 0) {
+      *at++ = '.';
+      char* const digits = at;
+      at = std::to_chars(at, start + kMaxDigits, fraction).ptr;
+      // Leading zeros of the fraction: 0.05 has fraction 5 at 2 places.
+      const auto written = static_cast<std::size_t>(at - digits);
+      const auto wanted = static_cast<std::size_t>(places);
+      if (written < wanted) {
+        std::memmove(digits + (wanted - written), digits, written);
+        std::memset(digits, '0', wanted - written);
+        at = digits + wanted;
+      }
+    }
+    size_ += static_cast<std::size_t>(at - start);
+  }
+  void Value(int64_t number) {
+    Separate();
+    constexpr std::size_t kMaxDigits = 24;
+    char* at = Reserve(kMaxDigits);
+    size_ += static_cast<std::size_t>(std::to_chars(at, at + kMaxDigits, number).ptr - at);
+  }
+  void Value(bool flag) {
+    Separate();
+    Put(flag ? std::string_view("true") : std::string_view("false"));
+  }
+  void Null() {
+    Separate();
+    Put("null");
+  }
+  void Field(std::string_view key, const std::vector<std::string>& values) {
+    Key(key);
+    BeginArray();
+    for (const std::string& value : values) Value(std::string_view(value));
+    EndArray();
+  }
+  void Field(std::string_view key, const char* text) { Field(key, std::string_view(text)); }
+  template <typename T>
+  void Field(std::string_view key, const T& value) {
+    Key(key);
+    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
+      Value(std::string_view(value));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      Value(value);
+    } else if constexpr (std::is_integral_v<T>) {
+      Value(static_cast<int64_t>(value));
+    } else {
+      Value(static_cast<double>(value));
+    }
+  }
+
+ private:
+  // Room for `count` more bytes at the end of what is written; returns where they go.
+  char* Reserve(std::size_t count) {
+    if (size_ + count > buffer_.size()) buffer_.resize(std::max(2 * buffer_.size(), size_ + count));
+    return buffer_.data() + size_;
+  }
+  void Put(char c) {
+    *Reserve(1) = c;
+    ++size_;
+  }
+  void Put(std::string_view text) {
+    std::memcpy(Reserve(text.size()), text.data(), text.size());
+    size_ += text.size();
+  }
+  void Separate() {
+    if (after_key_) {
+      after_key_ = false;
+    } else if (!first_) {
+      Put(',');
+    }
+    first_ = false;
+  }
+  void Open(char bracket) {
+    Separate();
+    Put(bracket);
+    first_ = true;
+  }
+  void Close(char bracket) {
+    Put(bracket);
+    first_ = false;
+  }
+  // RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
+  static bool ValidUtf8(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+      const auto lead = static_cast<unsigned char>(text[i]);
+      if (lead < 0x80) {
+        ++i;
+        continue;
+      }
+      std::size_t length;
+      uint32_t code;
+      if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1Fu;
+      else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0Fu;
+      else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07u;
+      else return false;
+      if (i + length > text.size()) return false;
+      for (std::size_t k = 1; k < length; ++k) {
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if ((next & 0xC0) != 0x80) return false;
+        code = (code << 6) | (next & 0x3Fu);
+      }
+      if ((length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
+          (length == 4 && (code < 0x10000 || code > 0x10FFFF)) || (code >= 0xD800 && code <= 0xDFFF)) {
+        return false;
+      }
+      i += length;
+    }
+    return true;
+  }
+
+  void WriteString(std::string_view text) {
+    // Invalid UTF-8 (never produced here, but possible in principle) goes through nlohmann,
+    // which replaces it exactly as the rest of the output would.
+    if (!ValidUtf8(text)) {
+      Put(InvalidUtf8StringJson(text));
+      return;
+    }
+    Put('"');
+    // Runs of characters that need no escape are copied at once.
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) continue;
+      Put(text.substr(run, i - run));
+      run = i + 1;
+      switch (c) {
+        case '"': Put("\\\""); break;
+        case '\\': Put("\\\\"); break;
+        case '\b': Put("\\b"); break;
+        case '\f': Put("\\f"); break;
+        case '\n': Put("\\n"); break;
+        case '\r': Put("\\r"); break;
+        case '\t': Put("\\t"); break;
+        default: {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+          Put(escaped);
+        }
+      }
+    }
+    Put(text.substr(run));
+    Put('"');
+  }
+
+  std::string buffer_;
+  std::size_t size_ = 0;
+  bool first_ = true;
+  bool after_key_ = false;
+};
+
+}  // namespace vramcalc::internal
+
+#endif  // VRAMCALC_SRC_JSON_WRITER_H_

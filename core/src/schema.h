@@ -1,0 +1,114 @@
+// The catalog's schema, once: every field of a model, a layer group, a device and the devices
+// file, with its JSON key and its rule. The same VisitFields functions drive the reader
+// (assets/ and the compiled-in catalog, schema_reader.h) and the writer (responses and the
+// CLI's listings, json_output.cc), so a field is added in the struct and here, nowhere else.
+//
+// A visitor V has:
+//   Text(key, std::string&, flags)        a string
+//   Number(key, double&, flags)           a positive finite number
+//   Count(key, int64_t&, flags)           a positive whole number (zero with kMayBeZero)
+//   Enum(key, E&, vocabulary, flags)      one of a vocabulary's ids
+//   Object(key, std::optional<T>&, flags) a nested object, or null / absent
+//   Objects(key, std::vector<T>&, flags)  an array of objects
+//   Texts(key, std::vector<std::string>&, flags)  an array of strings
+// The writer takes const references, so each VisitFields is a template over const and not.
+#ifndef VRAMCALC_SRC_SCHEMA_H_
+#define VRAMCALC_SRC_SCHEMA_H_
+
+#include <concepts>
+#include <type_traits>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/device.h"
+#include "vramcalc/model_spec.h"
+
+namespace vramcalc::internal {
+
+enum FieldFlags : unsigned {
+  kRequired = 0,
+  kOptional = 1u << 0,    // absent: the struct's default stays
+  kMayBeEmpty = 1u << 1,  // strings
+  kMayBeZero = 1u << 2,   // counts
+};
+
+template <typename T, typename Plain>
+concept Either = std::same_as<std::remove_const_t<T>, Plain>;
+
+template <typename V, Either<Source> S>
+void VisitFields(V& v, S& s) {
+  v.Text("what", s.what, kRequired);
+  v.Text("url", s.url, kRequired);
+}
+
+template <typename V, Either<MoeSpec> S>
+void VisitFields(V& v, S& moe) {
+  v.Count("num_experts", moe.num_experts, kRequired);
+  v.Count("experts_per_token", moe.experts_per_token, kRequired);
+  v.Count("shared_experts", moe.shared_experts, kMayBeZero);
+}
+
+template <typename V, Either<LayerGroup> G>
+void VisitFields(V& v, G& g) {
+  constexpr unsigned kZeroByDefault = kOptional | kMayBeZero;
+  v.Enum("kind", g.kind, kLayerKinds, kRequired);
+  v.Count("layers", g.layers, kRequired);
+  v.Count("kv_heads", g.kv_heads, kZeroByDefault);
+  v.Count("key_dim", g.key_dim, kZeroByDefault);
+  v.Count("value_dim", g.value_dim, kZeroByDefault);
+  v.Count("window_tokens", g.window_tokens, kZeroByDefault);
+  v.Count("state_elements", g.state_elements, kZeroByDefault);
+  v.Count("query_heads", g.query_heads, kZeroByDefault);
+  v.Count("query_key_dim", g.query_key_dim, kZeroByDefault);
+  v.Count("query_value_dim", g.query_value_dim, kZeroByDefault);
+}
+
+template <typename V, Either<ModelSpec> M>
+void VisitFields(V& v, M& m) {
+  v.Text("id", m.id, kRequired);
+  v.Text("name", m.name, kRequired);
+  v.Text("family", m.family, kRequired);
+  v.Text("checkpoint", m.checkpoint, kRequired);
+  v.Text("ollama_tag", m.ollama_tag, kMayBeEmpty);
+  v.Text("ollama_tag_weights", m.ollama_tag_weights, kOptional);
+  v.Text("license", m.license, kRequired);
+  v.Text("release", m.release, kRequired);
+  v.Enum("topology", m.topology, kTopologies, kRequired);
+  v.Enum("attention", m.attention, kAttentions, kRequired);
+  v.Number("params_total", m.params_total, kRequired);
+  v.Number("params_active", m.params_active, kRequired);
+  v.Text("params_formula", m.params_formula, kOptional | kMayBeEmpty);  // config.json models only
+  v.Count("num_hidden_layers", m.num_hidden_layers, kRequired);
+  v.Count("hidden_size", m.hidden_size, kRequired);
+  v.Count("num_attention_heads", m.num_attention_heads, kRequired);
+  v.Count("num_key_value_heads", m.num_key_value_heads, kRequired);
+  v.Count("head_dim", m.head_dim, kRequired);
+  v.Count("vocab_size", m.vocab_size, kRequired);
+  v.Count("max_position_embeddings", m.max_position_embeddings, kRequired);
+  v.Objects("layer_groups", m.layer_groups, kRequired);
+  v.Object("moe", m.moe, kOptional);
+  v.Objects("sources", m.sources, kRequired);
+}
+
+template <typename V, Either<Device> D>
+void VisitFields(V& v, D& d) {
+  v.Text("id", d.id, kRequired);
+  v.Text("name", d.name, kRequired);
+  v.Number("memory_gib", d.memory_gib, kRequired);
+  v.Number("bandwidth_gbps", d.bandwidth_gbps, kRequired);
+  v.Enum("class", d.device_class, kDeviceClasses, kRequired);
+  v.Enum("vendor", d.vendor, kVendors, kRequired);
+  v.Text("source", d.source, kRequired);
+}
+
+// A catalog's part in assets/devices.json: the devices and the two lists the page shows them in
+// (the models come one per file, assets/models/*.json).
+template <typename V, Either<Catalog> C>
+void VisitFields(V& v, C& catalog) {
+  v.Objects("devices", catalog.devices, kRequired);
+  v.Texts("recommendation_ladder", catalog.recommendation_ladder, kRequired);
+  v.Texts("hardware_table", catalog.hardware_table, kRequired);
+}
+
+}  // namespace vramcalc::internal
+
+#endif  // VRAMCALC_SRC_SCHEMA_H_
