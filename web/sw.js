@@ -8,8 +8,11 @@ const PRECACHE = [@VRAMCALC_PRECACHE@];
 const CACHE_PREFIX = 'vramcalc-';
 const CACHE = `${CACHE_PREFIX}${VERSION}`;
 
+// Precached past the HTTP cache: the file names carry no digest, so a stale copy the browser
+// kept could otherwise be stored under the new version's name.
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)));
+  event.waitUntil(caches.open(CACHE).then((cache) =>
+    cache.addAll(PRECACHE.map((url) => new Request(url, { cache: 'reload' })))));
 });
 
 self.addEventListener('activate', (event) => {

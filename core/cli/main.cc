@@ -238,8 +238,8 @@ int Page(const Args& args) {
                                                      : vramcalc::Result<vramcalc::Response>(
                                                            parsed.ok() ? catalog.error() : parsed.error());
   if (!lang) {
-    std::cerr << "vramcalc page: --lang must be " << vramcalc::JoinIds(vramcalc::kLangs) << "\n";
-    return kExitUsage;
+    std::cerr << "vramcalc page: --lang (the page's language) must be " << vramcalc::JoinIds(vramcalc::kLangs) << "\n";
+    return kExitNotOk;
   }
   if (!response.ok()) {
     std::cerr << "vramcalc page: " << response.error().message << "\n";

@@ -30,7 +30,7 @@ const SLIDER_SECTIONS = ['simulator', 'hardware', 'related', 'commands'];
 const scenarios = [
   { model: 'glm-4-32b-0414' },
   { model: 'deepseek-v3', format: 'Q8_0', context: 131072, device: 'h100-80gb', device_count: 8 },
-  { model: 'gemma-3-27b', context: 65536, batch: 4, kv_dtype: 'q8_0', lang: 'en' },
+  { model: 'gemma-3-27b', context: 65536, batch: 4, kv_dtype: 'q8_0' },
 ];
 const timeCalls = (requests, calls) => {
   for (let i = 0; i < 300; i += 1) core.evaluate(requests[i % requests.length]);  // past the baseline tier

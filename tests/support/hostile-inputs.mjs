@@ -1,7 +1,8 @@
 // The hostile-input table (issue 6): one list of bad values for every field, driven through
 // all four entry points by
-//   tests/wasm/hostile-cli.test.mjs   the native CLI: `vramcalc evaluate -`, `--config FILE`, `page --flag`
-//   tests/wasm/hostile-wasm.test.mjs  the wasm module's evaluate(), as text and as the page sends it
+//   tests/wasm/hostile.test.mjs       the native CLI (`vramcalc evaluate -`, `--config FILE`,
+//                                      `page --flag`) and the wasm module's evaluate(), as text
+//                                      and as the page sends it
 //   tests/web/hostile.test.mjs        the page: the URL hash and the form fields (context number,
 //                                      the config.json paste area; the selects)
 //
@@ -64,7 +65,9 @@ export const FIELDS = [
   // "device": null is "no device chosen" (the format's recommended one), so the JavaScript
   // values JSON.stringify writes as null (NaN, ±Infinity) are accepted there.
   { id: 'device', request: 'device', hash: 'device', flag: '--device', label: 'sim.device_label', nullable: true },
-  { id: 'lang', request: 'lang', hash: 'lang', flag: '--lang', label: 'sim.lang_label' },
+  // The language is the page's and the Markdown page's, not the core's: no request field.
+  { id: 'lang', hash: 'lang', flag: '--lang', label: 'sim.lang_label' },
+  { id: 'runtime', request: 'runtime', hash: 'runtime', flag: '--runtime' },
   { id: 'compare', request: 'compare', hash: 'compare' },
   { id: 'model_type', config: 'model_type' },
   { id: 'num_hidden_layers', config: 'num_hidden_layers' },

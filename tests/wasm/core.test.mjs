@@ -103,8 +103,8 @@ describe('parity with the native CLI', () => {
   const CONTEXTS = [512, 8192, 32768, 65536, 131072];
   const GRID_DEVICES = [undefined, 'rtx-3060-12gb', 'apple-m-max-64gb'];
 
-  // Every combination of model, format, context and device (240); language, KV type and batch
-  // cycle through all eight of their combinations by index, so each appears 30 times.
+  // Every combination of model, format, context and device (240); KV type and batch cycle
+  // through their four combinations by index, so each appears 60 times.
   const scenarios = [];
   for (const model of MODELS) {
     for (const format of FORMATS) {
@@ -118,7 +118,6 @@ describe('parity with the native CLI', () => {
             batch: (i >> 2) % 2 === 0 ? 1 : 4,
             kv_dtype: (i >> 1) % 2 === 0 ? 'fp16' : 'q8_0',
             ...(device === undefined ? {} : { device }),
-            lang: i % 2 === 0 ? 'de' : 'en',
           });
         }
       }
@@ -154,7 +153,7 @@ describe('parity with the native CLI', () => {
     for (const name of files) {
       const file = path.join(dir, name);
       const config = JSON.parse(await readFile(file, 'utf8'));
-      for (const extra of [{}, { format: 'Q8_0', context: 131072, device_count: 2, lang: 'en' }]) {
+      for (const extra of [{}, { format: 'Q8_0', context: 131072, device_count: 2 }]) {
         const wasm = vramcalc.evaluate(JSON.stringify({ model: config, ...extra }));
         const native = spawnSync(cliPath, ['evaluate', '--config', file, JSON.stringify(extra)], { encoding: 'utf8' });
         assert.equal(native.status, 0, `vramcalc evaluate --config ${name}: ${native.stdout}${native.stderr}`);
@@ -195,15 +194,15 @@ describe('reference numbers (GLM-4-32B-0414, defaults)', () => {
   test('defaults equal the explicit reference request', () => {
     const explicit = vramcalc.evaluate(JSON.stringify({
       model: 'glm-4-32b-0414', format: 'Q4_K_M', context: 32768, batch: 1,
-      kv_dtype: 'fp16', device: 'rtx-3090-24gb', lang: 'de',
+      kv_dtype: 'fp16', device: 'rtx-3090-24gb', runtime: 'reference',
     }));
     assert.equal(vramcalc.evaluate(VALID_REQUEST), explicit);
   });
 
   test('simulator panel', () => {
     const sim = response.simulator;
-    assert.equal(response.schema, 1);
-    assert.equal(response.lang, 'de');
+    assert.equal(response.schema, 2);
+    assert.equal(response.lang, undefined, 'the core answers in ids; the page localizes');
     assert.equal(sim.device, 'rtx-3090-24gb');
     assert.equal(fixed2(sim.total_gib), '21.78', 'total');
     assert.equal(fixed2(sim.per_device_gib), '21.78', 'per device');
@@ -213,7 +212,8 @@ describe('reference numbers (GLM-4-32B-0414, defaults)', () => {
     assert.equal(fixed1(sim.decode_tps), '27.3', 'decode tok/s');
     assert.equal(sim.max_context, 61544, 'max context');
     assert.equal(sim.fit, 'tight');
-    assert.equal(sim.fit_label, 'Knapp (>90 % nutzbar)');
+    assert.equal(sim.fit_label, undefined);
+    assert.equal(JSON.parse(vramcalc.catalog()).strings.de[`fit.${sim.fit}`], 'Knapp (>90 % nutzbar)');
     assert.equal(fixed1(sim.kv_saving_pct), '95.8', 'KV saving vs naive MHA');
     assert.equal(fixed2(sim.kv_naive_mha_gib), '45.75', 'naive MHA KV cache');
   });
@@ -290,7 +290,8 @@ describe('hostile requests', () => {
     ['format Q3', withModel({ format: 'Q3' }), 'format'],
     ['kv_dtype int2', withModel({ kv_dtype: 'int2' }), 'kv_dtype'],
     ['device gtx-480', withModel({ device: 'gtx-480' }), 'device'],
-    ['lang fr', withModel({ lang: 'fr' }), 'lang'],
+    ['lang (not a request field)', withModel({ lang: 'en' }), 'lang'],
+    ['runtime tgi', withModel({ runtime: 'tgi' }), 'runtime'],
     ['unknown key', withModel({ foo: 1 }), 'foo'],
     ['40-deep nested arrays', '['.repeat(40) + ']'.repeat(40), ''],
     ['40-deep nested arrays as context', `{"model":"glm-4-32b-0414","context":${'['.repeat(40)}${']'.repeat(40)}}`, 'context'],
@@ -314,7 +315,7 @@ describe('hostile requests', () => {
     test(`${name} -> ok:false${expectedField === null ? '' : `, field "${expectedField}"`}`, () => {
       const response = evaluate(request);
       assert.equal(response.ok, false, `expected ok:false, got ${JSON.stringify(response).slice(0, 200)}`);
-      assert.equal(response.schema, 1, 'schema');
+      assert.equal(response.schema, 2, 'schema');
       const { error } = response;
       assert.equal(typeof error, 'object', 'error object');
       assert.equal(typeof error.code, 'string', 'error.code is a string');
@@ -351,13 +352,13 @@ describe('sections (what the page asks for while the slider moves)', () => {
   test('a partial response holds exactly its sections, each equal to the full response\'s', () => {
     const scenarios = [
       { model: 'glm-4-32b-0414', context: 65536 },
-      { model: 'gemma-3-27b', context: 4096, batch: 4, kv_dtype: 'q8_0', lang: 'en' },
+      { model: 'gemma-3-27b', context: 4096, batch: 4, kv_dtype: 'q8_0' },
       { model: 'deepseek-v3', format: 'Q8_0', device: 'h100-80gb', device_count: 8, compare: ['mi300x-192gb'] },
     ];
     for (const scenario of scenarios) {
       const full = JSON.parse(vramcalc.evaluate(JSON.stringify(scenario)));
       const part = JSON.parse(vramcalc.evaluate(JSON.stringify({ ...scenario, sections: CONTEXT_SECTIONS })));
-      assert.deepEqual(Object.keys(part), ['ok', 'schema', 'lang', ...CONTEXT_SECTIONS], scenario.model);
+      assert.deepEqual(Object.keys(part), ['ok', 'schema', ...CONTEXT_SECTIONS], scenario.model);
       for (const key of CONTEXT_SECTIONS) assert.deepEqual(part[key], full[key], `${scenario.model}: ${key}`);
     }
   });

@@ -45,7 +45,7 @@ test(`${SCENARIOS} seeded scenarios: native and wasm answer byte for byte`, { ti
       context: 1 + Math.floor(next() * 2 ** (9 + Math.floor(next() * 14))),  // 1 … 4M tokens
       batch: 1 + Math.floor(next() * 16),
       kv_dtype: pick(catalog.kv_dtypes).id,
-      lang: next() < 0.5 ? 'de' : 'en',
+      runtime: next() < 0.5 ? 'reference' : undefined,
     };
     if (next() < 0.7) request.device = pick(catalog.devices).id;
     if (next() < 0.3) request.device_count = pick([1, 2, 4, 8]);

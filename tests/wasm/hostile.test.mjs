@@ -21,8 +21,8 @@ const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-w
 const cliPath = path.resolve(repoRoot, process.env.VRAMCALC_CLI ?? 'build/core/vramcalc');
 const GOOD_REQUEST = '{"model":"glm-4-32b-0414"}';
 
-// The words a message uses for a field besides its key.
-const FIELD_WORDS = { kv_dtype: ['kv_dtype', 'KV cache type'] };
+// The words a message uses for a field besides its key (lang is a flag, not a request key).
+const FIELD_WORDS = { kv_dtype: ['kv_dtype', 'KV cache type'], lang: ['--lang'] };
 
 /** Fails unless `message` names the field (its key, or "model.<key>" for a config key). */
 function assertNamesField(message, field, where) {
@@ -33,7 +33,7 @@ function assertNamesField(message, field, where) {
 /** Checks an error response (parsed JSON): error.field is `fieldName` or `fieldName(actual)` holds. */
 function assertError(response, fieldName, where, echoes = []) {
   assert.equal(response.ok, false, `${where}: expected ok:false, got ${JSON.stringify(response).slice(0, 200)}`);
-  assert.equal(response.schema, 1, `${where}: schema`);
+  assert.equal(response.schema, 2, `${where}: schema`);
   const { error } = response;
   assert.equal(typeof error?.code, 'string', `${where}: error.code`);
   assert.equal(typeof error.message, 'string', `${where}: error.message`);
@@ -101,7 +101,7 @@ describe('hostile inputs: the CLI', () => {
     const file = path.join(dir, 'config.json');
     for (const { name, field, value } of CASES.filter((c) => c.field.config)) {
       await writeFile(file, configBytes(field, value));
-      const { stdout } = run(['evaluate', '--config', file, '{"lang":"en"}']);
+      const { stdout } = run(['evaluate', '--config', file, '{"context":8192}']);
       const response = JSON.parse(stdout);
       assertError(response, expectedField(field), `--config, ${name}`);
       assertNamesField(response.error.message, field, `--config, ${name}`);

@@ -228,7 +228,7 @@ describe('hostile inputs: the page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
 
   test('the selects offer only values the core accepts', { timeout: TEST_TIMEOUT_MS }, async () => {
     // batch, gpus, model, format, kv, device and lang are selects: no hostile value can be typed
-    // into them. Every option they offer must be one the core takes.
+    // into them. Every option they offer must be one the core takes (lang: one it speaks).
     const { page } = env;
     await openPage(env, page, '#lang=en');
     const options = await page.evaluate(() => Object.fromEntries(
@@ -236,7 +236,10 @@ describe('hostile inputs: the page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
         [...document.querySelector(`[data-testid="${id}"]`).options].map((o) => o.value)])));
     const core = await loadCore();
     const requestKey = { batch: 'batch', gpus: 'device_count', model: 'model', format: 'format', kv: 'kv_dtype',
-      device: 'device', lang: 'lang' };
+      device: 'device' };
+    // The language is the page's own: every option is one the core has UI strings for.
+    assert.deepEqual(options.lang, Object.keys(core.catalog().strings), 'the languages');
+    delete options.lang;
     for (const [id, values] of Object.entries(options)) {
       assert.ok(values.length > 0, `${id} offers options`);
       for (const value of values) {

@@ -280,7 +280,7 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
     const chosen = async (testId) => page.locator(byTestId(testId)).inputValue();
     const request = {
       model: await chosen('model'), format: await chosen('format'), device: await chosen('device'),
-      kv_dtype: await chosen('kv'), batch: Number(await chosen('batch')), lang: await chosen('lang'),
+      kv_dtype: await chosen('kv'), batch: Number(await chosen('batch')),
     };
     // The GPU count: "auto" leaves the choice to the core, a number is sent as device_count.
     const gpus = await chosen('gpus');
@@ -425,7 +425,8 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
     const { page } = env;
     await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
     await openPage(env, page);
-    const names = ['vllm', 'ollama', 'ollama-env'];
+    // The reference profile's commands, by id (the response's commands list).
+    const names = ['vllm', 'ollama-modelfile', 'ollama-env'];
     const clickedAt = {};
     for (const name of names) {
       const button = page.locator(byTestId(`copy-${name}`));

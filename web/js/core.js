@@ -13,8 +13,10 @@ export function useWasmBinary(bytes) {
 }
 
 /**
- * @returns {Promise<{version: () => string, evaluate: (request: object) => object,
- *                    evaluateText: (requestJson: string) => object, catalog: object}>}
+ * @returns {Promise<{version: () => string, catalog: object,
+ *                    evaluate: (request: object, configText?: string) => object}>}
+ *   evaluate() with `configText` takes the model from that config.json text, checked as it was
+ *   pasted (the core names the key where it breaks), and `request` without "model".
  */
 export function loadCore() {
   if (!corePromise) {
@@ -24,12 +26,11 @@ export function loadCore() {
       const instance = await createVramcalc(wasmBinary ? { wasmBinary } : {});
       const catalog = JSON.parse(instance.catalog());
       if (!catalog.ok) throw new Error(catalog.error.message);
-      // Request text as typed, which may not be JSON: the core's error names where it breaks.
-      const evaluateText = (requestJson) => JSON.parse(instance.evaluate(requestJson));
       return {
         version: () => instance.version(),
-        evaluate: (request) => evaluateText(JSON.stringify(request)),
-        evaluateText,
+        evaluate: (request, configText) => JSON.parse(configText === undefined
+          ? instance.evaluate(JSON.stringify(request))
+          : instance.evaluateWithConfig(JSON.stringify(request), configText)),
         catalog,
       };
     })();

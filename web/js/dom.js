@@ -1,6 +1,25 @@
 // Small DOM helpers that write only what changed, and only as text (never HTML).
 
 /**
+ * The element with `id` inside `root`: the page's document, or a widget's shadow root (whose
+ * ids are its own). Renderers take the root, so the page and the widget share them.
+ */
+export const byId = (root, id) => root.getElementById(id);
+
+/** put() for the element `id` of `root`, when the root has one (a widget shows a subset). */
+export function putPart(root, id, text, value) {
+  const element = byId(root, id);
+  if (element) put(element, text, value);
+  return element;
+}
+
+/** Sets an attribute when it differs. */
+export function setAttr(element, name, value) {
+  const text = String(value);
+  if (element.getAttribute(name) !== text) element.setAttribute(name, text);
+}
+
+/**
  * Sets an element's text (and optionally data-value) when it differs. A lone text child is
  * changed in place, not replaced: on a slider move that spares layout a node per figure.
  */

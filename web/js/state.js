@@ -1,11 +1,23 @@
-// The scenario: what the user chose. The URL hash carries all of it, so a link reproduces
-// the view. Every value read from the hash is checked against the catalog; a bad one is
-// reported and replaced by the default, never passed on. A model from a pasted config.json
-// is too large for a link: the hash says model=custom and this browser keeps the config.
+// The scenario: what the user chose, under the short names the link, the widget's attributes
+// and the CLI's flags share (the core's request field table, catalog.request_fields: "kv" for
+// kv_dtype, "gpus" for device_count). The URL hash carries all of it, so a link reproduces
+// the view. Every value read from a link or an attribute is checked against the catalog; a bad
+// one is reported and replaced by the default, never passed on. A model from a pasted
+// config.json is too large for a link: the hash says model=custom and this browser keeps it.
+import { knownLang } from './i18n.js';
 
-export const HASH_KEYS = ['model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'lang'];
 export const CUSTOM_MODEL = 'custom';
 const MAX_COMPARE = 16;
+// What the page decides itself rather than the link: which parts of a response to compute.
+const PAGE_FIELDS = new Set(['sections']);
+
+/** The short names a link (and a widget) may set: the request's fields, and the language. */
+export const linkKeys = (catalog) => [
+  ...catalog.request_fields.filter((f) => !PAGE_FIELDS.has(f.name)).map((f) => f.short_name), 'lang',
+];
+// The same before the catalog has loaded (a custom element's observedAttributes): the tests
+// check that it equals linkKeys(catalog).
+export const LINK_KEYS = ['model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime', 'lang'];
 
 /** The reference page's scenario. `device: null` means the format's recommended class. */
 export function defaultScenario(catalog, lang) {
@@ -19,6 +31,7 @@ export function defaultScenario(catalog, lang) {
     device: null,
     gpus: null,  // the recommended group (one device when one fits)
     compare: [],
+    runtime: d.runtime,
     lang,
   };
 }
@@ -30,6 +43,31 @@ export function wholeNumber(text, max) {
   return n >= 1 && n <= max ? n : null;
 }
 
+/** One check per link key: the value it stands for, 'auto' for the default, or null. */
+export function valueChecks(catalog, hasCustom = false) {
+  const among = (list) => {
+    const ids = new Set(list.map((item) => item.id));
+    return (v) => (ids.has(v) ? v : null);
+  };
+  const device = among(catalog.devices);
+  const { limits } = catalog;
+  return {
+    model: (v) => (v === CUSTOM_MODEL && hasCustom ? v : among(catalog.models)(v)),
+    format: among(catalog.formats),
+    kv: among(catalog.kv_dtypes),
+    runtime: among(catalog.runtimes),
+    device: (v) => (v === 'auto' ? 'auto' : device(v)),
+    lang: knownLang,
+    context: (v) => wholeNumber(v, limits.max_context),
+    batch: (v) => wholeNumber(v, limits.max_batch),
+    gpus: (v) => (v === 'auto' ? 'auto' : wholeNumber(v, limits.max_device_count)),
+    compare: (v) => {
+      const list = v.split(',').filter(Boolean);
+      return list.length <= MAX_COMPARE && list.every((id) => device(id) !== null) ? list : null;
+    },
+  };
+}
+
 /**
  * Reads a scenario from a hash such as "#model=glm-4-9b-0414&context=65536&lang=en".
  * @param {boolean} hasCustom whether a pasted config.json is stored (model=custom is valid)
@@ -38,29 +76,10 @@ export function wholeNumber(text, max) {
 export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
   const scenario = { ...fallback };
   const problems = [];
-  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
-  const ids = (list) => new Set(list.map((item) => item.id));
-  const devices = ids(catalog.devices);
-  const checks = {
-    model: (v) => (ids(catalog.models).has(v) || (v === CUSTOM_MODEL && hasCustom) ? v : null),
-    format: (v) => (ids(catalog.formats).has(v) ? v : null),
-    kv: (v) => (ids(catalog.kv_dtypes).has(v) ? v : null),
-    device: (v) => (v === 'auto' ? 'auto' : devices.has(v) ? v : null),
-    lang: (v) => (v === 'de' || v === 'en' ? v : null),
-    context: (v) => wholeNumber(v, catalog.limits.max_context),
-    batch: (v) => wholeNumber(v, catalog.limits.max_batch),
-    gpus: (v) => (v === 'auto' ? 'auto' : wholeNumber(v, catalog.limits.max_device_count)),
-    compare: (v) => {
-      const list = v.split(',').filter(Boolean);
-      return list.length <= MAX_COMPARE && list.every((id) => devices.has(id)) ? list : null;
-    },
-  };
-  for (const [key, raw] of params) {
-    if (!(key in checks)) {
-      problems.push({ key, value: raw });
-      continue;
-    }
-    const value = checks[key](raw);
+  const checks = valueChecks(catalog, hasCustom);
+  const keys = new Set(linkKeys(catalog));
+  for (const [key, raw] of new URLSearchParams(String(hash).replace(/^#/, ''))) {
+    const value = keys.has(key) ? checks[key](raw) : null;
     if (value === null) problems.push({ key, value: raw });
     else scenario[key] = value === 'auto' ? null : value;
   }
@@ -68,9 +87,9 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
 }
 
 /** The hash for a scenario; only what differs from the defaults, plus the language. */
-export function hashFromScenario(scenario, defaults) {
+export function hashFromScenario(scenario, defaults, catalog) {
   const params = new URLSearchParams();
-  for (const key of HASH_KEYS) {
+  for (const key of linkKeys(catalog)) {
     const value = scenario[key];
     if (value === null || value === undefined) continue;
     if (key === 'compare') {
@@ -83,18 +102,18 @@ export function hashFromScenario(scenario, defaults) {
   return `#${params.toString()}`;
 }
 
-/** The request the core evaluates for a scenario; `custom` is the pasted config.json object. */
-export function requestFor(scenario, custom = null) {
-  const request = {
-    model: scenario.model === CUSTOM_MODEL && custom ? custom : scenario.model,
-    format: scenario.format,
-    context: scenario.context,
-    batch: scenario.batch,
-    kv_dtype: scenario.kv,
-    lang: scenario.lang,
-  };
-  if (scenario.device) request.device = scenario.device;
-  if (scenario.gpus) request.device_count = scenario.gpus;
-  if (scenario.compare.length > 0) request.compare = scenario.compare;
+/**
+ * The request the core evaluates for a scenario, under the request's own field names. The
+ * pasted model of model=custom goes beside it (core.evaluate's config text), so it has none.
+ */
+export function requestFor(scenario, catalog) {
+  const request = {};
+  for (const { name, short_name: key } of catalog.request_fields) {
+    const value = scenario[key];
+    if (value === null || value === undefined || PAGE_FIELDS.has(name)) continue;
+    if (key === 'compare' && value.length === 0) continue;
+    if (key === 'model' && value === CUSTOM_MODEL) continue;
+    request[name] = value;
+  }
   return request;
 }

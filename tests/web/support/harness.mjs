@@ -254,6 +254,10 @@ export async function loadCore() {
       assert.equal(response.ok, true, `core rejected ${JSON.stringify(request)}: ${JSON.stringify(response.error)}`);
       return response.simulator;
     },
+    /** The catalog the page reads (selectors, strings, vocabularies). */
+    catalog() {
+      return JSON.parse(core.catalog());
+    },
     /** The core's whole answer for the reference scenario changed by `request`. */
     evaluate(request) {
       const response = JSON.parse(core.evaluate(JSON.stringify({ model: 'glm-4-32b-0414', ...request })));

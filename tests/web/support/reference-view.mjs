@@ -44,7 +44,7 @@ export function readReferenceView() {
     id: dd.dataset.testid, label: text(dd.previousElementSibling), value: text(dd),
   }));
   const commands = {};
-  for (const id of ['cmd-vllm', 'cmd-ollama', 'cmd-ollama-env']) commands[id] = byId(id)?.textContent ?? null;
+  for (const id of ['cmd-vllm', 'cmd-ollama-modelfile', 'cmd-ollama-env']) commands[id] = byId(id)?.textContent ?? null;
   return {
     lang: document.documentElement.lang,
     title: text(byId('title')),

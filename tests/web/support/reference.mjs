@@ -123,7 +123,7 @@ export const REFERENCE = {
   commandLines: {
     'cmd-vllm': ['--tensor-parallel-size 1', '--max-model-len 32768', '--gpu-memory-utilization 0.95',
       '--enable-prefix-caching', '--port 8000'],
-    'cmd-ollama': ['FROM glm4:32b', 'PARAMETER num_ctx 32768'],
+    'cmd-ollama-modelfile': ['FROM glm4:32b', 'PARAMETER num_ctx 32768'],
     'cmd-ollama-env': ['OLLAMA_FLASH_ATTENTION=1'],
   },
 };

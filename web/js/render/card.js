@@ -1,21 +1,24 @@
 // The verified architecture card, rebuilt when the model or the language changes.
+import { byId } from '../dom.js';
 import * as fmt from '../format.js';
 
-export function renderCard(model, { t, lang }) {
-  const entry = (label, value, testid) => {
-    const wrap = document.createElement('div');
-    const dt = document.createElement('dt');
-    dt.textContent = label;
-    const dd = document.createElement('dd');
-    if (value instanceof Node) dd.append(value);
-    else dd.textContent = value;
-    if (testid) dd.dataset.testid = testid;
-    wrap.append(dt, dd);
-    return wrap;
-  };
-  const sources = document.createElement('ul');
-  sources.className = 'sources';
-  for (const source of model.sources) {
+function entry(label, value, testid) {
+  const wrap = document.createElement('div');
+  const dt = document.createElement('dt');
+  dt.textContent = label;
+  const dd = document.createElement('dd');
+  if (value instanceof Node) dd.append(value);
+  else dd.textContent = value;
+  if (testid) dd.dataset.testid = testid;
+  wrap.append(dt, dd);
+  return wrap;
+}
+
+/** The sources as a list; only https URLs become links. */
+function sourceList(sources) {
+  const list = document.createElement('ul');
+  list.className = 'sources';
+  for (const source of sources) {
     const item = document.createElement('li');
     item.append(`${source.what}: `);
     if (/^https:\/\//.test(source.url)) {
@@ -27,8 +30,14 @@ export function renderCard(model, { t, lang }) {
     } else {
       item.append(source.url);
     }
-    sources.append(item);
+    list.append(item);
   }
+  return list;
+}
+
+export function renderCard(root, model, { t, lang }) {
+  const card = byId(root, 'arch');
+  if (!card) return;
   const topology = t(`topology.${model.topology}`);
   const rows = [
     entry(t('arch.checkpoint'), model.checkpoint, 'arch-checkpoint'),
@@ -43,13 +52,13 @@ export function renderCard(model, { t, lang }) {
       `${model.num_attention_heads}Q / ${model.num_key_value_heads}KV (d=${model.head_dim})`, 'arch-heads'),
     entry(t('arch.vocab_position'),
       `${fmt.integer(lang, model.vocab_size)} / ${fmt.integer(lang, model.max_position_embeddings)}`, 'arch-vocab'),
-    entry(t('arch.sources'), sources, 'arch-sources'),
   ];
   if (model.params_formula) {
     const formula = document.createElement('span');
     formula.className = 'formula';
     formula.textContent = model.params_formula;
-    rows.splice(rows.length - 1, 0, entry(t('arch.params_formula'), formula, 'arch-params-formula'));
+    rows.push(entry(t('arch.params_formula'), formula, 'arch-params-formula'));
   }
-  document.getElementById('arch').replaceChildren(...rows);
+  rows.push(entry(t('arch.sources'), sourceList(model.sources), 'arch-sources'));
+  card.replaceChildren(...rows);
 }

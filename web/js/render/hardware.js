@@ -1,9 +1,7 @@
 // The hardware table for the selected format and context.
-import { fillSelect, put } from '../dom.js';
+import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
 import { cell, markSelected, selectButton, syncRows } from './rows.js';
-
-const $ = (id) => document.getElementById(id);
 
 function createRow(device) {
   const row = document.createElement('tr');
@@ -12,73 +10,77 @@ function createRow(device) {
   const head = cell('th');
   head.scope = 'row';
   head.append(selectButton());
+  // The usage percentage sits inside the "needed" cell, as on the reference page.
+  const needed = cell('td', 'num', { testid: 'hw-needed' });
+  needed.append(cell('span', 'needed'), ' ', cell('span', 'usage', { testid: 'hw-usage' }));
   row.append(
     head,
     cell('td', '', { testid: 'hw-memory' }),
-    cell('td', 'num', { testid: 'hw-needed' }),
+    needed,
     cell('td', '', { testid: 'hw-fit' }),
     cell('td', 'num', { testid: 'hw-decode' }),
   );
-  // The usage percentage sits inside the "needed" cell, as on the reference page.
   return row;
 }
 
-export function renderHardware(response, { t, lang, scenario, catalog }) {
+/** A button that takes a device the user added out of the table again (or none). */
+function syncRemoveButton(head, data, { t, scenario }) {
+  let remove = head.querySelector('.row-remove');
+  if (!scenario.compare.includes(data.device)) {
+    remove?.remove();
+    return;
+  }
+  if (!remove) {
+    remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'row-remove';
+    remove.dataset.testid = 'hw-remove';
+    remove.textContent = '×';
+    head.append(remove);
+  }
+  setAttr(remove, 'aria-label', t('hw.remove', { device: data.name }));
+}
+
+function renderRow(row, data, sim, view) {
+  const { t, lang, scenario } = view;
+  const [head, memory, needed, fit, decode] = row.cells;
+  const button = head.firstChild;
+  put(button, sim.device_count > 1 ? t('unit.times', { count: sim.device_count, device: data.name }) : data.name);
+  setAttr(button, 'aria-label', t('hw.select', { device: data.name }));
+  put(memory, `${fmt.share(lang, data.memory_gib)} GB · ${fmt.plain(lang, data.bandwidth_gbps)} GB/s`, data.memory_gib);
+  const [neededText, , usage] = needed.childNodes;
+  put(neededText, fmt.gb(lang, data.needed_gib));
+  if (needed.dataset.value !== String(data.needed_gib)) needed.dataset.value = String(data.needed_gib);
+  put(usage, `(${fmt.integer(lang, data.usage_pct)}%)`, data.usage_pct);
+  put(fit, t(`fit.${data.fit}`), data.fit);
+  if (fit.className !== `fit-${data.fit}`) fit.className = `fit-${data.fit}`;
+  put(decode, fmt.decodeRate(t, lang, data.fit, data.decode_tps), data.decode_tps);
+  markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
+  syncRemoveButton(head, data, view);
+}
+
+export function renderHardware(root, response, view) {
+  const { t, catalog } = view;
+  const table = byId(root, 'hardware');
+  if (!table) return;
   const sim = response.simulator;
-  const model = response.model;
   const format = response.matrix.find((r) => r.format === sim.format);
-  put($('hw-heading'), t('hw.heading', {
-    model: model.name, format: format?.label ?? sim.format, context: fmt.contextLabel(sim.context),
+  const context = fmt.contextLabel(sim.context);
+  putPart(root, 'hw-heading', t('hw.heading', {
+    model: response.model.name, format: format?.label ?? sim.format, context,
   }));
-  put($('hw-col-needed'), t('hw.col.needed', { context: fmt.contextLabel(sim.context) }));
-
-  const rows = syncRows($('hardware').tBodies[0], response.hardware.map((r) => r.device), createRow);
-  response.hardware.forEach((data, i) => {
-    const row = rows[i];
-    const [head, memory, needed, fit, decode] = row.cells;
-    const button = head.firstChild;
-    put(button, sim.device_count > 1 ? t('unit.times', { count: sim.device_count, device: data.name }) : data.name);
-    const label = t('hw.select', { device: data.name });
-    if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
-    put(memory, `${fmt.share(lang, data.memory_gib)} GB · ${fmt.plain(lang, data.bandwidth_gbps)} GB/s`, data.memory_gib);
-    let usage = needed.querySelector('[data-testid="hw-usage"]');
-    let neededText = needed.querySelector('.needed');
-    if (!usage) {
-      neededText = cell('span', 'needed');
-      usage = cell('span', 'usage', { testid: 'hw-usage' });
-      needed.replaceChildren(neededText, ' ', usage);
-    }
-    put(neededText, fmt.gb(lang, data.needed_gib));
-    needed.dataset.value = String(data.needed_gib);
-    put(usage, `(${fmt.integer(lang, data.usage_pct)}%)`, data.usage_pct);
-    put(fit, data.fit_label, data.fit);
-    fit.className = `fit-${data.fit}`;
-    put(decode, fmt.decodeRate(t, lang, data.fit, data.decode_tps), data.decode_tps);
-    markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
-    // Devices the user added can be taken out again.
-    let remove = head.querySelector('.row-remove');
-    if (scenario.compare.includes(data.device)) {
-      if (!remove) {
-        remove = document.createElement('button');
-        remove.type = 'button';
-        remove.className = 'row-remove';
-        remove.dataset.testid = 'hw-remove';
-        remove.textContent = '×';
-        head.append(remove);
-      }
-      const removeLabel = t('hw.remove', { device: data.name });
-      if (remove.getAttribute('aria-label') !== removeLabel) remove.setAttribute('aria-label', removeLabel);
-    } else if (remove) {
-      remove.remove();
-    }
-  });
-
+  putPart(root, 'hw-col-needed', t('hw.col.needed', { context }));
+  const rows = syncRows(table.tBodies[0], response.hardware.map((r) => r.device), createRow);
+  response.hardware.forEach((data, i) => renderRow(rows[i], data, sim, view));
   // Any device not yet in the table can be added to it.
-  const shown = new Set(response.hardware.map((r) => r.device));
-  fillSelect($('hw-add'), [
-    ['', t('hw.add_placeholder')],
-    ...catalog.devices.filter((d) => !shown.has(d.id)).map((d) => [d.id, d.name, deviceGroup(t, d)]),
-  ], '');
+  const add = byId(root, 'hw-add');
+  if (add) {
+    const shown = new Set(response.hardware.map((r) => r.device));
+    fillSelect(add, [
+      ['', t('hw.add_placeholder')],
+      ...catalog.devices.filter((d) => !shown.has(d.id)).map((d) => [d.id, d.name, deviceGroup(t, d)]),
+    ], '');
+  }
 }
 
 /** The <optgroup> label of a device: vendor and class. */

@@ -1,20 +1,20 @@
-// Memory against context as an SVG: the stacked breakdown (weights, overhead, KV cache), the
-// total curve, the device's capacity, the out-of-memory point, the model's max position and
-// the current context. Built once; each frame only moves attributes and changes texts.
-import { put } from '../dom.js';
+// Memory against context as an SVG: the stacked breakdown (weights, recurrent state, overhead,
+// KV cache), the total curve, the device's capacity, the out-of-memory point, the model's max
+// position and the current context. Built once per container; each frame only moves
+// attributes and changes texts.
+import { byId, put, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const BOX = { left: 52, right: 16, top: 26, bottom: 40 };
 const MIN_LOG2 = 9;
 
-// The SVG's user units are the container's CSS pixels, so text keeps its size on a phone and
-// lines stay crisp; a resize redraws from the last frame's data. The current context's line
-// and dot, the only things a slider move changes, sit above the SVG as HTML moved by a
-// transform: the compositor moves them, and the SVG is not repainted on every frame.
-let parts = null;
-let size = { width: 640, height: 300, scale: 1 };
-let lastFrame = null;
+// Per container: its SVG parts, its size and the last frame (a resize redraws it). The SVG's
+// user units are the container's CSS pixels, so text keeps its size on a phone and lines stay
+// crisp. The current context's line and dot, the only things a slider move changes, sit above
+// the SVG as HTML moved by a transform: the compositor moves them, and the SVG is not
+// repainted on every frame.
+const plots = new WeakMap();
 
 // From the width the container is laid out at (a ResizeObserver's, so that drawing never
 // forces a layout: the first frame draws at the default size, and the observer redraws at the
@@ -40,10 +40,35 @@ function move(element, transform, height) {
 }
 
 function set(element, attrs) {
-  for (const [key, value] of Object.entries(attrs)) {
-    const text = String(value);
-    if (element.getAttribute(key) !== text) element.setAttribute(key, text);
-  }
+  for (const [key, value] of Object.entries(attrs)) setAttr(element, key, value);
+}
+
+function svgParts(root) {
+  svg('title', { id: 'plot-svg-title' }, root);
+  svg('desc', { id: 'plot-svg-desc' }, root);
+  const clip = svg('clipPath', { id: 'plot-clip' }, svg('defs', {}, root));
+  const grid = svg('g', { class: 'plot-grid' }, root);
+  const xTicks = svg('g', { class: 'plot-ticks' }, root);
+  const data = svg('g', { 'clip-path': 'url(#plot-clip)' }, root);
+  const line = (cls) => svg('line', { class: cls, 'vector-effect': 'non-scaling-stroke' }, data);
+  const text = (cls, anchor) => svg('text', { class: cls, 'text-anchor': anchor }, root);
+  return {
+    root, title: root.firstChild, desc: root.childNodes[1], grid, xTicks,
+    clipRect: svg('rect', { x: BOX.left, y: BOX.top }, clip),
+    weights: svg('rect', { class: 'plot-weights' }, data),
+    state: svg('rect', { class: 'plot-state' }, data),
+    overhead: svg('rect', { class: 'plot-overhead' }, data),
+    kv: svg('path', { class: 'plot-kv' }, data),
+    total: svg('path', { class: 'plot-total', 'vector-effect': 'non-scaling-stroke' }, data),
+    capacity: line('plot-capacity'),
+    maxPosition: line('plot-maxpos'),
+    oomDot: svg('circle', { class: 'plot-oom-dot', r: 5 }, root),
+    capacityLabel: text('plot-label', 'start'),
+    oomLabel: text('plot-label plot-oom-label', 'start'),
+    maxPositionLabel: text('plot-label plot-muted', 'end'),
+    xAxis: text('plot-axis', 'end'),
+    yAxis: svg('text', { class: 'plot-axis', x: 4, y: 14 }, root),
+  };
 }
 
 function build(container) {
@@ -51,49 +76,29 @@ function build(container) {
     class: 'plot-svg', role: 'img',
     'aria-labelledby': 'plot-svg-title plot-svg-desc', 'data-testid': 'plot-svg',
   });
-  const title = svg('title', { id: 'plot-svg-title' }, root);
-  const desc = svg('desc', { id: 'plot-svg-desc' }, root);
-  const clip = svg('clipPath', { id: 'plot-clip' }, svg('defs', {}, root));
-  const clipRect = svg('rect', { x: BOX.left, y: BOX.top }, clip);
-  const grid = svg('g', { class: 'plot-grid' }, root);
-  const xTicks = svg('g', { class: 'plot-ticks' }, root);
-  const data = svg('g', { 'clip-path': 'url(#plot-clip)' }, root);
-  parts = {
-    root, title, desc, grid, xTicks, clipRect,
-    weights: svg('rect', { class: 'plot-weights' }, data),
-    overhead: svg('rect', { class: 'plot-overhead' }, data),
-    kv: svg('path', { class: 'plot-kv' }, data),
-    total: svg('path', { class: 'plot-total', 'vector-effect': 'non-scaling-stroke' }, data),
-    capacity: svg('line', { class: 'plot-capacity', 'vector-effect': 'non-scaling-stroke' }, data),
-    maxPosition: svg('line', { class: 'plot-maxpos', 'vector-effect': 'non-scaling-stroke' }, data),
-    current: document.createElement('div'),
-    currentDot: document.createElement('div'),
-    oomDot: svg('circle', { class: 'plot-oom-dot', r: 5 }, root),
-    capacityLabel: svg('text', { class: 'plot-label', 'text-anchor': 'start' }, root),
-    oomLabel: svg('text', { class: 'plot-label plot-oom-label', 'text-anchor': 'start' }, root),
-    maxPositionLabel: svg('text', { class: 'plot-label plot-muted', 'text-anchor': 'end' }, root),
-    xAxis: svg('text', { class: 'plot-axis', 'text-anchor': 'end' }, root),
-    yAxis: svg('text', { class: 'plot-axis', x: 4, y: 14 }, root),
-    gridKey: '',
-    xKey: '',
-  };
-  parts.current.className = 'plot-current';
-  parts.currentDot.className = 'plot-current-dot';
+  const plot = { parts: svgParts(root), size: { width: 640, height: 300, scale: 1 }, lastFrame: null, keys: {} };
+  plot.parts.current = document.createElement('div');
+  plot.parts.current.className = 'plot-current';
+  plot.parts.currentDot = document.createElement('div');
+  plot.parts.currentDot.className = 'plot-current-dot';
   const marker = document.createElement('div');
   marker.className = 'plot-marker';
   marker.setAttribute('aria-hidden', 'true');
-  marker.append(parts.current, parts.currentDot);
+  marker.append(plot.parts.current, plot.parts.currentDot);
   container.replaceChildren(root, marker);
   // The redraw waits for the next frame: drawing changes the SVG's height, and a size change
   // inside the observer's own callback would be a ResizeObserver loop.
   new ResizeObserver((entries) => {
     const next = measure(entries[entries.length - 1].contentRect.width);
+    const { size } = plot;
     if (next.width === size.width && next.height === size.height && next.scale === size.scale) return;
     requestAnimationFrame(() => {
-      size = next;
-      if (lastFrame) renderPlot(...lastFrame);
+      plot.size = next;
+      if (plot.lastFrame) draw(plot, ...plot.lastFrame);
     });
   }).observe(container);
+  plots.set(container, plot);
+  return plot;
 }
 
 /** A round step for about `count` ticks up to `max`. */
@@ -115,96 +120,107 @@ function totalAt(curve, tokens) {
   return curve[curve.length - 1].total_gib;
 }
 
-export function renderPlot(response, view) {
-  lastFrame = [response, view];
-  const { t, lang, maxLog2 } = view;
-  if (!parts) build(document.getElementById('plot'));
-  const { width, height } = size;
-  set(parts.root, { viewBox: `0 0 ${width} ${height}` });
-  set(parts.clipRect, { width: width - BOX.left - BOX.right, height: height - BOX.top - BOX.bottom });
-  set(parts.xAxis, { x: width - BOX.right, y: height - 4 });
-  const sim = response.simulator;
-  const curve = response.curve;
-  const base = sim.weights_gib + sim.overhead_gib;
+const r1 = (v) => Math.round(v * 10) / 10;
+
+/** The frame's scales: tokens → x (log2) and GiB → y, in SVG units. */
+function scales({ width, height }, sim, maxLog2) {
+  const base = sim.weights_gib + sim.state_gib + sim.overhead_gib;
   // The y range depends on the device and the weights only, so it holds still while dragging.
   const yTop = Math.max(sim.memory_gib, base) * 1.3;
   const yStep = niceStep(yTop, 5);
   const yMax = Math.ceil(yTop / yStep) * yStep;
   const plotW = width - BOX.left - BOX.right;
   const plotH = height - BOX.top - BOX.bottom;
-  const x = (tokens) => BOX.left + ((Math.log2(tokens) - MIN_LOG2) / (maxLog2 - MIN_LOG2)) * plotW;
-  const y = (gib) => BOX.top + plotH - (Math.min(gib, yMax * 2) / yMax) * plotH;
-  const r1 = (v) => Math.round(v * 10) / 10;
+  return {
+    width, height, plotW, plotH, yStep, yMax, maxLog2, base,
+    x: (tokens) => BOX.left + ((Math.log2(tokens) - MIN_LOG2) / (maxLog2 - MIN_LOG2)) * plotW,
+    y: (gib) => BOX.top + plotH - (Math.min(gib, yMax * 2) / yMax) * plotH,
+    inRange: (tokens) => tokens >= 2 ** MIN_LOG2 && tokens <= 2 ** maxLog2,
+  };
+}
 
-  const gridKey = `${yMax}|${lang}|${width}x${height}`;
-  if (parts.gridKey !== gridKey) {
-    parts.gridKey = gridKey;
-    const lines = [];
-    for (let v = 0; v <= yMax + 1e-9; v += yStep) {
-      lines.push(svg('line', { x1: BOX.left, x2: width - BOX.right, y1: r1(y(v)), y2: r1(y(v)) }));
-      const label = svg('text', { x: BOX.left - 6, y: r1(y(v)) + 4, 'text-anchor': 'end' });
-      label.textContent = fmt.share(lang, v);
-      lines.push(label);
-    }
-    parts.grid.replaceChildren(...lines);
+/** The y grid and its labels, rebuilt when the range, the language or the size changes. */
+function drawGrid(plot, s, lang) {
+  const key = `${s.yMax}|${lang}|${s.width}x${s.height}`;
+  if (plot.keys.grid === key) return;
+  plot.keys.grid = key;
+  const lines = [];
+  for (let v = 0; v <= s.yMax + 1e-9; v += s.yStep) {
+    lines.push(svg('line', { x1: BOX.left, x2: s.width - BOX.right, y1: r1(s.y(v)), y2: r1(s.y(v)) }));
+    const label = svg('text', { x: BOX.left - 6, y: r1(s.y(v)) + 4, 'text-anchor': 'end' });
+    label.textContent = fmt.share(lang, v);
+    lines.push(label);
   }
-  const xKey = `${maxLog2}|${width}x${height}`;
-  if (parts.xKey !== xKey) {
-    parts.xKey = xKey;
-    const ticks = [];
-    // One label per 70 px or so: every 1, 2, 3 … octaves.
-    const every = Math.max(1, Math.ceil((maxLog2 - MIN_LOG2) / Math.max(1, Math.floor(plotW / 70))));
-    for (let k = MIN_LOG2; k <= maxLog2; k += 1) {
-      const tokens = 2 ** k;
-      ticks.push(svg('line', { x1: r1(x(tokens)), x2: r1(x(tokens)), y1: BOX.top + plotH, y2: BOX.top + plotH + 4 }));
-      if ((k - MIN_LOG2) % every === 0) {
-        const label = svg('text', { x: r1(x(tokens)), y: BOX.top + plotH + 17, 'text-anchor': 'middle' });
-        label.textContent = fmt.contextLabel(tokens);
-        ticks.push(label);
-      }
-    }
-    parts.xTicks.replaceChildren(...ticks);
-  }
-  put(parts.xAxis, t('plot.x_axis'));
-  put(parts.yAxis, t('plot.y_axis'));
+  plot.parts.grid.replaceChildren(...lines);
+}
 
-  set(parts.weights, { x: BOX.left, width: plotW, y: r1(y(sim.weights_gib)), height: r1(y(0) - y(sim.weights_gib)) });
-  set(parts.overhead, { x: BOX.left, width: plotW, y: r1(y(base)), height: r1(y(sim.weights_gib) - y(base)) });
-  const points = curve.map((p) => `${r1(x(p.context))},${r1(y(p.total_gib))}`);
+/** The context ticks: one label per 70 px or so (every 1, 2, 3 … octaves). */
+function drawTicks(plot, s) {
+  const key = `${s.maxLog2}|${s.width}x${s.height}`;
+  if (plot.keys.ticks === key) return;
+  plot.keys.ticks = key;
+  const ticks = [];
+  const every = Math.max(1, Math.ceil((s.maxLog2 - MIN_LOG2) / Math.max(1, Math.floor(s.plotW / 70))));
+  for (let k = MIN_LOG2; k <= s.maxLog2; k += 1) {
+    const at = r1(s.x(2 ** k));
+    ticks.push(svg('line', { x1: at, x2: at, y1: BOX.top + s.plotH, y2: BOX.top + s.plotH + 4 }));
+    if ((k - MIN_LOG2) % every === 0) {
+      const label = svg('text', { x: at, y: BOX.top + s.plotH + 17, 'text-anchor': 'middle' });
+      label.textContent = fmt.contextLabel(2 ** k);
+      ticks.push(label);
+    }
+  }
+  plot.parts.xTicks.replaceChildren(...ticks);
+}
+
+/** The stacked bands (weights, state, overhead), the KV area and the total curve. */
+function drawAreas(parts, s, sim, curve) {
+  const band = (element, from, to) => set(element, {
+    x: BOX.left, width: s.plotW, y: r1(s.y(to)), height: r1(s.y(from) - s.y(to)),
+  });
+  band(parts.weights, 0, sim.weights_gib);
+  band(parts.state, sim.weights_gib, sim.weights_gib + sim.state_gib);
+  band(parts.overhead, sim.weights_gib + sim.state_gib, s.base);
+  const points = curve.map((p) => `${r1(s.x(p.context))},${r1(s.y(p.total_gib))}`);
   set(parts.total, { d: `M${points.join('L')}` });
-  const first = curve[0];
-  const last = curve[curve.length - 1];
-  set(parts.kv, {
-    d: `M${points.join('L')}L${r1(x(last.context))},${r1(y(base))}L${r1(x(first.context))},${r1(y(base))}Z`,
-  });
-  set(parts.capacity, { x1: BOX.left, x2: width - BOX.right, y1: r1(y(sim.memory_gib)), y2: r1(y(sim.memory_gib)) });
-  set(parts.capacityLabel, { x: BOX.left + 6, y: r1(y(sim.memory_gib)) - 6 });
+  const first = r1(s.x(curve[0].context));
+  const last = r1(s.x(curve[curve.length - 1].context));
+  const baseY = r1(s.y(s.base));
+  set(parts.kv, { d: `M${points.join('L')}L${last},${baseY}L${first},${baseY}Z` });
+}
+
+/** The capacity line, the model's max position and the out-of-memory point. */
+function drawMarks(parts, s, response, { t, lang }) {
+  const sim = response.simulator;
+  const capacityY = r1(s.y(sim.memory_gib));
+  set(parts.capacity, { x1: BOX.left, x2: s.width - BOX.right, y1: capacityY, y2: capacityY });
+  set(parts.capacityLabel, { x: BOX.left + 6, y: capacityY - 6 });
   put(parts.capacityLabel, t('plot.capacity', { device: sim.device_name, capacity: fmt.gb(lang, sim.memory_gib) }));
-
-  const inRange = (tokens) => tokens >= 2 ** MIN_LOG2 && tokens <= 2 ** maxLog2;
   const maxPosition = response.model.max_position_embeddings;
-  const showMaxPosition = inRange(maxPosition);
-  set(parts.maxPosition, {
-    x1: r1(x(maxPosition)), x2: r1(x(maxPosition)), y1: BOX.top, y2: BOX.top + plotH,
-    visibility: showMaxPosition ? 'visible' : 'hidden',
-  });
-  set(parts.maxPositionLabel, { x: r1(x(maxPosition)) - 4, y: BOX.top + 12,
-    visibility: showMaxPosition ? 'visible' : 'hidden' });
+  const positionX = r1(s.x(maxPosition));
+  const showPosition = s.inRange(maxPosition) ? 'visible' : 'hidden';
+  set(parts.maxPosition, { x1: positionX, x2: positionX, y1: BOX.top, y2: BOX.top + s.plotH, visibility: showPosition });
+  set(parts.maxPositionLabel, { x: positionX - 4, y: BOX.top + 12, visibility: showPosition });
   put(parts.maxPositionLabel, t('plot.max_position'));
-
-  const showOom = inRange(sim.max_context);
-  const oomX = r1(x(Math.max(sim.max_context, 2 ** MIN_LOG2)));
-  const oomY = r1(y(totalAt(curve, sim.max_context)));
-  set(parts.oomDot, { cx: oomX, cy: oomY, visibility: showOom ? 'visible' : 'hidden' });
-  set(parts.oomLabel, { x: Math.min(oomX + 8, width - BOX.right - 110), y: oomY + 18,
-    visibility: showOom ? 'visible' : 'hidden' });
+  const showOom = s.inRange(sim.max_context) ? 'visible' : 'hidden';
+  const oomX = r1(s.x(Math.max(sim.max_context, 2 ** MIN_LOG2)));
+  const oomY = r1(s.y(totalAt(response.curve, sim.max_context)));
+  set(parts.oomDot, { cx: oomX, cy: oomY, visibility: showOom });
+  set(parts.oomLabel, { x: Math.min(oomX + 8, s.width - BOX.right - 110), y: oomY + 18, visibility: showOom });
   put(parts.oomLabel, t('plot.oom', { tokens: fmt.integer(lang, sim.max_context) }));
+}
 
-  const cx = r1(x(Math.min(Math.max(sim.context, 2 ** MIN_LOG2), 2 ** maxLog2)) * size.scale);
-  const cy = r1(Math.max(y(sim.total_gib), BOX.top) * size.scale);
-  move(parts.current, `translate(${cx}px, ${r1(BOX.top * size.scale)}px)`, `${r1(plotH * size.scale)}px`);
+/** The current context's line and dot, above the SVG. */
+function drawCurrent(parts, s, sim, scale) {
+  const cx = r1(s.x(Math.min(Math.max(sim.context, 2 ** MIN_LOG2), 2 ** s.maxLog2)) * scale);
+  const cy = r1(Math.max(s.y(sim.total_gib), BOX.top) * scale);
+  move(parts.current, `translate(${cx}px, ${r1(BOX.top * scale)}px)`, `${r1(s.plotH * scale)}px`);
   move(parts.currentDot, `translate(${cx}px, ${cy}px)`);
+}
 
+/** The SVG's title and description, for screen readers. */
+function describe(parts, response, { t, lang }) {
+  const sim = response.simulator;
   const format = response.matrix.find((r) => r.format === sim.format)?.label ?? sim.format;
   put(parts.title, `${t('plot.heading')} (${response.model.name})`);
   put(parts.desc, t('plot.desc', {
@@ -216,4 +232,27 @@ export function renderPlot(response, view) {
     capacity: fmt.gb(lang, sim.memory_gib),
     oom: sim.max_context > 0 ? t('plot.oom_at', { tokens: fmt.integer(lang, sim.max_context) }) : t('plot.oom_none'),
   }));
+}
+
+function draw(plot, response, view) {
+  plot.lastFrame = [response, view];
+  const { parts, size } = plot;
+  const s = scales(size, response.simulator, view.maxLog2);
+  set(parts.root, { viewBox: `0 0 ${s.width} ${s.height}` });
+  set(parts.clipRect, { width: s.plotW, height: s.plotH });
+  set(parts.xAxis, { x: s.width - BOX.right, y: s.height - 4 });
+  put(parts.xAxis, view.t('plot.x_axis'));
+  put(parts.yAxis, view.t('plot.y_axis'));
+  drawGrid(plot, s, view.lang);
+  drawTicks(plot, s);
+  drawAreas(parts, s, response.simulator, response.curve);
+  drawMarks(parts, s, response, view);
+  drawCurrent(parts, s, response.simulator, size.scale);
+  describe(parts, response, view);
+}
+
+export function renderPlot(root, response, view) {
+  const container = byId(root, 'plot');
+  if (!container) return;
+  draw(plots.get(container) ?? build(container), response, view);
 }

@@ -1,59 +1,62 @@
-// The simulator section: fit, breakdown bar, figures and the KV-compression sentence.
-import { put } from '../dom.js';
+// The simulator section: fit, breakdown bar, figures and the KV-compression sentence. A root
+// (the page, or a widget's shadow root) may hold any subset of these parts.
+import { byId, put, putPart, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
 
-const $ = (id) => document.getElementById(id);
+// The breakdown's parts, in the bar's order: share key, part name, label key, and whether it
+// shows only when it is not zero (the recurrent state: models without one have none).
+const SHARES = [
+  ['weights', 'weights', 'share.weights', false],
+  ['kv_cache', 'kv', 'share.kv_cache', false],
+  ['state', 'state', 'share.state', true],
+  ['overhead', 'overhead', 'share.overhead', false],
+];
 
-// The KV-compression sentence for each family; the reference page's is grouped heads.
-const SAVING_KEYS = {
-  grouped_heads: 'sim.kv_saving',
-  latent: 'sim.kv_saving.latent',
-  window: 'sim.kv_saving.window',
-  grouped_heads_window: 'sim.kv_saving.grouped_heads_window',
-  none: 'sim.kv_saving.none',
-};
+function renderShares(root, shares, { t, lang }) {
+  const bar = byId(root, 'bar');
+  const labels = [];
+  for (const [key, name, label, optional] of SHARES) {
+    const value = shares[key];
+    const text = `${fmt.share(lang, value)}%`;
+    const shown = !optional || value !== 0;
+    bar?.style.setProperty(`--share-${name}`, `${value}%`);
+    putPart(root, `share-${name}`, text, value);
+    const keyElement = byId(root, `share-${name}-key`);
+    if (keyElement && keyElement.hidden === shown) keyElement.hidden = !shown;
+    if (shown) labels.push(`${t(label)} ${text}`);
+  }
+  if (bar) setAttr(bar, 'aria-label', labels.join(', '));
+}
 
-export function renderSimulator(response, { t, lang, catalog }) {
-  const sim = response.simulator;
-  const model = response.model;
+function renderFigures(root, sim, model, { t, lang, catalog }) {
   const kvLabel = catalog.kv_dtypes.find((k) => k.id === sim.kv_dtype)?.label ?? sim.kv_dtype;
-
-  put($('fit'), sim.fit_label, sim.fit);
-  $('fit').className = `fit fit-${sim.fit}`;
-
-  const shares = sim.share_pct;
-  const bar = $('bar');
-  bar.style.setProperty('--share-weights', `${shares.weights}%`);
-  bar.style.setProperty('--share-kv', `${shares.kv_cache}%`);
-  bar.style.setProperty('--share-overhead', `${shares.overhead}%`);
-  const shareText = {
-    weights: `${fmt.share(lang, shares.weights)}%`,
-    kv: `${fmt.share(lang, shares.kv_cache)}%`,
-    overhead: `${fmt.share(lang, shares.overhead)}%`,
-  };
-  put($('share-weights'), shareText.weights, shares.weights);
-  put($('share-kv'), shareText.kv, shares.kv_cache);
-  put($('share-overhead'), shareText.overhead, shares.overhead);
-  const barLabel = `${t('share.weights')} ${shareText.weights}, ${t('share.kv_cache')} ${shareText.kv}, ` +
-    `${t('share.overhead')} ${shareText.overhead}`;
-  if (bar.getAttribute('aria-label') !== barLabel) bar.setAttribute('aria-label', barLabel);
-
-  put($('total'), fmt.gb(lang, sim.total_gib), sim.total_gib);
-  put($('per-device'), fmt.gb(lang, sim.per_device_gib), sim.per_device_gib);
-  put($('weights'), fmt.gb(lang, sim.weights_gib), sim.weights_gib);
-  put($('kv-cache-label'), t('out.kv_cache', { kv_dtype: kvLabel }));
-  put($('kv-cache'), fmt.gb(lang, sim.kv_cache_gib), sim.kv_cache_gib);
-  put($('decode'), fmt.decodeRate(t, lang, sim.fit, sim.decode_tps), sim.decode_tps);
-  put($('overhead'), fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
+  putPart(root, 'total', fmt.gb(lang, sim.total_gib), sim.total_gib);
+  putPart(root, 'per-device', fmt.gb(lang, sim.per_device_gib), sim.per_device_gib);
+  putPart(root, 'weights', fmt.gb(lang, sim.weights_gib), sim.weights_gib);
+  putPart(root, 'kv-cache-label', t('out.kv_cache', { kv_dtype: kvLabel }));
+  putPart(root, 'kv-cache', fmt.gb(lang, sim.kv_cache_gib), sim.kv_cache_gib);
+  const state = putPart(root, 'state', fmt.gb(lang, sim.state_gib), sim.state_gib);
+  const stateFigure = state?.closest('.figure');
+  if (stateFigure && stateFigure.hidden !== (sim.state_gib === 0)) stateFigure.hidden = sim.state_gib === 0;
+  putPart(root, 'decode', fmt.decodeRate(t, lang, sim.fit, sim.decode_tps), sim.decode_tps);
+  putPart(root, 'overhead', fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
   const maxContext = fmt.integer(lang, sim.max_context);
-  put($('max-context'), `${sim.max_context_capped ? t('out.max_context_at_least', { tokens: maxContext })
+  putPart(root, 'max-context', `${sim.max_context_capped ? t('out.max_context_at_least', { tokens: maxContext })
     : maxContext} ${t('unit.tokens')}`, sim.max_context);
-  put($('max-position'), t('out.max_position', { tokens: fmt.integer(lang, model.max_position_embeddings) }));
-  put(
-    $('kv-saving'),
-    fmt.keepUnits(t(SAVING_KEYS[sim.kv_compression] ?? 'sim.kv_saving', {
+  putPart(root, 'max-position', t('out.max_position', { tokens: fmt.integer(lang, model.max_position_embeddings) }));
+}
+
+export function renderSimulator(root, response, view) {
+  const { t, lang } = view;
+  const sim = response.simulator;
+  const fit = putPart(root, 'fit', t(`fit.${sim.fit}`), sim.fit);
+  if (fit && fit.className !== `fit fit-${sim.fit}`) fit.className = `fit fit-${sim.fit}`;
+  renderShares(root, sim.share_pct, view);
+  renderFigures(root, sim, response.model, view);
+  const saving = byId(root, 'kv-saving');
+  if (saving) {
+    put(saving, fmt.keepUnits(t(`sim.kv_saving.${sim.kv_compression}`, {
       pct: fmt.fixed(lang, sim.kv_saving_pct, 1), gib: fmt.fixed(lang, sim.kv_naive_mha_gib, 2),
-    })),
-    sim.kv_saving_pct,
-  );
+    })), sim.kv_saving_pct);
+  }
 }

@@ -1,0 +1,223 @@
+// The page's controller: the scenario and its notices, one core call per frame (only the
+// context's sections while only the context moves), and the renderers it hands each frame.
+import { bindControls, sliderMaxLog2 } from './controls.js';
+import { byId, put } from './dom.js';
+import * as fmt from './format.js';
+import { frameScheduler } from './frame.js';
+import { browserLang, makeTranslator } from './i18n.js';
+import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from './custom-config.js';
+import { lazySections } from './lazy-sections.js';
+import { renderChoices, renderControls, renderStatic } from './page-texts.js';
+import { registerServiceWorker } from './pwa.js';
+import { copyFrom, renderCommands } from './render/commands.js';
+import { renderHardware } from './render/hardware.js';
+import { renderMatrix } from './render/matrix.js';
+import { renderPlot } from './render/plot.js';
+import { renderRelated } from './render/related.js';
+import { renderSimulator } from './render/simulator.js';
+import { CUSTOM_MODEL, defaultScenario, hashFromScenario, requestFor, scenarioFromHash } from './state.js';
+
+const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
+
+export class PageController {
+  #core;
+  #root;
+  #scenario = null;
+  #notices = [];
+  #custom = storedConfig();  // the pasted config.json's text, or null
+  #customName = '';
+  #rendered = { lang: null, model: null, custom: null };
+  // The last complete response and what it was asked for without the context: while only the
+  // context moves (the slider), the model card, the curve and the matrix stay as they are, so
+  // the core is asked for the context's sections alone and the rest comes from here.
+  #full = { key: null, response: null };
+  #drawLower;
+  schedule = frameScheduler(() => this.render());
+
+  constructor(core, root) {
+    this.#core = core;
+    this.#root = root;
+    const section = (id) => byId(root, id).closest('section');
+    this.#drawLower = lazySections(byId(root, 'page'), [
+      [section('hardware'), (response, view) => renderHardware(root, response, view)],
+      [section('cmd-heading'), (response, view) => renderCommands(root, response, view)],
+      [section('related'), (response, view) => renderRelated(root, response, view)],
+    ]);
+  }
+
+  get catalog() { return this.#core.catalog; }
+  get scenario() { return this.#scenario; }
+  translator() { return makeTranslator(this.catalog.strings, this.#scenario.lang); }
+
+  readHash() {
+    const { scenario, problems } = scenarioFromHash(
+      location.hash, this.catalog, defaultScenario(this.catalog, browserLang()), this.#custom !== null);
+    this.#scenario = scenario;
+    const t = this.translator();
+    this.#notices = problems.map(({ key, value }) => (key === 'model' && value === CUSTOM_MODEL
+      ? t('custom.missing')
+      : t('notice.invalid', { key: key.slice(0, MAX_ECHO), value: value.slice(0, MAX_ECHO) })));
+  }
+
+  update(patch) {
+    this.#scenario = { ...this.#scenario, ...patch };
+    this.schedule();
+  }
+
+  commit() {
+    this.#notices = [];
+    const hash = hashFromScenario(this.#scenario, defaultScenario(this.catalog, 'de'), this.catalog);
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+    this.schedule();
+  }
+
+  reject(value) {
+    const t = this.translator();
+    // Empty when the number field could not read what was typed ("NaN", "-Infinity").
+    this.#notices = [t(value ? 'notice.context' : 'notice.context_unread', {
+      max: fmt.integer(this.#scenario.lang, this.catalog.limits.max_context), value: value.slice(0, MAX_ECHO),
+    })];
+    byId(this.#root, 'context-number').value = String(this.#scenario.context);
+    this.schedule();
+  }
+
+  /** A config.json the core accepts becomes the model; else a notice names what failed. */
+  applyConfig(text) {
+    const t = this.translator();
+    const request = requestFor(this.#scenario, this.catalog);
+    delete request.model;  // the config.json is the model
+    const check = this.#core.evaluate(request, text);
+    const json = isJson(text);
+    if (!json || !check.ok) {
+      const message = json ? check.error.message : t('custom.not_json');
+      this.#notices = [t('custom.error', { field: check.ok ? 'config.json' : failedField(check.error, json), message })];
+      this.schedule();
+      return;
+    }
+    this.#custom = text;
+    storeConfig(text);
+    this.update({ model: CUSTOM_MODEL });
+    this.commit();
+  }
+
+  #evaluate() {
+    const request = requestFor(this.#scenario, this.catalog);
+    const config = this.#scenario.model === CUSTOM_MODEL ? this.#custom : undefined;
+    const key = JSON.stringify({ ...request, context: undefined, config });
+    if (key === this.#full.key) {
+      const part = this.#core.evaluate({ ...request, sections: this.catalog.context_sections }, config);
+      if (!part.ok) return { response: part, changed: false };
+      const { model, curve, matrix } = this.#full.response;
+      return { response: { ...part, model, curve, matrix }, changed: false };
+    }
+    const response = this.#core.evaluate(request, config);
+    this.#full = response.ok ? { key, response } : { key: null, response: null };
+    return { response, changed: true };
+  }
+
+  #showNotice(lines) {
+    const notice = byId(this.#root, 'notice');
+    if (notice.hidden !== (lines.length === 0)) notice.hidden = lines.length === 0;
+    put(notice, lines.join(' '));
+  }
+
+  render() {
+    const t = this.translator();
+    const { response, changed } = this.#evaluate();
+    if (!response.ok) {
+      this.#showNotice([...this.#notices, `${t('error.prefix')} ${response.error.message}`]);
+      return;
+    }
+    const scenario = this.#scenario;
+    const view = { t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response) };
+    // Another language redraws every section, as another answer does: the core's answer is the
+    // same, its texts are not.
+    const all = changed || this.#rendered.lang !== scenario.lang;
+    this.#renderStatic(response, view);
+    if (all) renderChoices(this.#root, response, view);
+    renderControls(this.#root, response, view);
+    renderSimulator(this.#root, response, view);
+    renderPlot(this.#root, response, view);
+    if (all) renderMatrix(this.#root, response, view);
+    this.#drawLower(response, view, all);
+    this.#showNotice(this.#notices);
+    const page = byId(this.#root, 'page');
+    if (page.getAttribute('aria-busy') !== 'false') {
+      page.setAttribute('aria-busy', 'false');
+      performance.mark('vramcalc:first-numbers');  // the benchmark's "first numbers"
+    }
+  }
+
+  #renderStatic(response, view) {
+    const { lang, model } = this.#scenario;
+    const rendered = this.#rendered;
+    if (rendered.lang === lang && rendered.model === model && rendered.custom === this.#custom) return;
+    if (model === CUSTOM_MODEL) this.#customName = response.model.name;
+    renderStatic(this.#root, response, view, {
+      version: this.#core.version(), customName: this.#custom === null ? null : this.#customName,
+    });
+    this.#rendered = { lang, model, custom: this.#custom };
+  }
+
+  /** Every listener of the page: forms, table rows, the compare list, copy buttons, the link. */
+  bind() {
+    const root = this.#root;
+    const handlers = {
+      maxContext: this.catalog.limits.max_context,
+      update: (patch) => this.update(patch),
+      commit: () => this.commit(),
+      reject: (key, value) => this.reject(value),
+    };
+    bindControls(byId(root, 'controls'), handlers);
+    bindControls(byId(root, 'prefs'), handlers);
+    this.#bindTables();
+    bindCustomConfig(root, (text) => this.applyConfig(text));
+    root.addEventListener('click', (event) => {
+      const button = event.target.closest('button.copy');
+      if (button) copyFrom(button, this.translator());
+    });
+    window.addEventListener('hashchange', () => {
+      this.readHash();
+      this.schedule();
+    });
+  }
+
+  #bindTables() {
+    const root = this.#root;
+    // A click anywhere in a row (or Enter on its button) chooses that row's format, device or model.
+    const rowChoice = (tableId, attribute, patchFor) => {
+      byId(root, tableId).addEventListener('click', (event) => {
+        const row = event.target.closest(`tr[data-${attribute}]`);
+        if (!row || event.target.closest('a')) return;
+        this.update(patchFor(row.dataset[attribute]));
+        this.commit();
+      });
+    };
+    rowChoice('matrix', 'format', (format) => ({ format }));
+    rowChoice('hardware', 'device', (device) => ({ device }));
+    rowChoice('related', 'model', (model) => ({ model }));
+    // The hardware table: add a device to compare, or take an added one out.
+    byId(root, 'hw-add').addEventListener('change', (event) => {
+      if (!event.target.value) return;
+      this.update({ compare: [...this.#scenario.compare, event.target.value] });
+      this.commit();
+    });
+    byId(root, 'hardware').addEventListener('click', (event) => {
+      const remove = event.target.closest('.row-remove');
+      if (!remove) return;
+      event.stopPropagation();  // not a row choice
+      const id = remove.closest('tr').dataset.device;
+      this.update({ compare: this.#scenario.compare.filter((d) => d !== id) });
+      this.commit();
+    }, true);
+  }
+}
+
+/** Starts the page on `root` (the document) with a loaded core. */
+export function startPage(core, root) {
+  const page = new PageController(core, root);
+  page.readHash();
+  page.bind();
+  page.render();
+  registerServiceWorker(() => page.translator());
+}

@@ -1,0 +1,92 @@
+// The page's texts and controls outside the renderers: what changes with the language or the
+// model (title, summary, static labels, selectors, the card), the choices that change with the
+// settings, and the context controls that follow every frame.
+import { byId, fillSelect, put, putPart, setAttr } from './dom.js';
+import * as fmt from './format.js';
+import { LANGS, applyTexts } from './i18n.js';
+import { renderCard } from './render/card.js';
+import { deviceGroup } from './render/hardware.js';
+import { sliderPosition } from './controls.js';
+import { CUSTOM_MODEL } from './state.js';
+
+const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+function summaryOf(model, { t, lang }) {
+  return t('page.summary', {
+    model: model.name,
+    family: model.family,
+    license: model.license,
+    topology: t(`topology.${model.topology}`),
+    params_total: fmt.params(lang, model.params_total),
+    params_active: fmt.params(lang, model.params_active),
+    layers: model.num_hidden_layers,
+    attention: t(`attention.${model.attention}`),
+    max_position: fmt.integer(lang, model.max_position_embeddings),
+  });
+}
+
+/**
+ * Texts that change only with the language or the model. `customName` names the pasted
+ * config.json's model in the model selector, when there is one.
+ */
+export function renderStatic(root, response, view, { version, customName }) {
+  const { t, lang, catalog, scenario } = view;
+  const model = response.model;
+  document.documentElement.lang = lang;
+  const title = t('page.title', { model: model.name });
+  document.title = title;
+  putPart(root, 'title', title);
+  putPart(root, 'summary', summaryOf(model, view));
+  applyTexts(root, t, { model: model.name });
+  putPart(root, 'footer-text', t('footer.text', { version }));
+  renderCard(root, model, view);
+  fillSelect(byId(root, 'prefs').elements.lang, LANGS.map((l) => [l, catalog.strings[l]['lang.name']]), lang);
+  const form = byId(root, 'controls');
+  const models = catalog.models.map((m) => [m.id, m.name, m.family]);
+  if (customName !== null) models.push([CUSTOM_MODEL, t('sim.custom_model', { name: customName || 'config.json' })]);
+  fillSelect(form.elements.model, models, scenario.model);
+  fillSelect(form.elements.format, catalog.formats.map((f) => [f.id, f.label]), scenario.format);
+  fillSelect(form.elements.kv, catalog.kv_dtypes.map((k) => [k.id, k.label]), scenario.kv);
+}
+
+/** The device, batch and GPU-count choices: their labels change with the settings. */
+export function renderChoices(root, response, { t, lang, catalog, scenario }) {
+  const form = byId(root, 'controls');
+  // "auto" follows the format's recommended class (the matrix names it for every format).
+  const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
+  const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
+  fillSelect(form.elements.device, [
+    ['auto', t('sim.device_auto', { device: recommended })],
+    ...catalog.devices.map((d) => [d.id, d.name, deviceGroup(t, d)]),
+  ], scenario.device ?? 'auto');
+  const batches = BATCH_CHOICES.includes(scenario.batch)
+    ? BATCH_CHOICES : [...BATCH_CHOICES, scenario.batch].sort((a, b) => a - b);
+  fillSelect(form.elements.batch, batches.map((b) => [String(b), fmt.integer(lang, b)]), String(scenario.batch));
+  const gpuChoices = Array.from({ length: catalog.limits.max_device_count }, (_, i) => String(i + 1));
+  fillSelect(form.elements.gpus, [
+    ['auto', t('sim.gpus_auto', { count: response.simulator.device_count })],
+    ...gpuChoices.map((n) => [n, n]),
+  ], scenario.gpus ? String(scenario.gpus) : 'auto');
+}
+
+/** The selectors' values and the context controls, every frame. */
+export function renderControls(root, response, { t, lang, catalog, scenario, maxLog2 }) {
+  const form = byId(root, 'controls');
+  for (const name of ['model', 'format', 'kv']) {
+    if (form.elements[name].value !== scenario[name]) form.elements[name].value = scenario[name];
+  }
+  const range = byId(root, 'context-range');
+  const number = byId(root, 'context-number');
+  setAttr(range, 'max', maxLog2);
+  const mark = byId(root, 'context-mark');
+  const markValue = String(Math.log2(response.model.max_position_embeddings));
+  if (mark.value !== markValue) mark.value = markValue;
+  // While dragging, the slider already shows the context; a typed one snaps to the nearest.
+  const position = String(sliderPosition(scenario.context, maxLog2));
+  if (2 ** Number(range.value) !== scenario.context && range.value !== position) range.value = position;
+  if (root.activeElement !== number && number.value !== String(scenario.context)) number.value = String(scenario.context);
+  setAttr(number, 'max', catalog.limits.max_context);
+  const contextText = t('sim.context_value', { tokens: fmt.integer(lang, scenario.context) });
+  put(byId(root, 'context-value'), contextText, scenario.context);
+  setAttr(range, 'aria-valuetext', contextText);
+}

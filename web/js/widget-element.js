@@ -1,0 +1,169 @@
+// The <vram-calculator> element's class. Importing this module registers nothing; widget.js
+// defines the element (VramCalculator.define(tag) names another tag).
+//
+// It draws with the page's own renderers (js/render/*.js) inside its shadow root, reads its
+// attributes with the page's link checks (js/state.js), and shares the page's one wasm
+// instance (js/core.js). It needs no inline script, no eval and no service worker.
+import { loadCore } from './core.js';
+import { byId, put, setAttr } from './dom.js';
+import * as fmt from './format.js';
+import { frameScheduler } from './frame.js';
+import { applyTexts, browserLang, knownLang, makeTranslator } from './i18n.js';
+import { sliderMaxLog2, sliderPosition } from './controls.js';
+import { renderHardware } from './render/hardware.js';
+import { renderMatrix } from './render/matrix.js';
+import { renderSimulator } from './render/simulator.js';
+import { LINK_KEYS, requestFor, valueChecks } from './state.js';
+import { buildTables, buildWidget } from './widget-markup.js';
+
+const FULL_PAGE = new URL('../index.html', import.meta.url).href;
+const ATTRIBUTES = [...LINK_KEYS, 'sections'];
+const TABLES = [['matrix', renderMatrix], ['hardware', renderHardware]];
+
+export class VramCalculator extends HTMLElement {
+  static observedAttributes = ATTRIBUTES;
+
+  /** Defines the element under `tag` (default vram-calculator) in `registry`, once. */
+  static define(tag = 'vram-calculator', registry = customElements) {
+    if (!registry.get(tag)) registry.define(tag, class extends VramCalculator {});
+    return registry.get(tag);
+  }
+
+  #parts = null;
+  #core = null;
+  #schedule = frameScheduler(() => this.#render());
+  #chosen = {};  // what the widget's own controls chose (slider, table rows), over the attributes
+  #textsLang = null;  // the language its static labels are in
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+  }
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    loadCore().then((core) => {
+      if (!this.#core) buildTables(this.shadowRoot, core.catalog);
+      this.#core = core;
+      this.#schedule();
+    }, (error) => {
+      this.#parts.error.hidden = false;
+      this.#parts.error.textContent = `vramcalc: ${error?.message ?? error}`;
+    });
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    delete this.#chosen[name];  // the attribute wins over the slider or a row chosen before
+    if (this.#core) this.#schedule();
+  }
+
+  #build() {
+    this.#parts = buildWidget(this.shadowRoot);
+    const { range } = this.#parts;
+    range.addEventListener('input', () => this.#choose({ context: 2 ** Number(range.value) }));
+    // A click on a table row (or Enter on its button) chooses its format or device.
+    this.shadowRoot.addEventListener('click', (event) => {
+      const row = event.target.closest('tr[data-format], tr[data-device]');
+      if (row) this.#choose(row.dataset.format ? { format: row.dataset.format } : { device: row.dataset.device });
+    });
+  }
+
+  #choose(patch) {
+    Object.assign(this.#chosen, patch);
+    this.#schedule();
+  }
+
+  /**
+   * The language: the element's own lang, else its nearest ancestor's (the host page's), when
+   * the page speaks it; else the browser's.
+   */
+  #lang() {
+    const declared = this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang;
+    return knownLang(String(declared).slice(0, 2).toLowerCase()) ?? browserLang();
+  }
+
+  /** The scenario from the attributes (checked as links are), the widget's own choices on top. */
+  #scenario(catalog) {
+    const checks = valueChecks(catalog);
+    const scenario = { model: catalog.defaults.model, device: null, gpus: null, compare: [], lang: this.#lang() };
+    const problems = [];
+    for (const name of LINK_KEYS.filter((key) => key !== 'lang')) {
+      const raw = this.getAttribute(name);
+      if (raw === null || raw === '') continue;
+      const value = checks[name](raw);
+      if (value === null) problems.push([name, raw]);
+      else scenario[name] = value === 'auto' ? null : value;
+    }
+    return { scenario: { ...scenario, ...this.#chosen }, problems };
+  }
+
+  #sections() {
+    return new Set((this.getAttribute('sections') ?? 'simulator').split(',').map((s) => s.trim()));
+  }
+
+  #render() {
+    const { catalog } = this.#core;
+    const { scenario, problems } = this.#scenario(catalog);
+    const t = makeTranslator(catalog.strings, scenario.lang);
+    const response = this.#core.evaluate(requestFor(scenario, catalog));
+    const p = this.#parts;
+    if (!response.ok) {
+      p.error.hidden = false;
+      p.error.textContent = `${t('error.prefix')} ${response.error.message}`;
+      return;
+    }
+    const messages = problems.map(([key, value]) => t('widget.invalid', { key, value: String(value).slice(0, 40) }));
+    p.error.hidden = messages.length === 0;
+    put(p.error, messages.join(' '));
+    // Rows are marked for what the core resolved (the format's default, the recommended device).
+    const view = {
+      t, lang: scenario.lang, catalog, scenario: { ...scenario, format: response.simulator.format },
+      maxLog2: sliderMaxLog2(response),
+    };
+    this.#renderHeader(response, view);
+    renderSimulator(this.shadowRoot, response, view);
+    const shown = this.#sections();
+    for (const [name, render] of TABLES) {
+      const wrap = byId(this.shadowRoot, `${name}-wrap`);
+      if (wrap.hidden === shown.has(name)) wrap.hidden = !shown.has(name);
+      if (shown.has(name)) render(this.shadowRoot, response, view);
+    }
+    if (this.#textsLang !== scenario.lang) {
+      applyTexts(this.shadowRoot, t);
+      this.#textsLang = scenario.lang;
+    }
+    this.dispatchEvent(new CustomEvent('estimate-change', { detail: response, bubbles: true, composed: true }));
+  }
+
+  #renderHeader(response, { t, lang, maxLog2 }) {
+    const p = this.#parts;
+    const sim = response.simulator;
+    const format = response.matrix.find((r) => r.format === sim.format)?.label ?? sim.format;
+    const devices = sim.device_count > 1 ? t('unit.times', { count: sim.device_count, device: sim.device_name }) : sim.device_name;
+    setAttr(this, 'aria-label', t('widget.label', { model: response.model.name }));
+    put(p.title, `${response.model.name} · ${format} · ${devices}`);
+    put(p.more, t('widget.more'));
+    const hash = new URLSearchParams({ model: response.model.id, format: sim.format, context: String(sim.context), lang });
+    setAttr(p.more, 'href', `${FULL_PAGE}#${hash}`);
+    setAttr(p.range, 'max', maxLog2);
+    const position = String(sliderPosition(sim.context, maxLog2));
+    if (2 ** Number(p.range.value) !== sim.context && p.range.value !== position) p.range.value = position;
+    const contextText = t('sim.context_value', { tokens: fmt.integer(lang, sim.context) });
+    put(p.context, contextText, sim.context);
+    setAttr(p.range, 'aria-label', t('sim.context_label'));
+    setAttr(p.range, 'aria-valuetext', contextText);
+  }
+}
+
+// Properties that reflect the attributes: el.context = 65536 sets context="65536". (lang is
+// HTMLElement's own.)
+for (const name of ATTRIBUTES.filter((a) => a !== 'lang')) {
+  Object.defineProperty(VramCalculator.prototype, name, {
+    get() { return this.getAttribute(name); },
+    set(value) {
+      if (value === null || value === undefined) this.removeAttribute(name);
+      else this.setAttribute(name, String(value));
+    },
+  });
+}
