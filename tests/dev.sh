@@ -102,8 +102,11 @@ case "${1:-}" in
     ;;
   test)
     setup test
+    # No function over 60 lines in core/, wasm/ or web/ (the list of any that grow past it).
+    node tests/lint/function_length.mjs
     build
     ctest --test-dir build --output-on-failure
+    node_test tests/lint/
     node_test tests/wasm/
     node_test tests/web/
     # The benchmark reports every figure; only the size ceiling (tests/bench/budget.json) can fail.

@@ -33,6 +33,12 @@ document.addEventListener('securitypolicyviolation', (e) => window.__violations.
 
 const HOST_CSS = 'vram-calculator::part(total) { color: rgb(1, 2, 3); } #b { --vram-accent: rgb(4, 5, 6); }';
 
+// A German documentation page that loads only the class: nothing is registered until it asks.
+const BARE_PAGE = `<!doctype html>
+<html lang="de"><head><meta charset="utf-8"><title>Doku</title></head><body>
+<div lang="en"><p>English part</p></div>
+</body></html>`;
+
 const FRAME_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Docs without scripts</title></head><body>
 <iframe id="frame" title="vramcalc" width="640" height="300"
@@ -54,6 +60,7 @@ describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     await writeFile(path.join(root, 'host/host.js'), HOST_SCRIPT);
     await writeFile(path.join(root, 'host/host.css'), HOST_CSS);
     await writeFile(path.join(root, 'host/frame.html'), FRAME_PAGE);
+    await writeFile(path.join(root, 'host/bare.html'), BARE_PAGE);
     const headers = (file) => (file === 'host/index.html' ? { 'Content-Security-Policy': STRICT_CSP }
       : file === 'host/frame.html' ? { 'Content-Security-Policy': NO_SCRIPT_CSP } : {});
     env = await launch({ root, headers });
@@ -129,6 +136,64 @@ describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     }, `/${SUB_PATH}/widget.js`);
     await page.locator('#c [data-testid="total"][data-value]').waitFor();
     assert.equal(await widgetText(page, 'c', 'total'), '21.78 GB');
+    assertNoProblems(env);
+  });
+
+  test('the class module registers nothing; properties reflect attributes; the host page sets the language',
+    { timeout: TEST_TIMEOUT_MS }, async () => {
+      const { page } = env;
+      await page.goto(env.url('host/bare.html'));
+      const registered = await page.evaluate(async (src) => {
+        const { VramCalculator } = await import(src);
+        const before = customElements.get('vram-calculator') !== undefined;
+        VramCalculator.define('doc-calc');
+        // No lang of its own: one inherits the page's German, one the English part's.
+        const german = document.createElement('doc-calc');
+        german.id = 'de';
+        german.model = 'glm-4-32b-0414';
+        document.body.append(german);
+        const english = document.createElement('doc-calc');
+        english.id = 'en';
+        english.setAttribute('model', 'glm-4-32b-0414');
+        document.querySelector('[lang="en"]').append(english);
+        return { before, reflected: german.getAttribute('model'), property: english.model };
+      }, `/${SUB_PATH}/js/widget-element.js`);
+      assert.deepEqual(registered, { before: false, reflected: 'glm-4-32b-0414', property: 'glm-4-32b-0414' });
+      await page.locator('#de [data-testid="total"][data-value]').waitFor();
+      await page.locator('#en [data-testid="total"][data-value]').waitFor();
+      assert.equal(await widgetText(page, 'de', 'total'), '21,78 GB', 'German from <html lang="de">');
+      assert.equal(await widgetText(page, 'en', 'total'), '21.78 GB', 'English from <div lang="en">');
+      // A property sets the attribute and recomputes; setting the same value again does nothing.
+      await page.evaluate(() => {
+        window.__changes = 0;
+        document.getElementById('en').addEventListener('estimate-change', () => { window.__changes += 1; });
+        document.getElementById('en').context = 8192;
+      });
+      // 8,192 tokens: 18.0677 + 0.4766 (a quarter of 1.90625) + 1.807 = 20.35 GB (the matrix's 8K).
+      await page.waitForFunction(() => document.getElementById('en').shadowRoot
+        .querySelector('[data-testid="total"]').dataset.value.startsWith('20.35'));
+      assert.equal(await page.evaluate(() => document.getElementById('en').getAttribute('context')), '8192');
+      const changes = await page.evaluate(async () => {
+        const element = document.getElementById('en');
+        const before = window.__changes;
+        element.setAttribute('context', '8192');
+        await new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); });
+        return window.__changes - before;
+      });
+      assert.equal(changes, 0, 'an unchanged attribute recomputes nothing');
+      assertNoProblems(env);
+    });
+
+  test('a matrix row chosen in the widget sets its format', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await page.goto(env.url('host/index.html'));
+    await page.locator('#b [data-testid="matrix-cell"]').first().waitFor();
+    // GLM-4-9B-0414 at FP16, 65,536 tokens on an RTX 4090: W = 9,400,279,040 × 2 B = 17.5098 GiB,
+    // K = 2.5 GiB, O = 0.85 + 0.03 W + 0.04 + 4,096 × 32,768 × 2 B (0.25 GiB) = 1.6653: 21.67 GB.
+    await page.locator('#b tr[data-format="FP16"] .row-select').click();
+    await page.waitForFunction(() => document.getElementById('b').shadowRoot
+      .querySelector('tr[data-format="FP16"]').classList.contains('selected'));
+    assert.equal(await widgetText(page, 'b', 'total'), '21.67 GB');
     assertNoProblems(env);
   });
 
