@@ -196,6 +196,34 @@ Experts DeepSeekExperts(const Config& c, const ModelSpec& m, Shape& shape) {
   return experts;
 }
 
+// ---- layer groups -------------------------------------------------------------------------
+
+// The layer groups of an attention model: one latent group (MLA), or the global layers and
+// the windowed ones.
+std::vector<LayerGroup> AttentionGroups(const Config&, const ModelSpec& m, const Shape& shape) {
+  if (shape.latent) {
+    const Shape::Latent& l = *shape.latent;
+    return {LayerGroup{.kind = LayerKind::kLatent, .layers = m.num_hidden_layers, .kv_heads = 1,
+                       .key_dim = l.kv_lora_rank + l.qk_rope_head_dim, .query_heads = m.num_attention_heads,
+                       .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim, .query_value_dim = l.v_head_dim}};
+  }
+  const LayerGroup attention{.kind = LayerKind::kFull, .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim,
+                             .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
+                             .query_key_dim = m.head_dim, .query_value_dim = m.head_dim};
+  std::vector<LayerGroup> groups;
+  if (m.num_hidden_layers > shape.local_layers) {
+    groups.push_back(attention);
+    groups.back().layers = m.num_hidden_layers - shape.local_layers;
+  }
+  if (shape.local_layers > 0) {
+    groups.push_back(attention);
+    groups.back().kind = LayerKind::kWindow;
+    groups.back().layers = shape.local_layers;
+    groups.back().window_tokens = shape.window;
+  }
+  return groups;
+}
+
 // ---- the model types ------------------------------------------------------------------------
 
 // The defaults transformers fills in for fields a config may leave out. Gemma 3's multimodal
@@ -218,6 +246,9 @@ struct ModelType {
   std::string_view type;
   void (*window)(const Config&, const ModelSpec&, Shape&);  // when the config has no layer_types
   Experts (*experts)(const Config&, const ModelSpec&, Shape&);
+  // What its layers cache: a family whose layers are not all attention (linear attention, SSM)
+  // reads its own groups from its config.
+  std::vector<LayerGroup> (*groups)(const Config&, const ModelSpec&, const Shape&);
   bool latent;                    // DeepSeek's multi-head latent attention fields
   bool tied_by_default;           // tie_word_embeddings when the config omits it
   const char* layer_types_window;  // the window's key when layer_types marks windowed layers
@@ -225,23 +256,23 @@ struct ModelType {
 };
 
 constexpr ModelType kModelTypes[] = {
-    {"deepseek_v2", NoWindow, DeepSeekExperts, true, false, "sliding_window", NoDefaults},
-    {"deepseek_v3", NoWindow, DeepSeekExperts, true, false, "sliding_window", NoDefaults},
-    {"gemma2", AlternatingWindow, NoExperts, false, true, "sliding_window", NoDefaults},
-    {"gemma3", EveryNthGlobal, NoExperts, false, true, "sliding_window", Gemma3Defaults},
-    {"gemma3_text", EveryNthGlobal, NoExperts, false, true, "sliding_window", Gemma3Defaults},
-    {"glm4", NoWindow, NoExperts, false, false, "sliding_window", NoDefaults},
-    {"gpt_oss", AlternatingWindow, LocalExperts, false, false, "sliding_window", NoDefaults},
-    {"llama", NoWindow, NoExperts, false, false, "sliding_window", NoDefaults},
-    {"llama4", ChunkedAttention, Llama4Experts, false, false, "attention_chunk_size", NoDefaults},
-    {"llama4_text", ChunkedAttention, Llama4Experts, false, false, "attention_chunk_size", NoDefaults},
-    {"mistral", WindowOnEveryLayer, NoExperts, false, false, "sliding_window", NoDefaults},
-    {"mixtral", WindowOnEveryLayer, LocalExperts, false, false, "sliding_window", NoDefaults},
-    {"phi3", WindowOnEveryLayer, NoExperts, false, false, "sliding_window", NoDefaults},
-    {"qwen2", QwenWindow, NoExperts, false, false, "sliding_window", NoDefaults},
-    {"qwen2_moe", QwenWindow, QwenExperts, false, false, "sliding_window", NoDefaults},
-    {"qwen3", QwenWindow, NoExperts, false, false, "sliding_window", NoDefaults},
-    {"qwen3_moe", QwenWindow, QwenExperts, false, false, "sliding_window", NoDefaults},
+    {"deepseek_v2", NoWindow, DeepSeekExperts, AttentionGroups, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v3", NoWindow, DeepSeekExperts, AttentionGroups, true, false, "sliding_window", NoDefaults},
+    {"gemma2", AlternatingWindow, NoExperts, AttentionGroups, false, true, "sliding_window", NoDefaults},
+    {"gemma3", EveryNthGlobal, NoExperts, AttentionGroups, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma3_text", EveryNthGlobal, NoExperts, AttentionGroups, false, true, "sliding_window", Gemma3Defaults},
+    {"glm4", NoWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"gpt_oss", AlternatingWindow, LocalExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"llama", NoWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"llama4", ChunkedAttention, Llama4Experts, AttentionGroups, false, false, "attention_chunk_size", NoDefaults},
+    {"llama4_text", ChunkedAttention, Llama4Experts, AttentionGroups, false, false, "attention_chunk_size", NoDefaults},
+    {"mistral", WindowOnEveryLayer, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"mixtral", WindowOnEveryLayer, LocalExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"phi3", WindowOnEveryLayer, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"qwen2", QwenWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"qwen2_moe", QwenWindow, QwenExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"qwen3", QwenWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"qwen3_moe", QwenWindow, QwenExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
 };
 
 const ModelType* FindModelType(std::string_view type) {
@@ -303,31 +334,6 @@ Shape ReadShape(const Config& c, const ModelType& type, ModelSpec& m) {
   }
   ReadWindow(c, type, m, shape);
   return shape;
-}
-
-// The layer groups: one latent group, or the global layers and the windowed ones.
-std::vector<LayerGroup> GroupsOf(const ModelSpec& m, const Shape& shape) {
-  if (shape.latent) {
-    const Shape::Latent& l = *shape.latent;
-    return {LayerGroup{.kind = LayerKind::kLatent, .layers = m.num_hidden_layers, .kv_heads = 1,
-                       .key_dim = l.kv_lora_rank + l.qk_rope_head_dim, .query_heads = m.num_attention_heads,
-                       .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim, .query_value_dim = l.v_head_dim}};
-  }
-  const LayerGroup attention{.kind = LayerKind::kFull, .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim,
-                             .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
-                             .query_key_dim = m.head_dim, .query_value_dim = m.head_dim};
-  std::vector<LayerGroup> groups;
-  if (m.num_hidden_layers > shape.local_layers) {
-    groups.push_back(attention);
-    groups.back().layers = m.num_hidden_layers - shape.local_layers;
-  }
-  if (shape.local_layers > 0) {
-    groups.push_back(attention);
-    groups.back().kind = LayerKind::kWindow;
-    groups.back().layers = shape.local_layers;
-    groups.back().window_tokens = shape.window;
-  }
-  return groups;
 }
 
 // Attention weights per layer: q, k, v and o, or MLA's low-rank projections.
@@ -443,7 +449,7 @@ ModelSpec Read(const Json& root) {
   const Config c(text, type.defaults());
   ModelSpec m = ReadCommon(c, outer, type.type);
   Shape shape = ReadShape(c, type, m);
-  m.layer_groups = GroupsOf(m, shape);
+  m.layer_groups = type.groups(c, m, shape);
   CountParameters(c, type, shape, m);
   m.sources = {{"architecture", "pasted config.json"}};
   return m;
