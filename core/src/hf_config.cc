@@ -1,5 +1,4 @@
-// Hugging Face config.json → ModelSpec. A second translation unit with nlohmann/json (the
-// request codec is the first): the config rules are a subject of their own.
+// Hugging Face config.json → ModelSpec, read with the core's JSON reader (json_dom.h).
 //
 // Every supported model_type is a row of kModelTypes: which rule finds its windowed layers,
 // how its experts are named and sized, whether its attention is a latent (MLA), its embedding
@@ -17,13 +16,14 @@
 #include <vector>
 
 #include "hf_config_internal.h"
+#include "json_dom.h"
 #include "vramcalc/display.h"
 #include "vramcalc/vocab.h"
 
 namespace vramcalc {
 namespace {
 
-using Json = nlohmann::json;
+using json::Value;
 
 struct ConfigError {
   std::string field;
@@ -34,50 +34,49 @@ struct ConfigError {
   throw ConfigError{field.empty() ? "model" : "model." + field, message};
 }
 
-// Field access with the config's own names in every message.
+// Field access with the config's own names in every message. A key set to null is "not set".
 class Config {
  public:
-  Config(const Json& object, const Json& defaults) : object_(object), defaults_(defaults) {}
+  Config(Value object, Value defaults) : object_(object), defaults_(defaults) {}
 
-  bool Has(const char* key) const { return Get(key) != nullptr; }
+  bool Has(const char* key) const { return static_cast<bool>(Get(key)); }
 
   int64_t Count(const char* key) const {
-    const Json* value = Get(key);
-    if (value == nullptr) Fail(key, std::string(key) + " is missing from the config.");
-    return CountValue(key, *value);
+    const Value value = Get(key);
+    if (!value) Fail(key, std::string(key) + " is missing from the config.");
+    return CountValue(key, value);
   }
   int64_t CountOr(const char* key, int64_t fallback) const {
-    const Json* value = Get(key);
-    return value ? CountValue(key, *value) : fallback;
+    const Value value = Get(key);
+    return value ? CountValue(key, value) : fallback;
   }
   bool Flag(const char* key, bool fallback) const {
-    const Json* value = Get(key);
-    if (value == nullptr) return fallback;
-    if (!value->is_boolean()) Fail(key, std::string(key) + " must be true or false.");
-    return value->get<bool>();
+    const Value value = Get(key);
+    if (!value) return fallback;
+    if (value.type() != json::Type::kBool) Fail(key, std::string(key) + " must be true or false.");
+    return value.Bool();
   }
   std::string Text(const char* key) const {
-    const Json* value = Get(key);
-    return value && value->is_string() ? value->get<std::string>() : "";
+    const Value value = Get(key);
+    return value && value.IsString() ? std::string(value.String()) : "";
   }
-  const Json& Raw(const char* key) const { return *Get(key); }
+  Value Raw(const char* key) const { return Get(key); }
 
  private:
-  const Json* Get(const char* key) const {
-    if (object_.contains(key) && !object_[key].is_null()) return &object_[key];
-    if (defaults_.contains(key)) return &defaults_[key];
-    return nullptr;
+  Value Get(const char* key) const {
+    const Value value = object_.Find(key);
+    if (value && !value.IsNull()) return value;
+    return defaults_.Find(key);
   }
-  static int64_t CountValue(const char* key, const Json& value) {
-    if (!value.is_number_integer() || value.get<int64_t>() <= 0 ||
-        value.get<int64_t>() > (int64_t{1} << 40)) {
+  static int64_t CountValue(const char* key, Value value) {
+    if (!value.IsInteger() || value.Integer() <= 0 || value.Integer() > (int64_t{1} << 40)) {
       Fail(key, std::string(key) + " must be a positive whole number, not " +
-                    value.dump().substr(0, 40) + ".");
+                    std::string(value.Source().substr(0, 40)) + ".");
     }
-    return value.get<int64_t>();
+    return value.Integer();
   }
-  const Json& object_;
-  const Json& defaults_;
+  Value object_;
+  Value defaults_;
 };
 
 // What a config says beyond ModelSpec's common fields: the latent, the windowed layers and
@@ -229,17 +228,17 @@ std::vector<LayerGroup> AttentionGroups(const Config&, const ModelSpec& m, const
 // The defaults transformers fills in for fields a config may leave out. Gemma 3's multimodal
 // checkpoints (gemma-3-4b-it and up) omit most of their text_config: Gemma3TextConfig in
 // transformers' configuration_gemma3.py.
-const Json& NoDefaults() {
-  static const Json kNone = Json::object();
-  return kNone;
+Value NoDefaults() {
+  static const json::Document kNone = json::Document::Parse("{}").value();
+  return kNone.root();
 }
-const Json& Gemma3Defaults() {
-  static const Json kGemma3 = Json::parse(R"({
+Value Gemma3Defaults() {
+  static const json::Document kGemma3 = json::Document::Parse(R"({
       "vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
       "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
       "max_position_embeddings": 131072, "sliding_window": 4096, "sliding_window_pattern": 6,
-      "tie_word_embeddings": true})");
-  return kGemma3;
+      "tie_word_embeddings": true})").value();
+  return kGemma3.root();
 }
 
 struct ModelType {
@@ -252,7 +251,7 @@ struct ModelType {
   bool latent;                    // DeepSeek's multi-head latent attention fields
   bool tied_by_default;           // tie_word_embeddings when the config omits it
   const char* layer_types_window;  // the window's key when layer_types marks windowed layers
-  const Json& (*defaults)();
+  Value (*defaults)();
 };
 
 constexpr ModelType kModelTypes[] = {
@@ -288,14 +287,14 @@ void ReadWindow(const Config& c, const ModelType& type, const ModelSpec& m, Shap
   if (!c.Has("layer_types")) {
     type.window(c, m, shape);
   } else {
-    const Json& kinds = c.Raw("layer_types");
-    if (!kinds.is_array() || static_cast<int64_t>(kinds.size()) != m.num_hidden_layers) {
+    const Value kinds = c.Raw("layer_types");
+    if (!kinds.IsArray() || static_cast<int64_t>(kinds.size()) != m.num_hidden_layers) {
       Fail("layer_types", "layer_types must list one entry per hidden layer (" +
                               std::to_string(m.num_hidden_layers) + ").");
     }
-    for (const Json& entry : kinds) {
-      if (!entry.is_string()) Fail("layer_types", "layer_types must hold strings.");
-      const std::string kind = entry.get<std::string>();
+    for (const Value entry : kinds.Children()) {
+      if (!entry.IsString()) Fail("layer_types", "layer_types must hold strings.");
+      const std::string_view kind = entry.String();
       if (kind == "sliding_attention" || kind == "chunked_attention") ++shape.local_layers;
     }
     shape.pattern = "layer_types: " + std::to_string(shape.local_layers) + " windowed, " +
@@ -419,7 +418,11 @@ ModelSpec ReadCommon(const Config& c, const Config& outer, std::string_view type
   ModelSpec m;
   m.id = "custom";
   std::string name = outer.Text("_name_or_path");
-  if (name.size() > 100) name.resize(100);
+  if (name.size() > 100) {
+    std::size_t cut = 100;  // at a character, not inside one
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    name.resize(cut);
+  }
   m.checkpoint = name;
   m.name = name.empty() ? "Custom " + std::string(type) : name;
   m.family = "config.json (" + std::string(type) + ")";
@@ -438,12 +441,11 @@ ModelSpec ReadCommon(const Config& c, const Config& outer, std::string_view type
   return m;
 }
 
-ModelSpec Read(const Json& root) {
-  if (!root.is_object()) Fail("", "A config.json must be a JSON object.");
+ModelSpec Read(Value root) {
+  if (!root.IsObject()) Fail("", "A config.json must be a JSON object.");
   // Multimodal checkpoints keep the language model's fields in text_config.
-  const bool nested = root.contains("text_config") && root["text_config"].is_object();
-  const Json& text = nested ? root["text_config"] : root;
-  // Config keeps a reference to its defaults: they must outlive it (no temporaries).
+  const Value nested = root.Find("text_config");
+  const Value text = nested && nested.IsObject() ? nested : root;
   const Config outer(root, NoDefaults());
   const ModelType& type = TypeOf(outer, Config(text, NoDefaults()));
   const Config c(text, type.defaults());
@@ -459,7 +461,7 @@ ModelSpec Read(const Json& root) {
 
 namespace internal {
 
-Result<ModelSpec> ParseHfConfigObject(const nlohmann::json& config) {
+Result<ModelSpec> ParseHfConfigObject(json::Value config) {
   try {
     ModelSpec model = Read(config);
     if (auto invalid = ValidateModel(model)) {
@@ -478,16 +480,14 @@ Result<ModelSpec> ParseHfConfigObject(const nlohmann::json& config) {
 }  // namespace internal
 
 Result<ModelSpec> ParseHfConfig(std::string_view config_json) {
-  try {
-    return internal::ParseHfConfigObject(nlohmann::json::parse(config_json));
-  } catch (const nlohmann::json::parse_error& e) {
-    return Error{"malformed_json",
-                 "The config.json is not valid JSON (error at byte " + std::to_string(e.byte) + ").",
-                 "model"};
-  } catch (const nlohmann::json::exception&) {
-    // out_of_range while parsing: a number beyond a double's range, such as 1e400.
+  json::ParseFailure failure;
+  const Result<json::Document> config = json::Document::Parse(config_json, 64, &failure);
+  if (config.ok()) return internal::ParseHfConfigObject(config.value().root());
+  if (failure.problem == json::Problem::kTooLarge) {
     return Error{"malformed_json", "The config.json holds a number too large to read.", "model"};
   }
+  return Error{"malformed_json",
+               "The config.json is not valid JSON (error at byte " + std::to_string(failure.byte) + ").", "model"};
 }
 
 std::vector<std::string_view> SupportedModelTypes() {

@@ -1,15 +1,15 @@
-// ParseHfConfig for a config already parsed by nlohmann/json (the request codec's case).
+// ParseHfConfig for a config already parsed (the request codec's case: a config.json object
+// in a request, or given beside it).
 #ifndef VRAMCALC_SRC_HF_CONFIG_INTERNAL_H_
 #define VRAMCALC_SRC_HF_CONFIG_INTERNAL_H_
 
-#include <nlohmann/json.hpp>
-
+#include "json_dom.h"
 #include "vramcalc/model_spec.h"
 #include "vramcalc/result.h"
 
 namespace vramcalc::internal {
 
-Result<ModelSpec> ParseHfConfigObject(const nlohmann::json& config);
+Result<ModelSpec> ParseHfConfigObject(json::Value config);
 
 }  // namespace vramcalc::internal
 

@@ -1,21 +1,18 @@
-// The request side of the JSON contract, through nlohmann/json (with hf_config.cc, the only
-// users of its json type; the catalog is read by json_dom.h, and json_output.cc writes every
-// answer): evaluate and sweep requests, field by field from one table. Parsing uses
-// nlohmann's exceptions internally; every one is caught here and turned into an Error that
-// names the field, so nothing escapes this file.
+// The request side of the JSON contract: evaluate and sweep requests, read with the core's own
+// JSON reader (json_dom.h) field by field from one table. A field reader throws a FieldError
+// that is caught in this file; nothing escapes it.
 #include "vramcalc/json_codec.h"
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
 #include "hf_config_internal.h"
+#include "json_dom.h"
 #include "json_output.h"
 #include "vramcalc/display.h"
 #include "vramcalc/quant_format.h"
@@ -23,160 +20,44 @@
 namespace vramcalc {
 namespace {
 
-
-using Json = nlohmann::json;
+using json::Value;
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;  // 1 MiB; a real request is ~150 bytes
 constexpr int kMaxNestingDepth = 32;
 
-// Deepest nesting of arrays/objects outside strings. Rejecting deep input before parsing keeps
-// recursion in the JSON library bounded whatever the input.
-int NestingDepth(std::string_view text) {
-  int depth = 0;
-  int deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
+// What a person reads for each way a text fails to be JSON.
+std::string_view ProblemText(json::Problem problem, bool in_value) {
+  switch (problem) {
+    case json::Problem::kTooDeep: return "is nested too deeply";
+    case json::Problem::kNotUtf8: return "holds text that is not valid UTF-8";
+    case json::Problem::kTooLarge: return "holds a number too large to read (such as 1e400)";
+    case json::Problem::kDuplicateKey: return "names a key twice";
+    case json::Problem::kWord:
+      // NaN, Infinity, undefined: the message avoids those words, which the page scans its
+      // text for as signs of a bug.
+      if (in_value) return "is not valid JSON (numbers must be finite and words quoted)";
+      break;
+    case json::Problem::kSyntax: break;
   }
-  return deepest;
+  return "is not valid JSON";
 }
 
-// Where in a text that failed to parse (or nests too deeply) the reader was: the path of
-// object keys down to the value being read ("context", "model.num_hidden_layers"), or "" when
-// the failure lies outside any field's value. Runs only on the error path; nlohmann's SAX
-// parser is iterative, so any depth is safe.
-class FieldLocator {
- public:
-  explicit FieldLocator(int max_depth) : max_depth_(max_depth) {}
-
-  // Parses `text`; true when it is well-formed and no deeper than max_depth.
-  bool Run(std::string_view text) {
-    try {
-      return Json::sax_parse(text, this);
-    } catch (const std::exception&) {
-      return false;  // sax_parse reports through parse_error(); this is only a safeguard
-    }
-  }
-  const std::string& field() const { return field_; }
-  bool too_deep() const { return too_deep_; }
-  bool not_utf8() const { return not_utf8_; }
-  bool too_large() const { return too_large_; }
-  std::size_t byte() const { return byte_; }
-  bool word() const { return word_; }  // stopped at an unquoted word such as NaN or Infinity
-
-  // The json_sax interface.
-  bool null() { return Scalar(); }
-  bool boolean(bool) { return Scalar(); }
-  bool number_integer(Json::number_integer_t) { return Scalar(); }
-  bool number_unsigned(Json::number_unsigned_t) { return Scalar(); }
-  bool number_float(Json::number_float_t, const std::string&) { return Scalar(); }
-  bool string(std::string&) { return Scalar(); }
-  bool binary(Json::binary_t&) { return Scalar(); }
-  bool start_object(std::size_t) { return Open(true); }
-  bool start_array(std::size_t) { return Open(false); }
-  bool key(std::string& key) {
-    levels_.back().key = key.substr(0, 64);
-    return true;
-  }
-  bool end_object() { return Close(); }
-  bool end_array() { return Close(); }
-  bool parse_error(std::size_t byte, const std::string& last_token,
-                   const nlohmann::detail::exception& e) {
-    const std::string what = e.what();
-    byte_ = byte;
-    // NaN, Infinity, undefined and other unquoted words: reading stopped at a letter. (The
-    // message avoids those words: the page scans its text for them as signs of a bug.)
-    word_ = !last_token.empty() && std::isalpha(static_cast<unsigned char>(last_token.back())) &&
-            what.find("end of input") == std::string::npos;
-    not_utf8_ = what.find("UTF-8") != std::string::npos || what.find("surrogate") != std::string::npos;
-    too_large_ = e.id == 406;  // out_of_range: a number beyond a double's range
-    field_ = Path();
-    return false;
-  }
-
- private:
-  struct Level {
-    bool object;
-    std::string key;  // the member being read; empty between members and in arrays
-  };
-  // The keys of the enclosing objects, up to the first array (an array's elements are its field's).
-  std::string Path() const {
-    std::string path;
-    for (const Level& level : levels_) {
-      if (!level.object || level.key.empty()) break;
-      path += (path.empty() ? "" : ".") + level.key;
-    }
-    return path;
-  }
-  bool Scalar() {
-    if (!levels_.empty() && levels_.back().object) levels_.back().key.clear();
-    return true;
-  }
-  bool Open(bool object) {
-    if (static_cast<int>(levels_.size()) >= max_depth_) {
-      too_deep_ = true;
-      field_ = Path();
-      return false;
-    }
-    levels_.push_back(Level{object, ""});
-    return true;
-  }
-  bool Close() {
-    levels_.pop_back();
-    return Scalar();
-  }
-
-  int max_depth_;
-  std::vector<Level> levels_;
-  std::string field_;
-  bool too_deep_ = false;
-  bool not_utf8_ = false;
-  bool too_large_ = false;
-  std::size_t byte_ = 0;
-  bool word_ = false;
-};
-
-// The error for a `text` (the request, or the config.json under `prefix` "model") that is not
-// valid JSON or nests too deeply, naming the field where reading stopped when there is one.
-Error MalformedError(std::string_view text, std::string_view what, const std::string& prefix,
-                     int max_depth, std::string_view example = R"({"model": "glm-4-32b-0414"})") {
-  FieldLocator locator(max_depth);
-  if (locator.Run(text)) {
-    return Error{"malformed_json", "The " + std::string(what) + " could not be read.", prefix};
-  }
-  std::string field = locator.field();
+// `text` (the request, or a config.json under `prefix` "model") as a document, or the error
+// that names the field where reading stopped when there is one.
+Result<json::Document> ParseText(std::string_view text, std::string_view what, const std::string& prefix,
+                                 int max_depth, std::string_view example = R"({"model": "glm-4-32b-0414"})") {
+  json::ParseFailure failure;
+  Result<json::Document> document = json::Document::Parse(text, max_depth, &failure);
+  if (document.ok()) return document;
+  std::string field = failure.path;
   if (!prefix.empty()) field = field.empty() ? prefix : prefix + "." + field;
-  std::string problem;
-  if (locator.too_deep()) problem = "is nested too deeply";
-  else if (locator.not_utf8()) problem = "holds text that is not valid UTF-8";
-  else if (locator.too_large()) problem = "holds a number too large to read (such as 1e400)";
-  else if (locator.word() && !field.empty()) problem = "is not valid JSON (numbers must be finite and words quoted)";
-  else problem = "is not valid JSON";
-  if (field.empty()) {
-    const std::string at = locator.too_deep() ? "" : " (error at byte " + std::to_string(locator.byte()) + ")";
-    return Error{"malformed_json", "The " + std::string(what) + " " + problem + at +
-                     ". Send an object such as " + std::string(example) + ".", ""};
-  }
-  return Error{"malformed_json", "The value of " + field + " " + problem + ".", field};
-}
-
-std::string TypeName(const Json& value) {
-  if (value.is_number()) return "a number";
-  if (value.is_string()) return "a string";
-  if (value.is_boolean()) return "true or false";
-  if (value.is_null()) return "null";
-  if (value.is_array()) return "an array";
-  return "an object";
+  const std::string problem(ProblemText(failure.problem, !field.empty()));
+  if (!field.empty()) return Error{"malformed_json", "The value of " + field + " " + problem + ".", field};
+  const std::string at =
+      failure.problem == json::Problem::kTooDeep ? "" : " (error at byte " + std::to_string(failure.byte) + ")";
+  return Error{"malformed_json",
+               "The " + std::string(what) + " " + problem + at + ". Send an object such as " + std::string(example) + ".",
+               ""};
 }
 
 // ---- request fields ----------------------------------------------------------------------
@@ -192,41 +73,46 @@ struct FieldError {
   throw FieldError{std::move(code), std::move(field), std::move(message)};
 }
 
-std::string RequestString(const Json& value, std::string_view key) {
-  if (!value.is_string()) {
+// The value as written in the request, for a message (at most 64 bytes, cut at a character).
+std::string Echo(Value value) {
+  std::string_view text = value.Source();
+  if (text.size() <= 64) return std::string(text);
+  std::size_t cut = 64;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "…";
+}
+
+std::string RequestString(Value value, std::string_view key) {
+  if (!value.IsString()) {
     RequestFail("invalid_type", std::string(key),
-                std::string(key) + " must be a string, not " + TypeName(value) + ".");
+                std::string(key) + " must be a string, not " + std::string(value.TypeName()) + ".");
   }
-  return value.get<std::string>();
+  return std::string(value.String());
 }
 
 // A positive whole number up to `max`; integral floats (32768.0) are accepted.
-int64_t RequestCount(const Json& value, std::string_view key, int64_t max, const char* what) {
+int64_t RequestCount(Value value, std::string_view key, int64_t max, const char* what) {
   const std::string rule = std::string(key) + " must be a whole number of " + what + " from 1 to " +
                            FormatGrouped(max);
-  if (!value.is_number()) {
-    RequestFail("invalid_type", std::string(key), rule + ", not " + TypeName(value) + ".");
+  if (!value.IsNumber()) {
+    RequestFail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
   }
-  const double number = value.get<double>();
+  const double number = value.Number();
   if (!(number >= 1) || number > static_cast<double>(max) || number != std::floor(number)) {
-    RequestFail("invalid_value", std::string(key), rule + "; got " + value.dump() + ".");
+    RequestFail("invalid_value", std::string(key), rule + "; got " + Echo(value) + ".");
   }
   return static_cast<int64_t>(number);
 }
 
-std::string Echo(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace).substr(0, 64);
-}
-
 // "sections": an array of distinct section names (evaluate.h), in any order.
-uint32_t RequestSections(const Json& value) {
+uint32_t RequestSections(Value value) {
   const std::string rule = "sections must be an array of " + JoinIds(kSections, "and", false);
-  if (!value.is_array() || value.size() > std::size(kSectionNames)) {
+  if (!value.IsArray() || value.size() > std::size(kSectionNames)) {
     RequestFail("invalid_type", "sections", rule + ", each at most once.");
   }
   uint32_t sections = 0;
-  for (const Json& name : value) {
-    const auto found = name.is_string() ? kSections.Find(name.get<std::string>()) : std::nullopt;
+  for (const Value name : value.Children()) {
+    const auto found = name.IsString() ? kSections.Find(name.String()) : std::nullopt;
     if (!found) RequestFail("invalid_value", "sections", rule + "; got " + Echo(name) + ".");
     if (sections & *found) RequestFail("invalid_value", "sections", rule + ", each at most once.");
     sections |= *found;
@@ -234,21 +120,21 @@ uint32_t RequestSections(const Json& value) {
   return sections;
 }
 
-std::vector<std::string> RequestCompare(const Json& value) {
-  if (!value.is_array() || value.size() > kMaxCompareDevices) {
+std::vector<std::string> RequestCompare(Value value) {
+  if (!value.IsArray() || value.size() > kMaxCompareDevices) {
     RequestFail("invalid_type", "compare",
                 "compare must be an array of at most " + std::to_string(kMaxCompareDevices) + " device ids.");
   }
   std::vector<std::string> ids;
-  for (const Json& id : value) {
-    if (!id.is_string()) RequestFail("invalid_type", "compare", "compare must hold device ids (strings).");
-    ids.push_back(id.get<std::string>());
+  for (const Value id : value.Children()) {
+    if (!id.IsString()) RequestFail("invalid_type", "compare", "compare must hold device ids (strings).");
+    ids.emplace_back(id.String());
   }
   return ids;
 }
 
-void ReadModelField(const Json& value, Request& out) {
-  if (value.is_object()) {
+void ReadModelField(Value value, Request& out) {
+  if (value.IsObject()) {
     // Bring your own model: a Hugging Face config.json in place of a catalog id.
     Result<ModelSpec> custom = internal::ParseHfConfigObject(value);
     if (!custom.ok()) {
@@ -257,39 +143,39 @@ void ReadModelField(const Json& value, Request& out) {
     }
     out.model = custom.value().id;
     out.custom_model = std::move(custom).value();
-  } else if (!value.is_string()) {
+  } else if (!value.IsString()) {
     RequestFail("invalid_type", "model",
                 "model must be a catalog id such as \"" + std::string(kDefaultModelId) +
-                    "\" or a config.json object, not " + TypeName(value) + ".");
+                    "\" or a config.json object, not " + std::string(value.TypeName()) + ".");
   } else {
-    out.model = value.get<std::string>();
+    out.model = std::string(value.String());
   }
 }
 
 // One reader per request field, in kRequestFields' order (checked below).
 struct FieldReader {
   std::string_view name;
-  void (*read)(const Json& value, Request& out);
+  void (*read)(Value value, Request& out);
 };
 constexpr FieldReader kFieldReaders[] = {
     {"model", ReadModelField},
-    {"format", [](const Json& v, Request& r) { r.format = RequestString(v, "format"); }},
-    {"context", [](const Json& v, Request& r) {
+    {"format", [](Value v, Request& r) { r.format = RequestString(v, "format"); }},
+    {"context", [](Value v, Request& r) {
        r.context_tokens = RequestCount(v, "context", kMaxRequestContextTokens, "tokens");
      }},
-    {"batch", [](const Json& v, Request& r) {
+    {"batch", [](Value v, Request& r) {
        r.batch = RequestCount(v, "batch", kMaxRequestBatch, "concurrent sequences");
      }},
-    {"kv_dtype", [](const Json& v, Request& r) { r.kv_dtype = RequestString(v, "kv_dtype"); }},
-    {"device", [](const Json& v, Request& r) {
-       if (!v.is_null()) r.device = RequestString(v, "device");
+    {"kv_dtype", [](Value v, Request& r) { r.kv_dtype = RequestString(v, "kv_dtype"); }},
+    {"device", [](Value v, Request& r) {
+       if (!v.IsNull()) r.device = RequestString(v, "device");
      }},
-    {"device_count", [](const Json& v, Request& r) {
+    {"device_count", [](Value v, Request& r) {
        r.device_count = RequestCount(v, "device_count", kMaxDeviceCount, "devices in tensor parallel");
      }},
-    {"compare", [](const Json& v, Request& r) { r.compare = RequestCompare(v); }},
-    {"runtime", [](const Json& v, Request& r) { r.runtime = RequestString(v, "runtime"); }},
-    {"sections", [](const Json& v, Request& r) { r.sections = RequestSections(v); }},
+    {"compare", [](Value v, Request& r) { r.compare = RequestCompare(v); }},
+    {"runtime", [](Value v, Request& r) { r.runtime = RequestString(v, "runtime"); }},
+    {"sections", [](Value v, Request& r) { r.sections = RequestSections(v); }},
 };
 
 constexpr bool ReadersMatchFields() {
@@ -302,21 +188,23 @@ constexpr bool ReadersMatchFields() {
 static_assert(ReadersMatchFields(), "every request field (evaluate.h) needs its reader, in order");
 
 // Rejects a field of `request` that is not among `names`.
-void RejectUnknown(const Json& request, std::span<const std::string_view> names) {
-  for (const auto& [key, value] : request.items()) {
-    if (std::find(names.begin(), names.end(), key) == names.end()) {
-      RequestFail("unknown_field", key.substr(0, 64),
-                  "Unknown request field \"" + key.substr(0, 64) + "\"; the fields are " +
+void RejectUnknown(Value request, std::span<const std::string_view> names) {
+  for (const Value member : request.Children()) {
+    const std::string key(member.Key().substr(0, 64));
+    if (std::find(names.begin(), names.end(), member.Key()) == names.end()) {
+      RequestFail("unknown_field", key,
+                  "Unknown request field \"" + key + "\"; the fields are " +
                       JoinIds(names, [](std::string_view name) { return name; }, "and", false) + ".");
     }
   }
 }
 
-// Reads every field `request` has into `out`, in kRequestFields' order.
-void ReadPresent(const Json& request, Request& out) {
+// Reads every field `request` has into `out`, in kRequestFields' order; `model`, when given,
+// stands for the request's model field (a config.json given beside the request).
+void ReadPresent(Value request, Request& out, Value model = Value()) {
   for (const FieldReader& reader : kFieldReaders) {
-    const auto found = request.find(reader.name);
-    if (found != request.end()) reader.read(*found, out);
+    const Value found = reader.name == "model" && model ? model : request.Find(reader.name);
+    if (found) reader.read(found, out);
   }
 }
 
@@ -325,44 +213,19 @@ void ReadPresent(const Json& request, Request& out) {
 constexpr std::string_view kRequestExample = R"({"model": "glm-4-32b-0414"})";
 
 // The request text as a JSON object, or the error a request of `example`'s kind gets.
-Result<Json> ParseRequestObject(std::string_view request_json, std::string_view example) {
+Result<json::Document> ParseRequestObject(std::string_view request_json, std::string_view example) {
   if (request_json.size() > kMaxRequestBytes) {
     return Error{"request_too_large", "The request is larger than 1 MiB; a request is a few "
                  "short fields such as " + std::string(example) + ".", ""};
   }
-  if (NestingDepth(request_json) > kMaxNestingDepth) {
-    return MalformedError(request_json, "request", "", kMaxNestingDepth, example);
-  }
-  Json request;
-  try {
-    request = Json::parse(request_json);
-  } catch (const Json::exception&) {
-    // A parse error, or out_of_range for a number beyond a double's range (1e400).
-    return MalformedError(request_json, "request", "", kMaxNestingDepth, example);
-  }
-  if (!request.is_object()) {
+  Result<json::Document> request = ParseText(request_json, "request", "", kMaxNestingDepth, example);
+  if (request.ok() && !request.value().root().IsObject()) {
     return Error{"invalid_type",
                  "The request must be a JSON object such as " + std::string(example) + ", not " +
-                     TypeName(request) + ".",
+                     std::string(request.value().root().TypeName()) + ".",
                  ""};
   }
   return request;
-}
-
-// A config.json's text as a JSON object for the request's "model" field.
-Result<Json> ParseConfigObject(std::string_view config_json) {
-  if (config_json.size() > kMaxRequestBytes) {
-    return Error{"request_too_large", "The config.json is larger than 1 MiB; a config.json is a few KB.",
-                 "model"};
-  }
-  if (NestingDepth(config_json) > kMaxNestingDepth - 1) {
-    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
-  }
-  try {
-    return Json::parse(config_json);
-  } catch (const Json::exception&) {
-    return MalformedError(config_json, "config.json", "model", kMaxNestingDepth - 1);
-  }
 }
 
 std::vector<std::string_view> RequestFieldNames() {
@@ -371,14 +234,19 @@ std::vector<std::string_view> RequestFieldNames() {
   return names;
 }
 
-Result<Request> ReadRequest(const Json& request) {
+// A request's fields; `config`, when given, is the model (a config.json beside the request).
+Result<Request> ReadRequest(Value request, Value config = Value()) {
   try {
     RejectUnknown(request, RequestFieldNames());
-    if (!request.contains("model")) {
+    if (config && request.Find("model")) {
+      return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
+                   "model"};
+    }
+    if (!config && !request.Find("model")) {
       RequestFail("missing_field", "model", "model is required, e.g. \"" + std::string(kDefaultModelId) + "\".");
     }
     Request parsed;
-    ReadPresent(request, parsed);
+    ReadPresent(request, parsed, config);
     return parsed;
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
@@ -388,35 +256,34 @@ Result<Request> ReadRequest(const Json& request) {
 }  // namespace
 
 Result<Request> ParseRequest(std::string_view request_json) {
-  Result<Json> parsed = ParseRequestObject(request_json, kRequestExample);
+  const Result<json::Document> parsed = ParseRequestObject(request_json, kRequestExample);
   if (!parsed.ok()) return parsed.error();
-  return ReadRequest(parsed.value());
+  return ReadRequest(parsed.value().root());
 }
 
 Result<Request> ParseRequest(std::string_view request_json, std::string_view config_json) {
   if (config_json.empty()) return ParseRequest(request_json);
-  Result<Json> config = ParseConfigObject(config_json);
-  if (!config.ok()) return config.error();
-  // The request beside a config.json names everything but the model.
-  Result<Json> parsed = ParseRequestObject(request_json.empty() ? "{}" : request_json, R"({"format": "Q8_0"})");
-  if (!parsed.ok()) return parsed.error();
-  Json request = std::move(parsed).value();
-  if (request.contains("model")) {
-    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
+  if (config_json.size() > kMaxRequestBytes) {
+    return Error{"request_too_large", "The config.json is larger than 1 MiB; a config.json is a few KB.",
                  "model"};
   }
-  request["model"] = std::move(config).value();
-  return ReadRequest(request);
+  const Result<json::Document> config = ParseText(config_json, "config.json", "model", kMaxNestingDepth - 1);
+  if (!config.ok()) return config.error();
+  // The request beside a config.json names everything but the model.
+  const Result<json::Document> parsed =
+      ParseRequestObject(request_json.empty() ? "{}" : request_json, R"({"format": "Q8_0"})");
+  if (!parsed.ok()) return parsed.error();
+  return ReadRequest(parsed.value().root(), config.value().root());
 }
 
 Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
-  Result<Json> parsed = ParseRequestObject(request_json, R"({"context": 32768})");
+  const Result<json::Document> parsed = ParseRequestObject(request_json, R"({"context": 32768})");
   if (!parsed.ok()) return parsed.error();
   try {
     constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
-    RejectUnknown(parsed.value(), kSweepFields);
+    RejectUnknown(parsed.value().root(), kSweepFields);
     Request fields;
-    ReadPresent(parsed.value(), fields);
+    ReadPresent(parsed.value().root(), fields);
     return SweepRequest{fields.context_tokens, fields.batch, fields.kv_dtype, fields.runtime};
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
@@ -471,13 +338,5 @@ std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_vi
 std::string ModelsJson() { return CatalogAnswer(internal::ModelsArrayJson); }
 std::string DevicesJson() { return CatalogAnswer(internal::DevicesArrayJson); }
 std::string CatalogJson() { return CatalogAnswer(internal::CatalogObjectJson); }
-
-namespace internal {
-
-std::string InvalidUtf8StringJson(std::string_view text) {
-  return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-}  // namespace internal
 
 }  // namespace vramcalc

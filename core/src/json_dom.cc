@@ -37,6 +37,11 @@ double Value::Number() const {
 }
 
 int64_t Value::Integer() const { return document_->node(node_).integer; }
+
+std::string_view Value::Source() const {
+  const Document::Node& n = document_->node(node_);
+  return std::string_view(document_->source_).substr(n.source_offset, n.source_size);
+}
 bool Value::Bool() const { return document_->node(node_).flag; }
 std::size_t Value::size() const { return document_->node(node_).count; }
 
@@ -75,21 +80,27 @@ class Parser {
   // The error message, or empty when the whole text was one valid value.
   std::string Run() {
     SkipSpace();
-    if (!ParseValue(0)) return error_;
-    SkipSpace();
-    if (at_ != text_.size()) Fail("unexpected text after the value");
+    if (ParseValue(0)) {
+      SkipSpace();
+      if (at_ != text_.size()) Fail("unexpected text after the value");
+    }
     return error_;
   }
+  const ParseFailure& failure() const { return failure_; }
 
  private:
   using Node = Document::Node;
 
   bool ParseValue(int depth) {
+    start_ = at_;
     if (at_ >= text_.size()) return Fail("unexpected end of input");
     const char c = text_[at_];
     if (c == '{' || c == '[') {
-      if (depth >= max_depth_) return Fail("nested too deeply");
-      return c == '{' ? ParseObject(depth + 1) : ParseArray(depth + 1);
+      if (depth >= max_depth_) return Fail("nested too deeply", Problem::kTooDeep);
+      levels_.push_back(Level{c == '{', {}});
+      const bool ok = c == '{' ? ParseObject(depth + 1) : ParseArray(depth + 1);
+      if (ok) levels_.pop_back();
+      return ok;
     }
     if (c == '"') {
       const uint32_t index = Add(Type::kString);
@@ -110,7 +121,9 @@ class Parser {
         return Close(index);
       }
     }
-    return Fail("expected a value");
+    // An unquoted word (NaN, Infinity, undefined) or a misspelt true, false or null.
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    return Fail("expected a value", letter ? Problem::kWord : Problem::kSyntax);
   }
 
   bool ParseObject(int depth) {
@@ -126,6 +139,7 @@ class Parser {
       if (!ParseString()) return false;
       const uint32_t key_size = Size(document_.strings_) - key_offset;
       keys.emplace_back(key_offset, key_size);
+      levels_.back().key = document_.Text(key_offset, key_size).substr(0, 64);
       SkipSpace();
       if (!Consume(':')) return Fail("expected ':'");
       SkipSpace();
@@ -134,6 +148,7 @@ class Parser {
       document_.nodes_[member].key_offset = key_offset;
       document_.nodes_[member].key_size = key_size;
       ++document_.nodes_[index].count;
+      levels_.back().key.clear();  // between members
       SkipSpace();
     } while (Consume(','));
     if (!Consume('}')) return Fail("expected ',' or '}'");
@@ -149,7 +164,7 @@ class Parser {
     std::sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) { return text(a) < text(b); });
     for (std::size_t i = 1; i < keys.size(); ++i) {
       if (text(keys[i - 1]) == text(keys[i])) {
-        return Fail("a duplicate key \"" + std::string(text(keys[i]).substr(0, 64)) + "\"");
+        return Fail("a duplicate key \"" + std::string(text(keys[i]).substr(0, 64)) + "\"", Problem::kDuplicateKey);
       }
     }
     return true;
@@ -178,7 +193,8 @@ class Parser {
     if (Consume('0')) {
       if (Digits() > 0) return Fail("a number has a leading zero");
     } else if (Digits() == 0) {
-      return Fail("expected a digit");
+      const bool letter = at_ < text_.size() && ((text_[at_] >= 'a' && text_[at_] <= 'z') || (text_[at_] >= 'A' && text_[at_] <= 'Z'));
+      return Fail("expected a digit", letter ? Problem::kWord : Problem::kSyntax);  // -Infinity
     }
     if (Consume('.')) {
       integral = false;
@@ -201,7 +217,7 @@ class Parser {
     const std::string copy(token);
     node.type = Type::kFloat;
     node.number = std::strtod(copy.c_str(), nullptr);
-    if (!std::isfinite(node.number)) return Fail("a number is too large (" + copy.substr(0, 32) + ")");
+    if (!std::isfinite(node.number)) return Fail("a number is too large (" + copy.substr(0, 32) + ")", Problem::kTooLarge);
     return Close(index);
   }
 
@@ -240,13 +256,13 @@ class Parser {
     if (c != 'u') return Fail("an invalid escape in a string");
     uint32_t code = 0;
     if (!Hex4(code)) return false;
-    if (code >= 0xDC00 && code <= 0xDFFF) return Fail("a lone surrogate in a string");
+    if (code >= 0xDC00 && code <= 0xDFFF) return Fail("a lone surrogate in a string", Problem::kNotUtf8);
     if (code >= 0xD800 && code <= 0xDBFF) {
       uint32_t low = 0;
-      if (text_.substr(at_, 2) != "\\u") return Fail("a lone surrogate in a string");
+      if (text_.substr(at_, 2) != "\\u") return Fail("a lone surrogate in a string", Problem::kNotUtf8);
       at_ += 2;
       if (!Hex4(low)) return false;
-      if (low < 0xDC00 || low > 0xDFFF) return Fail("a lone surrogate in a string");
+      if (low < 0xDC00 || low > 0xDFFF) return Fail("a lone surrogate in a string", Problem::kNotUtf8);
       code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
     }
     AppendUtf8(out, code);
@@ -290,16 +306,16 @@ class Parser {
   bool CopyUtf8(std::string& out) {
     const auto lead = static_cast<unsigned char>(text_[at_]);
     const std::size_t length = (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
-    if (length == 0 || at_ + length > text_.size()) return Fail("text that is not valid UTF-8");
+    if (length == 0 || at_ + length > text_.size()) return Fail("text that is not valid UTF-8", Problem::kNotUtf8);
     uint32_t code = lead & (0x7Fu >> length);
     for (std::size_t k = 1; k < length; ++k) {
       const auto next = static_cast<unsigned char>(text_[at_ + k]);
-      if ((next & 0xC0) != 0x80) return Fail("text that is not valid UTF-8");
+      if ((next & 0xC0) != 0x80) return Fail("text that is not valid UTF-8", Problem::kNotUtf8);
       code = (code << 6) | (next & 0x3Fu);
     }
     const uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
     if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-      return Fail("text that is not valid UTF-8");
+      return Fail("text that is not valid UTF-8", Problem::kNotUtf8);
     }
     out.append(text_.substr(at_, length));
     at_ += length;
@@ -326,32 +342,55 @@ class Parser {
   template <typename T>
   static uint32_t Size(const T& container) { return static_cast<uint32_t>(container.size()); }
   uint32_t Add(Type type) {
-    document_.nodes_.push_back(Node{.type = type});
+    document_.nodes_.push_back(Node{.type = type, .source_offset = static_cast<uint32_t>(start_)});
     return Size(document_.nodes_) - 1;
   }
   bool Close(uint32_t index) {
-    document_.nodes_[index].end = Size(document_.nodes_);
+    Node& node = document_.nodes_[index];
+    node.end = Size(document_.nodes_);
+    node.source_size = static_cast<uint32_t>(at_) - node.source_offset;
     return true;
   }
   // Records the first error (with where reading stopped) and returns false.
-  bool Fail(const std::string& reason) {
-    if (error_.empty()) error_ = reason + " at byte " + std::to_string(at_);
+  bool Fail(const std::string& reason, Problem problem = Problem::kSyntax) {
+    if (!error_.empty()) return false;
+    error_ = reason + " at byte " + std::to_string(at_);
+    failure_.byte = at_;
+    failure_.problem = problem;
+    for (const Level& level : levels_) {
+      if (!level.object || level.key.empty()) break;
+      failure_.path += (failure_.path.empty() ? "" : ".") + level.key;
+    }
     return false;
   }
+
+  // An open object (with the key whose value is being read) or array.
+  struct Level {
+    bool object;
+    std::string key;
+  };
 
   std::string_view text_;
   int max_depth_;
   Document& document_;
   std::size_t at_ = 0;
+  std::size_t start_ = 0;  // where the value being added begins
   std::string error_;
+  ParseFailure failure_;
+  std::vector<Level> levels_;
 };
 
-Result<Document> Document::Parse(std::string_view text, int max_depth) {
+Result<Document> Document::Parse(std::string_view text, int max_depth, ParseFailure* failure) {
   Document document;
   // Node offsets are 32-bit: far beyond anything the core reads (requests are capped at 1 MiB).
   if (text.size() >= (std::size_t{1} << 31)) return Error{"malformed_json", "The text is too large.", ""};
-  const std::string error = Parser(text, max_depth, document).Run();
-  if (!error.empty()) return Error{"malformed_json", "Not valid JSON: " + error + ".", ""};
+  document.source_ = std::string(text);
+  Parser parser(document.source_, max_depth, document);
+  const std::string error = parser.Run();
+  if (!error.empty()) {
+    if (failure) *failure = parser.failure();
+    return Error{"malformed_json", "Not valid JSON: " + error + ".", ""};
+  }
   return document;
 }
 

@@ -1,9 +1,10 @@
-// A small, strict JSON reader (RFC 8259) for the catalog and the UI strings: the compiled-in
-// assets are JSON text read at start-up, and the tests and the catalog fuzzer read assets/
-// through the same code. It builds one flat array of nodes (no tree of maps), never throws,
-// and rejects what RFC 8259 does not allow: comments, trailing commas, NaN, leading zeros,
-// control characters and invalid UTF-8 in strings, lone surrogates, duplicate keys, numbers
-// beyond a double's range and nesting deeper than the caller's limit.
+// A small, strict JSON reader (RFC 8259): every JSON the core reads goes through it, the
+// compiled-in catalog and UI strings, requests and config.json files. It builds one flat array
+// of nodes (no tree of maps), never throws, and rejects what RFC 8259 does not allow:
+// comments, trailing commas, NaN, leading zeros, control characters and invalid UTF-8 in
+// strings, lone surrogates, duplicate keys, numbers beyond a double's range and nesting deeper
+// than the caller's limit. A failure says where reading stopped: the byte, and the path of
+// object keys down to the value being read, so a message can name the field.
 #ifndef VRAMCALC_SRC_JSON_DOM_H_
 #define VRAMCALC_SRC_JSON_DOM_H_
 
@@ -17,6 +18,23 @@
 namespace vramcalc::json {
 
 enum class Type : uint8_t { kNull, kBool, kInteger, kFloat, kString, kArray, kObject };
+
+// Why a text is not JSON, as far as a message to a person needs to know.
+enum class Problem : uint8_t {
+  kSyntax,    // anything else
+  kWord,      // reading stopped at an unquoted word: NaN, Infinity, undefined …
+  kNotUtf8,   // text that is not UTF-8, or a lone surrogate
+  kTooLarge,  // a number beyond a double's range (1e400)
+  kTooDeep,   // nesting deeper than the limit
+  kDuplicateKey,  // an object names a key twice
+};
+struct ParseFailure {
+  std::size_t byte = 0;
+  // The keys of the enclosing objects down to the value being read ("context",
+  // "model.num_hidden_layers"), up to the first array; empty outside any member's value.
+  std::string path;
+  Problem problem = Problem::kSyntax;
+};
 
 class Document;
 
@@ -37,6 +55,7 @@ class Value {
   std::string_view TypeName() const;
 
   std::string_view String() const;  // strings (unescaped UTF-8)
+  std::string_view Source() const;  // the value as written in the text
   double Number() const;            // integers and floats
   int64_t Integer() const;          // integers
   bool Bool() const;
@@ -77,8 +96,9 @@ class Value {
 
 class Document {
  public:
-  // Errors: code "malformed_json", the message naming the problem and its byte offset.
-  static Result<Document> Parse(std::string_view text, int max_depth = 64);
+  // Errors: code "malformed_json", the message naming the problem and its byte offset; the
+  // same in `failure`, when given, as data.
+  static Result<Document> Parse(std::string_view text, int max_depth = 64, ParseFailure* failure = nullptr);
   Value root() const { return Value(this, 0); }
 
  private:
@@ -93,6 +113,8 @@ class Document {
     uint32_t key_size = 0;
     uint32_t text_offset = 0;  // kString: the text in strings_
     uint32_t text_size = 0;
+    uint32_t source_offset = 0;  // the value in the parsed text
+    uint32_t source_size = 0;
     int64_t integer = 0;
     double number = 0;
   };
@@ -102,6 +124,7 @@ class Document {
   }
   std::vector<Node> nodes_;
   std::string strings_;
+  std::string source_;  // the parsed text (Source() views into it)
 };
 
 }  // namespace vramcalc::json

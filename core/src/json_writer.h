@@ -21,10 +21,6 @@
 
 namespace vramcalc::internal {
 
-// A JSON string for text that is not valid UTF-8, each bad sequence replaced by U+FFFD as
-// nlohmann's dump() replaces it. Implemented in json_codec.cc (the nlohmann translation unit).
-std::string InvalidUtf8StringJson(std::string_view text);
-
 class JsonWriter {
  public:
   explicit JsonWriter(std::size_t capacity = 4096) { buffer_.resize(capacity); }
@@ -165,42 +161,46 @@ class JsonWriter {
     Put(bracket);
     first_ = false;
   }
-  // RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
-  static bool ValidUtf8(std::string_view text) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-      const auto lead = static_cast<unsigned char>(text[i]);
-      if (lead < 0x80) {
-        ++i;
-        continue;
-      }
-      std::size_t length;
-      uint32_t code;
-      if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1Fu;
-      else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0Fu;
-      else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07u;
-      else return false;
-      if (i + length > text.size()) return false;
-      for (std::size_t k = 1; k < length; ++k) {
-        const auto next = static_cast<unsigned char>(text[i + k]);
-        if ((next & 0xC0) != 0x80) return false;
-        code = (code << 6) | (next & 0x3Fu);
-      }
-      if ((length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
-          (length == 4 && (code < 0x10000 || code > 0x10FFFF)) || (code >= 0xD800 && code <= 0xDFFF)) {
-        return false;
-      }
-      i += length;
+  // The length of the UTF-8 sequence at `i`, or 0 when it is not one (RFC 3629: no overlong
+  // forms, no surrogates, nothing above U+10FFFF).
+  static std::size_t Utf8Length(std::string_view text, std::size_t i) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) return 1;
+    std::size_t length;
+    uint32_t code;
+    if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1Fu;
+    else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0Fu;
+    else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07u;
+    else return 0;
+    if (i + length > text.size()) return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return 0;
+      code = (code << 6) | (next & 0x3Fu);
     }
-    return true;
+    const bool overlong = (length == 2 && code < 0x80) || (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
+    if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+    return length;
+  }
+
+  // `text` with every byte that starts no UTF-8 sequence replaced by U+FFFD.
+  static std::string Utf8Repaired(std::string_view text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+      const std::size_t length = Utf8Length(text, i);
+      out.append(length == 0 ? std::string_view("\xEF\xBF\xBD") : text.substr(i, length));
+      i += length == 0 ? 1 : length;
+    }
+    return out;
   }
 
   void WriteString(std::string_view text) {
-    // Invalid UTF-8 (never produced here, but possible in principle) goes through nlohmann,
-    // which replaces it exactly as the rest of the output would.
-    if (!ValidUtf8(text)) {
-      Put(InvalidUtf8StringJson(text));
-      return;
+    // Invalid UTF-8 (never produced here, but possible in principle) is repaired first: the
+    // output is always valid JSON.
+    for (std::size_t i = 0; i < text.size();) {
+      const std::size_t length = Utf8Length(text, i);
+      if (length == 0) return WriteString(Utf8Repaired(text));
+      i += length;
     }
     Put('"');
     // Runs of characters that need no escape are copied at once.
