@@ -121,12 +121,12 @@ std::string PageHelp() {
 std::string SweepHelp() {
   return "Usage: vramcalc sweep ['<request json>' | -]\n"
          "       vramcalc sweep --device ID [options]\n\n"
-         "The first form prints every catalog model × format × device (each device alone) as JSON; the\n"
-         "request keys are " +
+         "The first form prints every catalog model × format × device (each device alone) as JSON;\n"
+         "its request keys are " +
          vramcalc::JoinIds(kSweepFields, [](std::string_view n) { return n; }, "and", false) +
-         ", as for `vramcalc evaluate`. The second prints, for one device, each\n"
-         "model's most precise format that fits (FP16 first, IQ4_XS last), with its memory, decode\n"
-         "rate and largest context. Options:\n" +
+         ", as for `vramcalc evaluate`.\n"
+         "The second prints, for one device, each model's most precise format that fits (FP16 first,\n"
+         "IQ4_XS last), with its memory, decode rate and largest context. Options:\n" +
          FlagHelp(kSweepFields) + "\nExample: vramcalc sweep --device rtx-4090-24gb --context 8192\n";
 }
 
