@@ -1,11 +1,14 @@
-// `vramcalc page` prints every section of the reference page, in its order.
+// `vramcalc page` prints every section of the reference page (tests/golden/reference-page.txt,
+// read from its table tests/golden/reference-page.json), in its order.
 #include "vramcalc/page_markdown.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "vramcalc/catalog.h"
+#include "reference_table.h"
 
 namespace vramcalc {
 namespace {
@@ -18,56 +21,77 @@ std::string Page(const std::string& model, Lang lang) {
   return RenderPageMarkdown(response.value(), lang);
 }
 
-TEST(PageMarkdown, GermanReferenceSectionsInOrder) {
-  const std::string page = Page("glm-4-32b-0414", Lang::kDe);
-  // Lines of shared/reference/glm-4-32b-0414.txt, in the order they appear there.
-  const char* kInOrder[] = {
-      "# GLM-4-32B-0414 — VRAM-Anforderungen, Quantisierungsmatrix & GPU-Leitfaden",
-      "nutzt eine Dichter Transformer-Architektur mit 32B residenten Parametern (32B aktiv pro Token), "
-      "61 Schichten und Grouped-Query Attention (GQA) für bis zu 32,768 Kontext-Tokens.",
-      "## Interaktiver Speicher- & Kontextsimulator für GLM-4-32B-0414",
-      "32,768 Tokens",
-      "Speicheraufschlüsselung & Bandbreitenlimit",
-      "Knapp (>90 % nutzbar)",
-      "Modellgewichte: 83% · KV: 8.8% · Overhead: 8.2%",
-      "| Gesamter Speicherbedarf | 21.78 GB |",
-      "| Belegung pro Gerät | 21.78 GB |",
-      "| Modellgewichte | 18.07 GB |",
-      "| KV-Cache (FP16) | 1.91 GB |",
-      "| Gesch. Einzelstream-Decode | 27.3 tok/s |",
-      "| Runtime- & TP-Overhead | 1.81 GB |",
-      "| Max. Kontext vor OOM | 61,544 Tokens",
-      "Architekturbedingte KV-Komprimierung spart 95.8 % gegenüber naiver MHA FP16 (45.75 GB).",
-      "## Präzisions- & Quantisierungs-VRAM-Matrix (8K / 32K / 128K Kontext)",
-      "(Batch = 1, FP16-KV-Cache)",
-      "| FP16 / BF16 | 16.00 bpw | 59.60 GB | 63.13 GB | 64.56 GB | 70.28 GB | NVIDIA A100 80GB |",
-      "| IQ4_XS | 4.25 bpw | 15.83 GB | 18.05 GB | 19.48 GB | 25.20 GB | RTX 3090 24GB |",
-      "## Hardware-Kompatibilität & Decode-Geschwindigkeit (GLM-4-32B-0414 @ Q4_K_M, 32K Kontext)",
-      "| RTX 3090 24GB | 24 GB · 936 GB/s | 21.78 GB (91%) | Knapp (>90 % nutzbar) | 27.3 tok/s |",
-      "| NVIDIA H100 80GB | 80 GB · 3350 GB/s | 21.78 GB (27%) | Passt komfortabel | 103.5 tok/s |",
-      "## Geprüfte Transformer-Architekturparameter",
-      "| Checkpoint ID | THUDM/GLM-4-32B-0414 |",
-      "| Ollama Tag | glm4:32b |",
-      "| License / Release | MIT · 2025-Q2 |",
-      "| Topologie & Attention | Dichter Transformer |",
-      "| Aufmerksamkeitsmechanismus | Grouped-Query Attention (GQA) |",
-      "| Gesamtparameter (Mrd.) | 32B |",
-      "| Aktive Parameter / Token (Mrd.) | 32B |",
-      "| Verborgene Schichten / Hidden-Dimension | 61 / 6144 |",
-      "| Query-Heads / KV-Heads | 48Q / 2KV (d=128) |",
-      "| Vocab / Max Position | 151,552 / 32,768 |",
-      "## Schnellstart-Befehle für vLLM & Ollama (GLM-4-32B-0414)",
-      "### vLLM CLI (RTX 3090 24GB)",
-      "### Ollama Modelfile",
-      "FROM glm4:32b",
-      "## Verwandte & ähnlich große Open-Weight-Modelle vergleichen",
-      // Nearest in total memory: Qwen3-30B-A3B (config: 48 layers, 4 KV heads of 128, hidden
-      // 2,048; 30,532,122,624 parameters) at Q4_K_M and 32K: 17.24 GiB weights + 48 × 4 × 128 ×
-      // 2 × 2 B × 32,768 = 3.00 GiB KV + 0.85 + 0.03 × 17.24 + 0.04 + 0.125 = 21.77 GB.
-      "| Qwen3-30B-A3B | 30.5B | 21.77 GB | Knapp (>90 % nutzbar) |",
+// A Markdown table row: "| a | b |".
+std::string Row(const std::vector<std::string>& cells) {
+  std::string row = "|";
+  for (const std::string& cell : cells) row += " " + cell + " |";
+  return row;
+}
+
+// The reference page's lines (tests/golden/reference-page.json, the table of
+// tests/golden/reference-page.txt) as the Markdown page writes them, in the page's order.
+std::vector<std::string> GermanReferenceLines() {
+  using reference::At;
+  using reference::Items;
+  using reference::Text;
+  std::vector<std::string> lines = {
+      "# " + Text({"title"}),
+      Text({"summary"}),
+      "## " + Text({"simulator", "heading"}),
+      Text({"simulator", "context_label"}),
+      Text({"simulator", "breakdown_heading"}),
+      Text({"simulator", "fit"}),
   };
+  std::string shares;  // "Modellgewichte: 83% · KV: 8.8% · Overhead: 8.2%"
+  for (const json::Value share : Items({"simulator", "shares"})) {
+    shares += (shares.empty() ? "" : " · ") + Text(share, "label") + ": " + Text(share, "value");
+  }
+  lines.push_back(shares);
+  for (const json::Value figure : Items({"simulator", "figures"})) {
+    if (figure.Key() == "max_context") {  // "| Max. Kontext vor OOM | 61,544 Tokens (Modell-Maximum: 32,768) |"
+      lines.push_back("| " + Text(figure, "label") + " | " + Text(figure, "value") + " " + Text(figure, "unit"));
+    } else {
+      lines.push_back(Row({Text(figure, "label"), Text(figure, "value")}));
+    }
+  }
+  lines.push_back(Text({"simulator", "kv_saving", "text"}));
+  for (const char* section : {"matrix", "hardware"}) {
+    lines.push_back("## " + Text({section, "heading"}));
+    lines.push_back(Text({section, "caption"}));
+    lines.push_back(Row(reference::Texts({section, "header"})));
+    for (const json::Value row : Items({section, "rows"})) {
+      std::vector<std::string> cells;
+      for (const json::Value cell : row.Children()) {
+        if (cell.Key() != "id" && !cell.Key().ends_with("_id")) cells.push_back(Text(cell));
+      }
+      lines.push_back(Row(cells));
+    }
+  }
+  lines.push_back("## " + Text({"architecture", "heading"}));
+  for (const json::Value field : Items({"architecture", "fields"})) {
+    lines.push_back(Row({Text(field, "label"), Text(field, "value")}));
+  }
+  lines.push_back("## " + Text({"commands", "heading"}));
+  for (const char* block : {"vllm", "ollama_modelfile", "ollama_env"}) {
+    const json::Value heading = At({"commands", block}).Find("heading");  // the env block has none
+    if (heading) lines.push_back("### " + Text(heading));
+    for (const std::string& fragment : reference::Texts({"commands", block, "shared"})) lines.push_back(fragment);
+  }
+  lines.push_back("## " + Text({"related", "heading"}));
+  return lines;
+}
+
+TEST(PageMarkdown, GermanReferenceSectionsInOrder) {
+  const std::string page = Page(reference::Text({"scenario", "model_id"}), Lang::kDe);
+  std::vector<std::string> in_order = GermanReferenceLines();
+  // The reference page lists no related models under its heading. Nearest in total memory:
+  // Qwen3-30B-A3B (config: 48 layers, 4 KV heads of 128, hidden 2,048; 30,532,122,624
+  // parameters) at Q4_K_M and 32K: 17.24 GiB weights + 48 × 4 × 128 × 2 × 2 B × 32,768 =
+  // 3.00 GiB KV + 0.85 + 0.03 × 17.24 + 0.04 + 0.125 = 21.77 GB.
+  in_order.push_back("| Qwen3-30B-A3B | 30.5B | 21.77 GB | Knapp (>90 % nutzbar) |");
+  ASSERT_EQ(in_order.size(), 61u);  // 60 lines of the table's, and Qwen3's
   std::size_t from = 0;
-  for (const char* line : kInOrder) {
+  for (const std::string& line : in_order) {
     const std::size_t at = page.find(line, from);
     ASSERT_NE(at, std::string::npos) << "missing or out of order: " << line << "\n\n" << page;
     from = at + 1;
@@ -85,9 +109,12 @@ TEST(PageMarkdown, EnglishHasNoUntranslatedKeysOrPlaceholders) {
       }
     }
   }
-  const std::string en = Page("glm-4-32b-0414", Lang::kEn);
-  EXPECT_NE(en.find("# GLM-4-32B-0414 — VRAM requirements, quantization matrix & GPU guide"), std::string::npos);
-  EXPECT_NE(en.find("| Total memory required | 21.78 GB |"), std::string::npos);
+  // English is not on the reference page: its words are the product's, its numbers the page's.
+  const std::string en = Page(reference::Text({"scenario", "model_id"}), Lang::kEn);
+  const std::string model = reference::Text({"scenario", "model"});
+  EXPECT_NE(en.find("# " + model + " — VRAM requirements, quantization matrix & GPU guide"), std::string::npos);
+  EXPECT_NE(en.find("| Total memory required | " + reference::Text({"simulator", "figures", "total", "value"}) + " |"),
+            std::string::npos);
   EXPECT_NE(en.find("Tight (>90 % in use)"), std::string::npos);
 }
 

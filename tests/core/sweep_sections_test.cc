@@ -1,5 +1,6 @@
 // Partial responses ("sections", what the page asks for while the slider moves) and the
-// catalog sweep, checked against the reference page (shared/reference/glm-4-32b-0414.txt).
+// catalog sweep, checked against the reference page (tests/golden/reference-page.txt, its
+// figures read from tests/golden/reference-page.json).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "vramcalc/display.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"
+#include "reference_table.h"
 
 namespace vramcalc {
 namespace {
@@ -80,14 +82,18 @@ TEST(Sections, TheSliderSectionsHoldTheReferenceNumbers) {
   EXPECT_TRUE(response.curve.empty());
   EXPECT_TRUE(response.matrix.empty());
   EXPECT_TRUE(response.model.id.empty());
-  // The reference page: 21.78 GB, 27.3 tok/s, 61,544 tokens, 8 hardware rows, 5 related.
-  EXPECT_EQ(FormatFixed(response.simulator.total_gib, 2), "21.78");
-  EXPECT_EQ(FormatFixed(response.simulator.decode_tps, 1), "27.3");
-  EXPECT_EQ(response.simulator.max_context_tokens, 61544);
-  EXPECT_EQ(response.hardware.size(), 8u);
+  // The reference page: 21.78 GB, 27.3 tok/s, 61,544 tokens, 8 hardware rows; and 5 related.
+  EXPECT_EQ(FormatGb(response.simulator.total_gib), reference::Text({"simulator", "figures", "total", "value"}));
+  EXPECT_EQ(FormatFixed(response.simulator.decode_tps, 1) + " tok/s",
+            reference::Text({"simulator", "figures", "decode", "value"}));
+  EXPECT_EQ(FormatGrouped(response.simulator.max_context_tokens),
+            reference::Text({"simulator", "figures", "max_context", "value"}));
+  EXPECT_EQ(response.hardware.size(), reference::Items({"hardware", "rows"}).size());
   EXPECT_EQ(response.related.size(), 5u);
   ASSERT_FALSE(response.commands.empty());
-  EXPECT_NE(response.commands[0].text.find("--max-model-len 32768"), std::string::npos);
+  EXPECT_NE(response.commands[0].text.find("--max-model-len " +
+                                           std::to_string(reference::Integer({"scenario", "context_tokens"}))),
+            std::string::npos);
 
   const std::string json = SerializeResponse(response);
   EXPECT_EQ(json.rfind(R"({"ok":true,"schema":2,"simulator":{"device":"rtx-3090-24gb")", 0), 0u)
@@ -110,41 +116,39 @@ TEST(Sweep, CoversTheCatalogDeviceFastest) {
 }
 
 // The reference page's hardware table (GLM-4-32B-0414, Q4_K_M, 32K, one device each), read
-// from the sweep: needed memory and decode rate as displayed.
+// from the sweep: needed memory, fit and decode rate as displayed.
 TEST(Sweep, ReproducesTheReferenceHardwareTable) {
   const SweepResult sweep = Sweep(SweepRequest{}, Builtin()).value();
+  const std::string model_id = reference::Text({"scenario", "model_id"});
+  const std::string format_id = reference::Text({"scenario", "format_id"});
   const auto model = std::find_if(sweep.models.begin(), sweep.models.end(),
-                                  [](const ModelSpec* m) { return m->id == "glm-4-32b-0414"; });
+                                  [&](const ModelSpec* m) { return m->id == model_id; });
   const auto format = std::find_if(sweep.formats.begin(), sweep.formats.end(),
-                                   [](const QuantFormat* f) { return f->id == "Q4_K_M"; });
+                                   [&](const QuantFormat* f) { return f->id == format_id; });
   ASSERT_NE(model, sweep.models.end());
   ASSERT_NE(format, sweep.formats.end());
-  const struct {
-    const char* device;
-    const char* needed;
-    Fit fit;
-    const char* decode;
-  } kRows[] = {
-      {"rtx-3090-24gb", "21.78", Fit::kTight, "27.3"},      {"rtx-4090-24gb", "21.78", Fit::kTight, "29.4"},
-      {"rtx-5090-32gb", "21.78", Fit::kComfortable, "52.3"}, {"apple-m-max-64gb", "21.17", Fit::kComfortable, "15.0"},
-      {"mac-studio-128gb", "21.17", Fit::kComfortable, "15.0"},
-      {"mac-studio-192gb", "21.17", Fit::kComfortable, "22.0"},
-      {"a100-80gb", "21.78", Fit::kComfortable, "63.0"},    {"h100-80gb", "21.78", Fit::kComfortable, "103.5"},
-  };
-  for (const auto& row : kRows) {
-    SCOPED_TRACE(row.device);
+  const auto rows = reference::Items({"hardware", "rows"});
+  ASSERT_EQ(rows.size(), 8u);
+  for (const json::Value row : rows) {
+    const std::string id = reference::Text(row, "id");
+    SCOPED_TRACE(id);
     const auto device = std::find_if(sweep.devices.begin(), sweep.devices.end(),
-                                     [&](const Device* d) { return d->id == row.device; });
+                                     [&](const Device* d) { return d->id == id; });
     ASSERT_NE(device, sweep.devices.end());
     const std::size_t index =
         (static_cast<std::size_t>(model - sweep.models.begin()) * sweep.formats.size() +
          static_cast<std::size_t>(format - sweep.formats.begin())) * sweep.devices.size() +
         static_cast<std::size_t>(device - sweep.devices.begin());
     const SweepCell& cell = sweep.cells[index];
-    EXPECT_EQ(FormatFixed(cell.total_gib, 2), row.needed);
-    EXPECT_EQ(cell.fit, row.fit);
-    EXPECT_EQ(FormatFixed(cell.decode_tps, 1), row.decode);
-    if (std::string(row.device) == "rtx-3090-24gb") EXPECT_EQ(cell.max_context_tokens, 61544);
+    // "21.78 GB (91%)": the memory before the usage.
+    const std::string needed = reference::Text(row, "needed");
+    EXPECT_EQ(FormatGb(cell.total_gib), needed.substr(0, needed.find(" (")));
+    EXPECT_EQ(kFits.Id(cell.fit), reference::Text(row, "fit_id"));
+    EXPECT_EQ(FormatFixed(cell.decode_tps, 1) + " tok/s", reference::Text(row, "decode"));
+    if (id == reference::Text({"scenario", "device_id"})) {
+      EXPECT_EQ(FormatGrouped(cell.max_context_tokens),
+                reference::Text({"simulator", "figures", "max_context", "value"}));
+    }
   }
 }
 

@@ -17,7 +17,8 @@ import { REFERENCE, toGerman } from './support/reference.mjs';
 let env;
 let core; // the same wasm module in Node: expected values the reference page does not have
 
-// Reference values used below (shared/reference/glm-4-32b-0414.txt), in German format.
+// Reference values used below (tests/golden/reference-page.txt, read from its table
+// tests/golden/reference-page.json by support/reference.mjs), in German format.
 const referenceMatrix = Object.fromEntries(REFERENCE.matrix.map(([format, ...cells]) => [format, cells]));
 const referenceHardware = Object.fromEntries(REFERENCE.hardware.map(([device, ...cells]) => [device, cells]));
 const Q4_AT_8K = toGerman(referenceMatrix.Q4_K_M[3]); // "20,35 GB"

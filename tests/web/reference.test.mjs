@@ -1,13 +1,14 @@
 // The reference page's numbers on the built page: German by default (a German browser, no
 // hash), English through #lang=en and through the language select, and the language taken from
-// the browser when the link names none. Expected values: support/reference.mjs, copied from
-// shared/reference/glm-4-32b-0414.txt and converted to the page's number format there.
+// the browser when the link names none. Expected values: support/reference.mjs, read from
+// tests/golden/reference-page.json (the table of tests/golden/reference-page.txt) and converted
+// to the page's number format there.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   TEST_TIMEOUT_MS, assertHealthy, byTestId, launch, openPage, shownText, waitForHash, waitForText,
 } from './support/harness.mjs';
-import { REFERENCE_FILE } from './support/reference.mjs';
+import { REFERENCE, REFERENCE_FILE, toGerman } from './support/reference.mjs';
 import { readReferenceView, referenceViewDifferences } from './support/reference-view.mjs';
 
 let env;
@@ -54,7 +55,7 @@ describe('the reference page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
       await assertHealthy(env, page, 'after choosing English');
 
       await lang.selectOption('de');
-      await waitForText(env, page, 'fit', 'Knapp (>90 % nutzbar)');
+      await waitForText(env, page, 'fit', REFERENCE.simulator.fit);
       await assertReferenceView(page, 'de');
       await waitForHash(env, page, (hash) => new URLSearchParams(hash.slice(1)).get('lang') === 'de', 'hash has lang=de');
       await assertHealthy(env, page, 'after choosing German again');
@@ -62,13 +63,14 @@ describe('the reference page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
 
   test('without lang in the link the browser language decides (English, else German)', { timeout: TEST_TIMEOUT_MS },
     async () => {
+      const { total } = REFERENCE.simulator; // "21.78 GB" in English, "21,78 GB" in German
       const cases = [
-        [['en-US', 'en'], '', 'en', '21.78 GB'],
-        [['fr-FR', 'en-GB'], '', 'en', '21.78 GB'], // the first language the page speaks
-        [['fr-FR', 'it'], '', 'de', '21,78 GB'], // none: German
-        [['en-US'], '#lang=de', 'de', '21,78 GB'], // the link wins
+        [['en-US', 'en'], '', 'en', total],
+        [['fr-FR', 'en-GB'], '', 'en', total], // the first language the page speaks
+        [['fr-FR', 'it'], '', 'de', toGerman(total)], // none: German
+        [['en-US'], '#lang=de', 'de', toGerman(total)], // the link wins
       ];
-      for (const [languages, hash, lang, total] of cases) {
+      for (const [languages, hash, lang, shown] of cases) {
         const page = await env.context.newPage();
         try {
           await page.addInitScript((list) => {
@@ -79,7 +81,7 @@ describe('the reference page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
           const what = `navigator.languages ${languages.join(',')}${hash ? ` with ${hash}` : ''}`;
           assert.equal(await page.evaluate(() => document.documentElement.lang), lang, `${what}: <html lang>`);
           assert.equal(await page.locator(byTestId('lang')).inputValue(), lang, `${what}: lang select`);
-          assert.equal(await shownText(page, 'total'), total, `${what}: total`);
+          assert.equal(await shownText(page, 'total'), shown, `${what}: total`);
           await assertHealthy(env, page, what);
         } finally {
           await page.close();

@@ -35,7 +35,8 @@ describe('single file', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
       const { page } = env;
       await page.goto(fileUrl);
       await waitForDataValue(env, page, 'total');
-      // shared/reference/glm-4-32b-0414.txt, in German number format (browser locale de-DE).
+      // The reference page's figures (support/reference.mjs, from tests/golden/reference-page.json),
+      // in German number format (browser locale de-DE).
       for (const id of ['total', 'decode', 'weights', 'kv-cache', 'overhead', 'max-context']) {
         assert.equal(await shownText(page, id), toGerman(REFERENCE.simulator[id]), id);
       }

@@ -1,7 +1,8 @@
 // The reference comparison of a whole page, shared by every driver: readReferenceView() runs
 // inside the page (pass it to page.evaluate or a WebDriver's executeScript: it uses nothing
-// from outside itself), and referenceViewDifferences() compares what it read with
-// shared/reference/glm-4-32b-0414.txt in the given language (support/reference.mjs).
+// from outside itself), and referenceViewDifferences() compares what it read with the reference
+// page, tests/golden/reference-page.txt, in the given language (support/reference.mjs, which
+// reads the page's table tests/golden/reference-page.json).
 import {
   REFERENCE, displayed, referenceDecimals, referenceNumber,
 } from './reference.mjs';
@@ -29,6 +30,8 @@ export function readReferenceView() {
     'arch-heading', 'cmd-heading', 'cmd-vllm-heading', 'related-heading']) {
     headings[id] = text(document.getElementById(id));
   }
+  // The hardware table's caption has no id of its own.
+  headings['hw-caption'] = text(document.querySelector('#hardware > caption'));
   const rowsOf = (table) => [...(table?.tBodies[0]?.rows ?? [])].map((row) => ({
     key: row.dataset.format ?? row.dataset.device,
     cells: [...row.cells].map((cell) => plain(cell.innerText)),
@@ -85,30 +88,39 @@ export function referenceViewDifferences(view, lang) {
     expectText('summary', view.summary, REFERENCE.summary);
     for (const [id, reference] of Object.entries(REFERENCE.headings)) expectText(`#${id}`, view.headings[id], reference);
   } else {
+    // The English page's own wording, with the reference's numbers: "32B", "61 / 6144" → 61,
+    // "151,552 / 32,768" → 32,768.
+    const card = Object.fromEntries(REFERENCE.arch.map(([id, , value]) => [id, value]));
+    const [total, active] = [card['arch-params-total'], card['arch-params-active']];
+    const layers = card['arch-layers'].split(' / ')[0];
+    const maxPosition = card['arch-vocab'].split(' / ')[1];
     for (const [what, actual, expected] of [
       ['h1', view.title, 'GLM-4-32B-0414 — VRAM requirements, quantization matrix & GPU guide'],
-      ['summary', view.summary, 'GLM-4-32B-0414 (Zhipu GLM, MIT) uses a dense transformer architecture with 32B ' +
-        'resident parameters (32B active per token), 61 layers and Grouped-Query Attention (GQA) for up to 32,768 ' +
-        'context tokens.'],
+      ['summary', view.summary, `GLM-4-32B-0414 (Zhipu GLM, MIT) uses a dense transformer architecture with ${total} ` +
+        `resident parameters (${active} active per token), ${layers} layers and Grouped-Query Attention (GQA) for up ` +
+        `to ${maxPosition} context tokens.`],
       ['#hw-heading', view.headings['hw-heading'],
         'Hardware compatibility & decode speed (GLM-4-32B-0414 @ Q4_K_M, 32K context)'],
-      ['#cmd-vllm-heading', view.headings['cmd-vllm-heading'], 'vLLM CLI (RTX 3090 24GB)'],
+      // The same words in both languages.
+      ['#cmd-vllm-heading', view.headings['cmd-vllm-heading'], REFERENCE.headings['cmd-vllm-heading']],
     ]) {
       if (actual !== expected) wrong.push(`${what}: shows ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
     }
   }
 
   expectText('context-value', view.outputs['context-value'].text, REFERENCE.contextValue);
-  if (view.outputs['context-value'].value !== '32768') {
-    wrong.push(`context-value: data-value ${view.outputs['context-value'].value}, expected 32768`);
+  if (view.outputs['context-value'].value !== String(REFERENCE.contextTokens)) {
+    wrong.push(`context-value: data-value ${view.outputs['context-value'].value}, expected ${REFERENCE.contextTokens}`);
   }
 
   for (const [id, reference] of Object.entries(REFERENCE.simulator)) {
     expectText(id, view.outputs[id].text, reference);
     if (id === 'fit') {
-      if (view.outputs.fit.value !== 'tight') wrong.push(`fit: data-value ${view.outputs.fit.value}, expected tight`);
+      if (view.outputs.fit.value !== REFERENCE.fitId) {
+        wrong.push(`fit: data-value ${view.outputs.fit.value}, expected ${REFERENCE.fitId}`);
+      }
     } else if (id === 'kv-saving') {
-      expectValue(id, view.outputs[id].value, '95.8');
+      expectValue(id, view.outputs[id].value, REFERENCE.kvSaving);
     } else {
       expectValue(id, view.outputs[id].value, reference);
     }
@@ -137,10 +149,7 @@ export function referenceViewDifferences(view, lang) {
   // The recommended class's data-value is the device id (the 8 recommended classes of the
   // reference, by name, are compared as text above).
   const recommendedIds = Object.fromEntries(view.matrixRows.map((row) => [row.key, row.values['matrix-recommended']]));
-  const expectedRecommended = { FP16: 'a100-80gb', FP8: 'apple-m4-pro-48gb', Q8_0: 'apple-m4-pro-48gb',
-    Q6_K: 'rtx-5090-32gb', Q5_K_M: 'rtx-5090-32gb', Q4_K_M: 'rtx-3090-24gb', AWQ_INT4: 'rtx-3090-24gb',
-    IQ4_XS: 'rtx-3090-24gb' };
-  for (const [format, id] of Object.entries(expectedRecommended)) {
+  for (const [format, id] of Object.entries(REFERENCE.recommendedIds)) {
     if (recommendedIds[format] !== id) wrong.push(`matrix-recommended ${format}: data-value ${recommendedIds[format]}, expected ${id}`);
   }
 
@@ -160,7 +169,7 @@ export function referenceViewDifferences(view, lang) {
     expectValue(`hw-needed ${device}`, row.values['hw-needed'], needed);
     expectValue(`hw-usage ${device}`, row.values['hw-usage'], /\((\d+)%\)/.exec(needed)[1]);
     expectValue(`hw-decode ${device}`, row.values['hw-decode'], decode);
-    const fit = reference[3] === 'Knapp (>90 % nutzbar)' ? 'tight' : 'comfortable';
+    const fit = REFERENCE.hardwareFitIds[device];
     if (row.values['hw-fit'] !== fit) wrong.push(`hw-fit ${device}: data-value ${row.values['hw-fit']}, expected ${fit}`);
   }
 
