@@ -9,6 +9,7 @@
 
 #include "vramcalc/catalog.h"
 #include "vramcalc/evaluate.h"
+#include "reference_table.h"
 
 namespace vramcalc {
 namespace {
@@ -75,7 +76,8 @@ TEST(Commands, ReferenceScenarioLoadsTheQ4KmGguf) {
   EXPECT_TRUE(Has(c.vllm, "vllm serve ./GLM-4-32B-0414-Q4_K_M.gguf \\\n  --tokenizer THUDM/GLM-4-32B-0414 \\\n"));
   EXPECT_TRUE(Has(c.vllm, "--tensor-parallel-size 1 \\\n  --max-model-len 32768 \\\n  --max-num-seqs 1 \\\n"));
   EXPECT_TRUE(Has(c.vllm, "--gpu-memory-utilization 0.95 \\\n  --kv-cache-dtype auto \\\n"));
-  EXPECT_TRUE(Has(c.vllm, "about 21.78 GB of 24.00 GB per device"));
+  // The reference page's total ("21.78 GB"), from its table.
+  EXPECT_TRUE(Has(c.vllm, "about " + reference::Text({"simulator", "figures", "total", "value"}) + " of 24.00 GB per device"));
   EXPECT_TRUE(Has(c.ollama_modelfile, "FROM glm4:32b\nPARAMETER num_ctx 32768"));
   EXPECT_TRUE(Has(c.ollama_modelfile, "ollama create glm-4-32b-0414-q4_k_m -f Modelfile"));
   EXPECT_EQ(c.ollama_env,

@@ -8,6 +8,7 @@ import {
   TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, launch, loadCore, numberValue, openPage, repoRoot,
   shownText, waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
+import { REFERENCE, toGerman } from './support/reference.mjs';
 
 const fixture = (type) => readFile(path.join(repoRoot, 'tests/golden/configs', `${type}.json`), 'utf8');
 const hashHas = (key, value) => (hash) => new URLSearchParams(hash.slice(1)).get(key) === value;
@@ -63,7 +64,7 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
       await page.locator(byTestId('custom-apply')).click();
       await waitForText(env, page, 'notice', 'Die config.json wurde nicht übernommen (config.json): Der Text ist kein gültiges JSON.');
       // Still the reference model, still moving with the slider.
-      assert.equal(await shownText(page, 'total'), '21,78 GB');
+      assert.equal(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total));
       await page.locator(byTestId('context')).focus();
       await page.keyboard.press('ArrowRight');
       await waitForExactDataValue(env, page, 'context-value', 65536);

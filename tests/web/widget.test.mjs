@@ -8,6 +8,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TEST_TIMEOUT_MS, assertNoProblems, launch, plainSpaces, siteDir } from './support/harness.mjs';
+import { REFERENCE, toGerman } from './support/reference.mjs';
 
 const SUB_PATH = 'docs/assets/vramcalc';
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
@@ -79,9 +80,9 @@ describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     await page.locator('#a [data-testid="total"][data-value]').waitFor();
     await page.locator('#b [data-testid="total"][data-value]').waitFor();
     // GLM-4-32B at the reference page's defaults: 21.78 GB, "Knapp", 27.3 tok/s (German).
-    assert.equal(await widgetText(page, 'a', 'total'), '21,78 GB');
+    assert.equal(await widgetText(page, 'a', 'total'), toGerman(REFERENCE.simulator.total));
     assert.equal(await widgetValue(page, 'a', 'fit'), 'tight');
-    assert.equal(await widgetText(page, 'a', 'decode'), '27,3 tok/s');
+    assert.equal(await widgetText(page, 'a', 'decode'), toGerman(REFERENCE.simulator.decode));
     // GLM-4-9B-0414 at Q8_0, 65,536 tokens: W = 9,400,279,040 × 8.5 / 8 B = 9.3019 GiB,
     // K = 2 × 40 × 2 × 128 × 2 B × 65,536 = 2.5 GiB, O = 0.85 + 0.03 W + 0.04 + 0.25 = 1.4191:
     // 13.22 GB.
@@ -135,7 +136,7 @@ describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
       document.body.append(element);
     }, `/${SUB_PATH}/widget.js`);
     await page.locator('#c [data-testid="total"][data-value]').waitFor();
-    assert.equal(await widgetText(page, 'c', 'total'), '21.78 GB');
+    assert.equal(await widgetText(page, 'c', 'total'), REFERENCE.simulator.total);
     assertNoProblems(env);
   });
 
@@ -161,8 +162,8 @@ describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
       assert.deepEqual(registered, { before: false, reflected: 'glm-4-32b-0414', property: 'glm-4-32b-0414' });
       await page.locator('#de [data-testid="total"][data-value]').waitFor();
       await page.locator('#en [data-testid="total"][data-value]').waitFor();
-      assert.equal(await widgetText(page, 'de', 'total'), '21,78 GB', 'German from <html lang="de">');
-      assert.equal(await widgetText(page, 'en', 'total'), '21.78 GB', 'English from <div lang="en">');
+      assert.equal(await widgetText(page, 'de', 'total'), toGerman(REFERENCE.simulator.total), 'German from <html lang="de">');
+      assert.equal(await widgetText(page, 'en', 'total'), REFERENCE.simulator.total, 'English from <div lang="en">');
       // A property sets the attribute and recomputes; setting the same value again does nothing.
       await page.evaluate(() => {
         window.__changes = 0;
