@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"
@@ -92,6 +93,63 @@ TEST(BuiltinCatalog, DevicesMatchTheirSpecSheets) {
     EXPECT_EQ(d->bandwidth_gbps, expected.bandwidth_gbps);
     EXPECT_EQ(d->device_class, expected.device_class);
     EXPECT_EQ(d->source.rfind("https://", 0), 0u) << d->source;
+  }
+}
+
+// The devices added for published llama.cpp/vLLM runs, each as its entry's source states it:
+// the source names the memory ("<N> GB") and the bandwidth figure it was read from.
+struct SourcedDevice {
+  const char* id;
+  double memory_gib;
+  double bandwidth_gbps;
+  DeviceClass device_class;
+  Vendor vendor;
+  const char* bandwidth_text;  // as the source writes it
+};
+
+constexpr SourcedDevice kSourcedDevices[] = {
+    {"rtx-3070-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
+    {"rtx-3060-ti-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
+    {"rtx-3080-ti-12gb", 12, 912, DeviceClass::kConsumer, Vendor::kNvidia, "912 GB/s"},
+    {"rtx-4060-8gb", 8, 272, DeviceClass::kConsumer, Vendor::kNvidia, "272 GB/s"},
+    {"rtx-4070-12gb", 12, 504, DeviceClass::kConsumer, Vendor::kNvidia, "504 GB/s"},
+    {"rtx-4070-ti-12gb", 12, 504, DeviceClass::kConsumer, Vendor::kNvidia, "504 GB/s"},
+    {"rtx-5070-12gb", 12, 672, DeviceClass::kConsumer, Vendor::kNvidia, "672.0 GB/s"},
+    {"rtx-2080-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
+    {"rtx-2080-ti-11gb", 11, 616, DeviceClass::kConsumer, Vendor::kNvidia, "616 GB/s"},
+    {"a40-48gb", 48, 696, DeviceClass::kDatacenter, Vendor::kNvidia, "696 GB/s"},
+    {"tesla-p40-24gb", 24, 346, DeviceClass::kDatacenter, Vendor::kNvidia, "346 GB/s"},
+    {"tesla-v100-sxm2-32gb", 32, 900, DeviceClass::kDatacenter, Vendor::kNvidia, "900 GB/s"},
+    {"dgx-spark-gb10-128gb", 128, 273, DeviceClass::kConsumer, Vendor::kNvidia, "273 GB/s"},
+    {"rx-7900-xt-20gb", 20, 800, DeviceClass::kConsumer, Vendor::kAmd, "800 GB/s"},
+    {"rx-9070-xt-16gb", 16, 640, DeviceClass::kConsumer, Vendor::kAmd, "640 GB/s"},
+    {"rx-9070-16gb", 16, 640, DeviceClass::kConsumer, Vendor::kAmd, "640 GB/s"},
+    {"ryzen-ai-max-395-128gb", 128, 256, DeviceClass::kConsumer, Vendor::kAmd, "256 GB/s"},
+    {"apple-m4-32gb", 32, 120, DeviceClass::kApple, Vendor::kApple, "120 GB/s"},
+    {"apple-m4-pro-64gb", 64, 273, DeviceClass::kApple, Vendor::kApple, "273 GB/s"},
+    {"apple-m4-max-128gb", 128, 546, DeviceClass::kApple, Vendor::kApple, "546 GB/s"},
+    {"apple-m5-32gb", 32, 153, DeviceClass::kApple, Vendor::kApple, "153 GB/s"},
+    {"apple-m5-pro-64gb", 64, 307, DeviceClass::kApple, Vendor::kApple, "307 GB/s"},
+    {"apple-m5-max-128gb", 128, 614, DeviceClass::kApple, Vendor::kApple, "614 GB/s"},
+    {"apple-m3-ultra-256gb", 256, 819, DeviceClass::kApple, Vendor::kApple, "819 GB/s"},
+};
+
+TEST(BuiltinCatalog, AddedDevicesMatchTheFiguresTheirSourcesQuote) {
+  for (const SourcedDevice& expected : kSourcedDevices) {
+    SCOPED_TRACE(expected.id);
+    const Device* d = Builtin().FindDevice(expected.id);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->memory_gib, expected.memory_gib);
+    EXPECT_EQ(d->bandwidth_gbps, expected.bandwidth_gbps);
+    EXPECT_EQ(d->device_class, expected.device_class);
+    EXPECT_EQ(d->vendor, expected.vendor);
+    EXPECT_EQ(d->source.rfind("http", 0), 0u) << d->source;
+    const std::string memory = std::to_string(static_cast<int>(expected.memory_gib)) + " GB";
+    EXPECT_NE(d->source.find(memory), std::string::npos) << memory << " not in " << d->source;
+    EXPECT_NE(d->source.find(expected.bandwidth_text), std::string::npos) << d->source;
+    for (const auto* list : {&Builtin().recommendation_ladder, &Builtin().hardware_table}) {
+      EXPECT_EQ(std::count(list->begin(), list->end(), d->id), 0) << "the short lists stay as they are";
+    }
   }
 }
 
