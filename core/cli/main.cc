@@ -47,8 +47,10 @@ Usage:
 )";
 
 // The request fields the page and the sweep table take as flags (--kv for kv_dtype …).
-constexpr std::string_view kPageFields[] = {"model", "format", "context", "batch", "kv_dtype",
-                                            "device", "device_count", "runtime"};
+constexpr std::string_view kPageFields[] = {"model",   "format",  "context",            "batch",
+                                            "kv_dtype", "device",  "device_count",       "runtime",
+                                            "memory_utilization", "max_num_batched_tokens", "ubatch",
+                                            "flash_attention",    "parallel"};
 constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
 
 bool IsOk(const std::string& response) { return response.rfind("{\"ok\":true", 0) == 0; }
@@ -147,6 +149,21 @@ std::string ReadStandardInput() {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
+// A flag's value as request JSON: a count or a number as a JSON number when it looks like one,
+// true and false as themselves, anything else as a string, so the request parser's message
+// names the field either way.
+std::string FlagValueJson(const vramcalc::RequestField& field, std::string_view value) {
+  const auto only = [value](std::string_view chars) {
+    return !value.empty() && value.size() <= 18 && value.find_first_not_of(chars) == std::string_view::npos;
+  };
+  using vramcalc::RequestValue;
+  const bool raw = (field.value == RequestValue::kCount && only("0123456789")) ||
+                   (field.value == RequestValue::kNumber && only("0123456789.") && value.front() != '.' &&
+                    value.back() != '.' && std::count(value.begin(), value.end(), '.') <= 1) ||
+                   (field.value == RequestValue::kFlag && (value == "true" || value == "false"));
+  return raw ? std::string(value) : vramcalc::JsonString(value);
+}
+
 // Command-line flags as a request. `--<short name> VALUE` for the fields in `allowed`; other
 // flags go to `other(flag, value)`, which returns false for an unknown one.
 struct FlagRequest {
@@ -169,12 +186,8 @@ FlagRequest RequestFromFlags(const Args& args, std::span<const std::string_view>
       if (!other(flag, value)) out.error = "unknown option " + std::string(flag);
       continue;
     }
-    // A count goes in as a JSON number when it looks like one, else as a string, so the
-    // request parser's message names the field either way.
-    const bool digits = !value.empty() && value.size() <= 18 && value.find_first_not_of("0123456789") == std::string_view::npos;
     if (out.json.size() > 1) out.json += ",";
-    out.json += vramcalc::JsonString(field->name) + ":" +
-                (field->value == vramcalc::RequestValue::kCount && digits ? std::string(value) : vramcalc::JsonString(value));
+    out.json += vramcalc::JsonString(field->name) + ":" + FlagValueJson(*field, value);
   }
   out.json += "}";
   return out;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "engine_commands.h"
 #include "vramcalc/display.h"
 
 namespace vramcalc {
@@ -68,6 +69,11 @@ VllmWeights VllmWeightsFor(const ModelSpec& model, const QuantFormat& format) {
               "# Loads an AWQ INT4 export of " + model.checkpoint + " from " + dir +
                   " (made with AutoAWQ or llm-compressor)."};
     }
+    case WeightFamily::kGptq:
+    case WeightFamily::kMxfp4:
+    case WeightFamily::kNvfp4:
+    case WeightFamily::kMlx:  // not among the reference profile's formats
+      return {model.checkpoint, "", "# Loads " + model.checkpoint + "."};
     case WeightFamily::kGguf: {
       const std::string file = GgufFile(model, format.gguf_type);
       return {file, " \\\n  --tokenizer " + model.checkpoint,
@@ -177,14 +183,8 @@ std::string OllamaEnv(const CommandInputs& in) {
   return out;
 }
 
-// The command templates a runtime profile lists by id.
-struct CommandTemplate {
-  std::string_view id;
-  std::string_view engine;
-  std::string_view title;     // UI string key
-  std::string_view language;
-  std::string (*build)(const CommandInputs&);
-};
+// The reference page's command templates (the engine profiles' are in engine_commands.cc).
+using internal::CommandTemplate;
 constexpr CommandTemplate kTemplates[] = {
     {"vllm", "vllm", "cmd.vllm", "sh", VllmCommand},
     {"ollama-modelfile", "ollama", "cmd.ollama", "modelfile", OllamaModelfile},
@@ -193,10 +193,22 @@ constexpr CommandTemplate kTemplates[] = {
 
 }  // namespace
 
+namespace {
+
+// Every template: the reference page's, then the engines'.
+std::vector<CommandTemplate> AllTemplates() {
+  std::vector<CommandTemplate> all(std::begin(kTemplates), std::end(kTemplates));
+  for (const CommandTemplate& t : internal::EngineCommandTemplates()) all.push_back(t);
+  return all;
+}
+
+}  // namespace
+
 std::vector<Command> BuildCommands(const CommandInputs& inputs) {
   std::vector<Command> commands;
+  const std::vector<CommandTemplate> templates = AllTemplates();
   for (const std::string_view id : inputs.scenario->runtime->commands) {
-    for (const CommandTemplate& t : kTemplates) {
+    for (const CommandTemplate& t : templates) {
       if (t.id != id) continue;
       commands.push_back(Command{std::string(t.id), std::string(t.engine), std::string(t.title),
                                  std::string(t.language), t.build(inputs)});
@@ -207,7 +219,7 @@ std::vector<Command> BuildCommands(const CommandInputs& inputs) {
 
 std::vector<std::string_view> CommandTemplateIds() {
   std::vector<std::string_view> ids;
-  for (const CommandTemplate& t : kTemplates) ids.push_back(t.id);
+  for (const CommandTemplate& t : AllTemplates()) ids.push_back(t.id);
   return ids;
 }
 

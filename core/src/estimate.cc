@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine_memory.h"
+
 namespace vramcalc {
 namespace {
 
@@ -64,11 +66,13 @@ double WeightsGib(double params, double bits_per_weight) {
   return params * bits_per_weight / 8.0 / kBytesPerGib;
 }
 
-KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element) {
+KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element,
+                    int64_t head_divisor) {
   KvLayout layout;
   for (const LayerGroup& group : model.layer_groups) {
     // Elements per token over the group's layers (an exact integer), then bytes.
-    const int64_t elements = group.layers * group.kv_heads * (group.key_dim + group.value_dim);
+    const int64_t heads = head_divisor > 1 ? std::max<int64_t>(1, group.kv_heads / head_divisor) : group.kv_heads;
+    const int64_t elements = heads > 0 ? group.layers * heads * (group.key_dim + group.value_dim) : 0;
     if (elements == 0) continue;
     const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
     auto tier = std::find_if(layout.tiers.begin(), end,
@@ -84,16 +88,15 @@ KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double 
   std::sort(layout.tiers.begin() + 1, layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count),
             [](const KvLayout::Tier& a, const KvLayout::Tier& b) { return a.tokens_cap < b.tokens_cap; });
   const int64_t state_elements = SumOverGroups(model, [](const LayerGroup& g) { return g.state_elements; });
-  layout.state_bytes = static_cast<double>(state_elements) * state_bytes_per_element;
+  layout.state_bytes = static_cast<double>(state_elements) * state_bytes_per_element /
+                       static_cast<double>(std::max<int64_t>(1, head_divisor));
   return layout;
 }
 
-double KvCacheBytes(const KvLayout& layout, int64_t context_tokens, int64_t batch) {
-  const double s = static_cast<double>(context_tokens);
+double KvCacheBytes(const KvLayout& layout, int64_t context_tokens, int64_t batch, const KvAllocation& allocation) {
   double per_sequence = 0;
   for (const KvLayout::Tier& tier : layout.used()) {
-    const double tokens = tier.tokens_cap == 0 ? s : std::min(s, static_cast<double>(tier.tokens_cap));
-    per_sequence += tier.bytes_per_token * tokens;
+    per_sequence += tier.bytes_per_token * static_cast<double>(KvCells(allocation, context_tokens, tier.tokens_cap));
   }
   return static_cast<double>(batch) * per_sequence;
 }
@@ -111,68 +114,183 @@ double OverheadGib(const ModelSpec& model, double weights_gib, const OverheadRul
   return rule.runtime_gib + rule.weight_slack * weights_gib + rule.workspace_gib + workspace_gib;
 }
 
+namespace {
+
+// Every device's KV layout together, per token: the whole model's with an even split; under
+// tensor parallelism with KV heads split (KvSplit::kHeadsMinOne), N times one device's share.
+KvLayout ScenarioLayout(const Scenario& s) {
+  const RuntimeProfile& runtime = *s.runtime;
+  const int64_t divisor = runtime.kv.split == KvSplit::kHeadsMinOne ? s.device_count : 1;
+  KvLayout layout =
+      KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, runtime.kv.state_bytes_per_element, divisor);
+  if (divisor > 1) {
+    for (KvLayout::Tier& tier : layout.tiers) tier.bytes_per_token *= static_cast<double>(divisor);
+    layout.state_bytes *= static_cast<double>(divisor);
+  }
+  return layout;
+}
+
+// The sequences the engine allocates for: its server slots where it has them, else the batch.
+int64_t AllocatedSequences(const Scenario& s, const EngineSettings& settings) {
+  return s.runtime->Takes(kOptionParallel) ? settings.parallel : s.batch;
+}
+
+// The cells of one sequence's longest tier (what the compute buffer attends over).
+int64_t LongestTierCells(const KvLayout& layout, const KvAllocation& allocation, int64_t context_tokens) {
+  int64_t cells = 0;
+  for (const KvLayout::Tier& tier : layout.used()) {
+    if (tier.bytes_per_token > 0) cells = std::max(cells, KvCells(allocation, context_tokens, tier.tokens_cap));
+  }
+  return cells;
+}
+
+// The engine terms of one device's overhead (sections 5.4, 5.5), in GiB; zero for the reference.
+OverheadParts EngineParts(const Scenario& s, const EngineSettings& settings, int64_t cells) {
+  OverheadParts parts;
+  parts.compute_gib = ComputeBufferBytes(s, settings, cells, false) / kBytesPerGib;
+  parts.activation_gib = ActivationGib(s, settings);
+  parts.non_torch_gib = NonTorchGib(s);
+  parts.graphs_gib = GraphsGib(s);
+  return parts;
+}
+
+}  // namespace
+
 Footprint FootprintOf(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
+  const EngineSettings settings = ResolvedSettings(s);
+  const OverheadRule& rule = runtime.OverheadFor(s.device_class());
   Footprint footprint;
   footprint.device_count = s.device_count;
-  footprint.weights_gib = WeightsGib(s.model->params_total, s.format->bits_per_weight);
-  const KvLayout layout = KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, runtime.state_bytes_per_element);
-  footprint.kv_cache_bytes = KvCacheBytes(layout, s.context_tokens, s.batch);
-  footprint.state_bytes = layout.state_bytes * static_cast<double>(s.batch);
+  const WeightBytes weights = WeightBytesOf(s);
+  footprint.weights_gib = weights.device / kBytesPerGib;
+  footprint.host_gib = weights.host / kBytesPerGib;
+  const KvLayout layout = ScenarioLayout(s);
+  const KvAllocation allocation = AllocationOf(runtime, settings);
+  const int64_t sequences = AllocatedSequences(s, settings);
+  footprint.kv_cache_bytes = KvCacheBytes(layout, s.context_tokens, sequences, allocation);
+  footprint.state_bytes = layout.state_bytes * static_cast<double>(sequences);
   const double n = static_cast<double>(s.device_count);
-  footprint.device_overhead_gib =
-      OverheadGib(*s.model, footprint.weights_gib / n, runtime.OverheadFor(s.device_class())) +
-      (s.device_count > 1 ? runtime.tensor_parallel_buffers_gib : 0.0);
+  const double device_weights_gib = footprint.weights_gib / n;
+  const double buffers_gib = s.device_count > 1 ? runtime.tensor_parallel_buffers_gib : 0.0;
+  const int64_t cells = LongestTierCells(layout, allocation, s.context_tokens);
+  OverheadParts parts = EngineParts(s, settings, cells);
+  const double engine_gib = parts.total();
+  footprint.device_overhead_gib = OverheadGib(*s.model, device_weights_gib, rule) + buffers_gib + engine_gib;
+  footprint.main_device_extra_gib =
+      ComputeBufferBytes(s, settings, cells, true) / kBytesPerGib - parts.compute_gib;
+  parts.runtime_gib = rule.runtime_gib;
+  parts.slack_gib = rule.weight_slack * device_weights_gib;
+  parts.workspace_gib = OverheadGib(*s.model, device_weights_gib, rule) - parts.runtime_gib - parts.slack_gib;
+  parts.tensor_parallel_gib = buffers_gib;
+  footprint.parts = parts;
   return footprint;
 }
 
 double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
   const RuntimeProfile& runtime = *s.runtime;
-  const double bytes_per_token = s.model->params_active * s.format->bits_per_weight / 8.0 +
-                                 footprint.kv_cache_bytes + footprint.state_bytes;
+  const double bytes_per_token = WeightBytesOf(s).active + footprint.kv_cache_bytes + footprint.state_bytes;
   const double one_device = s.device->bandwidth_gbps * 1e9 * runtime.bandwidth_utilization *
                             runtime.DecodeEfficiency(s.device->device_class) / bytes_per_token;
   if (s.device_count <= 1) return one_device;
   return static_cast<double>(s.device_count) * runtime.tensor_parallel_efficiency * one_device;
 }
 
-Fit RateFit(const RuntimeProfile& runtime, double total_gib, double memory_gib) {
-  const double ratio = total_gib / memory_gib;
+Fit RateFit(const RuntimeProfile& runtime, double total_gib, double capacity_gib) {
+  const double ratio = total_gib / capacity_gib;
   if (ratio <= runtime.comfortable_ratio) return Fit::kComfortable;
   if (ratio <= 1.00) return Fit::kTight;
   return Fit::kNoFit;
 }
 
+namespace {
+
+// Whether the scenario at `context_tokens` rates anything but "no fit" on `capacity_gib`.
+bool FitsAt(Scenario s, int64_t context_tokens, double capacity_gib) {
+  s.context_tokens = context_tokens;
+  return RateFit(*s.runtime, FootprintOf(s).per_device_gib(), capacity_gib) != Fit::kNoFit;
+}
+
+// The largest context ≤ `upper` that fits, by bisection (the footprint grows with the
+// context); `upper` itself when it fits, 0 when nothing does.
+int64_t LargestFitting(const Scenario& s, int64_t upper, double capacity_gib) {
+  if (upper <= 0 || FitsAt(s, upper, capacity_gib)) return std::max<int64_t>(upper, 0);
+  // Cells come in granules: a whole number of them is the first guess.
+  const int64_t granule = std::max<int64_t>(1, s.runtime->kv.granule_tokens);
+  int64_t fits = 0;
+  int64_t fails = upper;
+  if (const int64_t whole = upper / granule * granule; whole > 0 && whole < upper) {
+    if (!FitsAt(s, whole, capacity_gib)) {
+      fails = whole;
+    } else if (!FitsAt(s, whole + 1, capacity_gib)) {
+      return whole;
+    } else {
+      fits = whole + 1;
+    }
+  }
+  while (fails - fits > 1) {
+    const int64_t middle = fits + (fails - fits) / 2;
+    (FitsAt(s, middle, capacity_gib) ? fits : fails) = middle;
+  }
+  return fits;
+}
+
+}  // namespace
+
 int64_t MaxContextTokens(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
   const OverheadRule& rule = runtime.OverheadFor(s.device_class());
-  const double memory_gib = s.device->memory_gib;
-  const Footprint footprint = FootprintOf(s);
-  const KvLayout layout = KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, runtime.state_bytes_per_element);
+  const double capacity_gib = CapacityGib(s);
+  Scenario empty = s;
+  empty.context_tokens = 0;
+  // The overhead at the smallest context: the linear bound below is then never too low.
+  const Footprint footprint = FootprintOf(empty);
+  const KvLayout layout = ScenarioLayout(s);
+  const int64_t sequences = AllocatedSequences(s, ResolvedSettings(s));
   const double n = static_cast<double>(s.device_count);
   const double device_weights_gib = footprint.weights_gib / n;
   const double buffers_gib = s.device_count > 1 ? runtime.tensor_parallel_buffers_gib : 0.0;
   // 1.6 as the page computes it, per device: the usable share of memory, less the runtime, the
   // slackened weights and (with N > 1) the buffers.
-  const double budget_gib = runtime.usable_fraction * memory_gib - rule.runtime_gib -
+  const double budget_gib = runtime.usable_fraction * capacity_gib - rule.runtime_gib -
                             (1.0 + rule.weight_slack) * device_weights_gib - buffers_gib;
   // 1.7: never report a context whose total would rate "does not fit".
-  const double fit_budget_gib = memory_gib - device_weights_gib - footprint.device_overhead_gib;
+  const double fit_budget_gib =
+      capacity_gib - device_weights_gib - footprint.device_overhead_gib - footprint.main_device_extra_gib;
   // Each device holds 1/N of the KV cache and the state, so all N together hold N budgets.
-  int64_t tokens = InverseKv(layout, s.batch,
+  int64_t tokens = InverseKv(layout, sequences,
                              n * std::min(budget_gib, fit_budget_gib) * kBytesPerGib - footprint.state_bytes);
   // Guard the last ulp: step down while the rating at `tokens` would still be "no fit".
   const auto device_total_gib = [&](int64_t tokens_now) {
     return device_weights_gib +
-           (KvCacheBytes(layout, tokens_now, s.batch) + footprint.state_bytes) / kBytesPerGib / n +
+           (KvCacheBytes(layout, tokens_now, sequences) + footprint.state_bytes) / kBytesPerGib / n +
            footprint.device_overhead_gib;
   };
   for (int step = 0; step < 8 && tokens > 0 &&
-                     RateFit(runtime, device_total_gib(tokens), memory_gib) == Fit::kNoFit;
+                     RateFit(runtime, device_total_gib(tokens), capacity_gib) == Fit::kNoFit;
        ++step) {
     --tokens;
   }
+  // Section 5: granules, the windows' extra cells and a compute buffer that grows with the
+  // context are above the linear bound; the whole footprint decides.
+  tokens = LargestFitting(s, tokens, capacity_gib);
+  if (runtime.context_within_model) tokens = std::min(tokens, s.model->max_position_embeddings);
   return tokens;
+}
+
+std::optional<KvPool> KvPoolOf(const Scenario& s) {
+  if (!s.runtime->kv_pool) return std::nullopt;
+  Scenario empty = s;
+  empty.context_tokens = 0;
+  const Footprint footprint = FootprintOf(empty);
+  const double n = static_cast<double>(s.device_count);
+  KvPool pool;
+  pool.gib = CapacityGib(s) - footprint.weights_gib / n - footprint.state_bytes / kBytesPerGib / n -
+             footprint.device_overhead_gib - footprint.main_device_extra_gib;
+  const KvLayout layout = ScenarioLayout(s);
+  const int64_t granule = std::max<int64_t>(1, s.runtime->kv.granule_tokens);
+  pool.tokens = InverseKv(layout, 1, n * pool.gib * kBytesPerGib) / granule * granule;
+  return pool;
 }
 
 }  // namespace vramcalc

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "engine_memory.h"
 #include "vramcalc/display.h"
 #include "vramcalc/i18n.h"
 
@@ -44,10 +45,12 @@ std::vector<const Device*> SortedLadder(const Catalog& catalog) {
 const Device* RecommendedOn(const std::vector<const Device*>& ladder, Scenario s, int64_t device_count) {
   s.context_tokens = kRecommendationContextTokens;
   s.device_count = device_count;
+  if (device_count > 1 && !s.runtime->multi_device) return nullptr;
   for (const Device* device : ladder) {
     if (device_count > 1 && IsApple(*device)) continue;  // no tensor parallelism across Macs
+    if (!s.runtime->RunsOn(device->device_class)) continue;
     s.device = device;
-    if (FootprintOf(s).per_device_gib() <= s.runtime->usable_fraction * device->memory_gib) return device;
+    if (FootprintOf(s).per_device_gib() <= s.runtime->usable_fraction * CapacityGib(s)) return device;
   }
   return nullptr;
 }
@@ -65,10 +68,19 @@ std::optional<Placement> PlacementOn(const std::vector<const Device*>& ladder, c
 std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalog,
                                    const std::vector<const Device*>& ladder, Scenario& s) {
   s.device_count = request.device_count.value_or(1);
+  if (s.device_count > 1 && !s.runtime->multi_device) {
+    return Error{"unsupported_device_count",
+                 "Runtime " + std::string(s.runtime->id) + " runs on one device; device_count must be 1.", "device_count"};
+  }
   if (request.device) {
     s.device = catalog.FindDevice(*request.device);
     if (s.device == nullptr) {
       return Unknown("unknown_device", "device", *request.device, "a catalog id such as \"rtx-3090-24gb\"", "device");
+    }
+    if (!s.runtime->RunsOn(s.device->device_class)) {
+      return Error{"unsupported_device", "Runtime " + std::string(s.runtime->id) + " does not run on " +
+                                             s.device->name + " (" + std::string(kDeviceClasses.Id(s.device->device_class)) +
+                                             " devices).", "device"};
     }
     return std::nullopt;
   }
@@ -78,7 +90,9 @@ std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalo
     s.device = placement->device;
     s.device_count = placement->device_count;
   }
-  if (s.device == nullptr && !ladder.empty()) s.device = ladder.back();
+  for (auto it = ladder.rbegin(); s.device == nullptr && it != ladder.rend(); ++it) {
+    if (s.runtime->RunsOn((*it)->device_class)) s.device = *it;  // the largest it runs on
+  }
   if (s.device == nullptr) {
     return Error{"invalid_catalog", "The device catalog has no recommendation ladder.", "device"};
   }
@@ -105,15 +119,21 @@ std::optional<Error> ResolveTables(const Request& request, const Catalog& catalo
   const auto ids = [](const auto& items) {
     return JoinIds(items, [](const auto& item) { return item.id; }, "or", false);
   };
-  s.format = FindQuantFormat(request.format);
-  if (s.format == nullptr) return Unknown("unknown_format", "format", request.format, ids(QuantFormats()), "format");
-  s.kv_dtype = FindKvDtype(request.kv_dtype);
-  if (s.kv_dtype == nullptr) {
-    return Unknown("unknown_kv_dtype", "KV cache type", request.kv_dtype, ids(KvDtypes()), "kv_dtype");
-  }
   s.runtime = FindRuntimeProfile(request.runtime);
   if (s.runtime == nullptr) {
     return Unknown("unknown_runtime", "runtime", request.runtime, ids(RuntimeProfiles()), "runtime");
+  }
+  const auto listed = [](std::span<const std::string_view> items) { return JoinList(items, "or"); };
+  const std::string_view format = request.format ? std::string_view(*request.format) : s.runtime->default_format;
+  s.format = FindQuantFormat(format);
+  if (s.format == nullptr || !OffersFormat(*s.runtime, s.format->id)) {
+    return Unknown("unknown_format", "format", format, listed(s.runtime->formats) + " (runtime " +
+                   std::string(s.runtime->id) + ")", "format");
+  }
+  s.kv_dtype = FindKvDtype(request.kv_dtype);
+  if (s.kv_dtype == nullptr || !OffersKvDtype(*s.runtime, s.kv_dtype->id)) {
+    return Unknown("unknown_kv_dtype", "KV cache type", request.kv_dtype, listed(s.runtime->kv_dtypes) +
+                   " (runtime " + std::string(s.runtime->id) + ")", "kv_dtype");
   }
   for (const std::string& id : request.compare) {
     if (catalog.FindDevice(id) == nullptr) {
@@ -124,6 +144,55 @@ std::optional<Error> ResolveTables(const Request& request, const Catalog& catalo
   }
   s.context_tokens = request.context_tokens;
   s.batch = request.batch;
+  return std::nullopt;
+}
+
+// The request's engine options, each only for a runtime that has it (section 5.6).
+std::optional<Error> ResolveEngine(const Request& request, Scenario& s) {
+  const RuntimeProfile& runtime = *s.runtime;
+  const struct {
+    bool given;
+    EngineOption option;
+    std::string_view field;
+  } kGiven[] = {{request.memory_utilization.has_value(), kOptionMemoryUtilization, "memory_utilization"},
+                {request.max_num_batched_tokens.has_value(), kOptionMaxNumBatchedTokens, "max_num_batched_tokens"},
+                {request.ubatch.has_value(), kOptionUbatch, "ubatch"},
+                {request.flash_attention.has_value(), kOptionFlashAttention, "flash_attention"},
+                {request.parallel.has_value(), kOptionParallel, "parallel"}};
+  for (const auto& given : kGiven) {
+    if (given.given && !runtime.Takes(given.option)) {
+      return Error{"unsupported_option", std::string(given.field) + " is not an option of runtime " +
+                                             std::string(runtime.id) + ".", std::string(given.field)};
+    }
+  }
+  s.engine.memory_utilization = request.memory_utilization.value_or(0);
+  s.engine.max_num_batched_tokens = request.max_num_batched_tokens.value_or(0);
+  s.engine.ubatch = request.ubatch.value_or(0);
+  s.engine.flash_attention = request.flash_attention.value_or(runtime.defaults.flash_attention);
+  s.engine.parallel = request.parallel.value_or(0);
+  return std::nullopt;
+}
+
+// Combinations an engine refuses: llama.cpp quantizes the V cache only with flash attention
+// ("quantized V cache was requested, but this requires Flash Attention", llama-context.cpp);
+// mlx-lm cannot quantize a sliding-window cache ("RotatingKVCache Quantization NYI",
+// cache.py); MXFP4 formats quantize experts, so they need a mixture-of-experts model.
+std::optional<Error> CheckCombination(const Scenario& s) {
+  const bool quantized_kv = s.kv_dtype->bytes_per_element < 1.5;
+  if (s.runtime->compute.logits > 0 && quantized_kv && !s.engine.flash_attention) {
+    return Error{"unsupported_combination", "llama.cpp keeps a quantized KV cache (" + std::string(s.kv_dtype->id) +
+                                                ") only with flash attention on.", "flash_attention"};
+  }
+  const bool windowed = std::any_of(s.model->layer_groups.begin(), s.model->layer_groups.end(),
+                                    [](const LayerGroup& g) { return g.kind == LayerKind::kWindow; });
+  if (s.runtime->kv.granule_tokens == 256 && s.runtime->compute.logits == 0 && quantized_kv && windowed) {
+    return Error{"unsupported_combination", "mlx-lm cannot quantize the sliding-window cache of " + s.model->name + ".",
+                 "kv_dtype"};
+  }
+  if (s.format->moe_only && !s.model->moe) {
+    return Error{"unsupported_combination", std::string(s.format->label) + " quantizes experts; " + s.model->name +
+                                                " has none.", "format"};
+  }
   return std::nullopt;
 }
 
@@ -148,8 +217,16 @@ SimulatorResult Simulate(const Scenario& s) {
   sim.share_state_pct = RoundHalfUp(100.0 * sim.state_gib / sim.total_gib, 1);
   sim.share_overhead_pct =
       RoundHalfUp(100.0 - sim.share_weights_pct - sim.share_kv_cache_pct - sim.share_state_pct, 1);
-  sim.usage_pct = 100.0 * sim.per_device_gib / s.device->memory_gib;
-  sim.fit = RateFit(*s.runtime, sim.per_device_gib, s.device->memory_gib);
+  sim.capacity_gib = CapacityGib(s);
+  sim.visible_gib = VisibleMemoryGib(*s.runtime, *s.device);
+  sim.host_gib = footprint.host_gib;
+  sim.overhead_parts = footprint.parts;
+  sim.main_device_extra_gib = footprint.main_device_extra_gib;
+  sim.kv_pool = KvPoolOf(s);
+  sim.engine = ResolvedSettings(s);
+  sim.bits_per_weight = footprint.weights_gib * kBytesPerGib * 8.0 / s.model->params_total;
+  sim.usage_pct = 100.0 * sim.per_device_gib / sim.capacity_gib;
+  sim.fit = RateFit(*s.runtime, sim.per_device_gib, sim.capacity_gib);
   sim.decode_tps = DecodeTokensPerSecond(s, footprint);
   sim.max_context_tokens = MaxContextTokens(s);
   sim.max_context_capped = sim.max_context_tokens >= kMaxContextTokens;
@@ -166,14 +243,19 @@ SimulatorResult Simulate(const Scenario& s) {
 // runtime's default class), at the request's batch and KV type, with its recommended class.
 std::vector<MatrixRow> BuildMatrix(const Scenario& s, const std::vector<const Device*>& ladder) {
   std::vector<MatrixRow> matrix;
-  for (const QuantFormat& format : QuantFormats()) {
+  for (const std::string_view id : s.runtime->formats) {
+    const QuantFormat& format = *FindQuantFormat(id);
+    if (format.moe_only && !s.model->moe) continue;
     Scenario row_scenario = s;
     row_scenario.format = &format;
     row_scenario.device = nullptr;
     row_scenario.device_count = 1;
     MatrixRow row;
     row.format = &format;
-    row.weights_gib = WeightsGib(s.model->params_total, format.bits_per_weight);
+    row.weights_gib = FootprintOf(row_scenario).weights_gib;
+    row.bits_per_weight = s.runtime->weights.rule == WeightsRule::kFlat
+                              ? format.bits_per_weight
+                              : row.weights_gib * kBytesPerGib * 8.0 / s.model->params_total;
     for (std::size_t i = 0; i < std::size(kMatrixContexts); ++i) {
       row_scenario.context_tokens = kMatrixContexts[i].tokens;
       row.total_gib[i] = FootprintOf(row_scenario).total_gib();
@@ -184,15 +266,12 @@ std::vector<MatrixRow> BuildMatrix(const Scenario& s, const std::vector<const De
   return matrix;
 }
 
-std::vector<CurvePoint> BuildCurve(const Scenario& s) {
-  const Footprint footprint = FootprintOf(s);
-  const KvLayout layout = KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, s.runtime->state_bytes_per_element);
+std::vector<CurvePoint> BuildCurve(Scenario s) {
   std::vector<CurvePoint> curve;
   for (const int64_t context_tokens : CurveContexts(*s.model)) {
-    const double kv_gib = KvCacheBytes(layout, context_tokens, s.batch) / kBytesPerGib;
-    curve.push_back(CurvePoint{context_tokens, kv_gib,
-                               footprint.weights_gib + kv_gib + footprint.state_bytes / kBytesPerGib +
-                                   footprint.overhead_gib()});
+    s.context_tokens = context_tokens;
+    const Footprint footprint = FootprintOf(s);
+    curve.push_back(CurvePoint{context_tokens, footprint.kv_cache_bytes / kBytesPerGib, footprint.total_gib()});
   }
   return curve;
 }
@@ -208,14 +287,16 @@ std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request
   add(s.device);
   std::vector<HardwareRow> rows;
   for (const Device* device : devices) {
+    if (!s.runtime->RunsOn(device->device_class)) continue;
     Scenario row_scenario = s;
     row_scenario.device = device;
     const Footprint footprint = FootprintOf(row_scenario);
     HardwareRow row;
     row.device = device;
     row.needed_gib = footprint.per_device_gib();
-    row.usage_pct = 100.0 * row.needed_gib / device->memory_gib;
-    row.fit = RateFit(*s.runtime, row.needed_gib, device->memory_gib);
+    row.capacity_gib = CapacityGib(row_scenario);
+    row.usage_pct = 100.0 * row.needed_gib / row.capacity_gib;
+    row.fit = RateFit(*s.runtime, row.needed_gib, row.capacity_gib);
     row.decode_tps = DecodeTokensPerSecond(row_scenario, footprint);
     rows.push_back(row);
   }
@@ -242,7 +323,7 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
     const double other_total = footprint.total_gib();
     ranked.push_back(Ranked{std::abs(other_total - total_gib),
                             RelatedModel{&other, other_total,
-                                         RateFit(*s.runtime, footprint.per_device_gib(), s.device->memory_gib)},
+                                         RateFit(*s.runtime, footprint.per_device_gib(), CapacityGib(s))},
                             i});
   }
   const std::size_t shown = std::min(kMaxRelated, ranked.size());
@@ -268,6 +349,7 @@ std::string RequestFieldHelp(const RequestField& field) {
                                    {"max_context", FormatGrouped(kMaxRequestContextTokens)},
                                    {"context", std::to_string(kDefaultContextTokens)},
                                    {"max_batch", FormatGrouped(kMaxRequestBatch)},
+                                   {"max_batched_tokens", FormatGrouped(kMaxRequestBatchedTokens)},
                                    {"kv_dtypes", ids(KvDtypes())},
                                    {"kv_dtype", std::string(kDefaultKvDtypeId)},
                                    {"max_devices", std::to_string(kMaxDeviceCount)},
@@ -316,8 +398,10 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   Scenario s;
   s.model = model.value();
   if (auto error = ResolveTables(request, catalog, s)) return *error;
+  if (auto error = ResolveEngine(request, s)) return *error;
   const std::vector<const Device*> ladder = SortedLadder(catalog);
   if (auto error = ResolveDevice(request, catalog, ladder, s)) return *error;
+  if (auto error = CheckCombination(s)) return *error;
 
   Response response;
   response.sections = request.sections;
@@ -346,8 +430,10 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   SweepResult result;
   result.request = request;
   for (const ModelSpec& model : catalog.models) result.models.push_back(&model);
-  for (const QuantFormat& format : QuantFormats()) result.formats.push_back(&format);
-  for (const Device& device : catalog.devices) result.devices.push_back(&device);
+  for (const std::string_view id : s.runtime->formats) result.formats.push_back(FindQuantFormat(id));
+  for (const Device& device : catalog.devices) {
+    if (s.runtime->RunsOn(device.device_class)) result.devices.push_back(&device);
+  }
   result.cells.reserve(result.models.size() * result.formats.size() * result.devices.size());
   for (const ModelSpec* model : result.models) {
     for (const QuantFormat* format : result.formats) {
@@ -355,10 +441,15 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
         s.model = model;
         s.format = format;
         s.device = device;
-        const Footprint footprint = FootprintOf(s);
         SweepCell cell;
+        if (format->moe_only && !model->moe) {  // nothing to quantize: an empty, "no fit" cell
+          cell.fit = Fit::kNoFit;
+          result.cells.push_back(cell);
+          continue;
+        }
+        const Footprint footprint = FootprintOf(s);
         cell.total_gib = footprint.total_gib();
-        cell.fit = RateFit(*s.runtime, cell.total_gib, device->memory_gib);
+        cell.fit = RateFit(*s.runtime, cell.total_gib, CapacityGib(s));
         cell.decode_tps = DecodeTokensPerSecond(s, footprint);
         cell.max_context_tokens = MaxContextTokens(s);
         result.cells.push_back(cell);

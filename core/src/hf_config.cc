@@ -382,6 +382,7 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
   const double h = static_cast<double>(m.hidden_size);
   const double layers = static_cast<double>(m.num_hidden_layers);
   const bool tied = c.Flag("tie_word_embeddings", type.tied_by_default);
+  m.tie_word_embeddings = tied;
   const double attention = AttentionParams(c, m, shape);
   const double router = m.moe ? h * static_cast<double>(m.moe->num_experts) : 0;
   const double dense_layers = layers - shape.moe_layers;
@@ -397,6 +398,7 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
   m.params_total = embeddings + dense_layers * per_dense_layer + shape.moe_layers * per_moe_layer_total;
   m.params_active = embeddings + dense_layers * per_dense_layer + shape.moe_layers * per_moe_layer_active;
   m.params_formula = ParamsFormula(m, shape, tied, attention, router);
+  if (m.moe) m.moe->expert_params = experts * shape.expert * shape.moe_layers;
 }
 
 // The model_type (the text_config's when it names a supported one, else the outer one) and

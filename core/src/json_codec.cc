@@ -104,6 +104,25 @@ int64_t RequestCount(Value value, std::string_view key, int64_t max, const char*
   return static_cast<int64_t>(number);
 }
 
+// A share above 0 and at most 1.
+double RequestShare(Value value, std::string_view key) {
+  const std::string rule = std::string(key) + " must be a number above 0 and at most 1";
+  if (!value.IsNumber()) {
+    RequestFail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
+  }
+  const double number = value.Number();
+  if (!(number > 0) || number > 1) RequestFail("invalid_value", std::string(key), rule + "; got " + Echo(value) + ".");
+  return number;
+}
+
+bool RequestFlag(Value value, std::string_view key) {
+  if (!value.IsBool()) {
+    RequestFail("invalid_type", std::string(key),
+                std::string(key) + " must be true or false, not " + std::string(value.TypeName()) + ".");
+  }
+  return value.Bool();
+}
+
 // "sections": an array of distinct section names (evaluate.h), in any order.
 uint32_t RequestSections(Value value) {
   const std::string rule = "sections must be an array of " + JoinIds(kSections, "and", false);
@@ -175,6 +194,13 @@ constexpr FieldReader kFieldReaders[] = {
      }},
     {"compare", [](Value v, Request& r) { r.compare = RequestCompare(v); }},
     {"runtime", [](Value v, Request& r) { r.runtime = RequestString(v, "runtime"); }},
+    {"memory_utilization", [](Value v, Request& r) { r.memory_utilization = RequestShare(v, "memory_utilization"); }},
+    {"max_num_batched_tokens", [](Value v, Request& r) {
+       r.max_num_batched_tokens = RequestCount(v, "max_num_batched_tokens", kMaxRequestBatchedTokens, "tokens");
+     }},
+    {"ubatch", [](Value v, Request& r) { r.ubatch = RequestCount(v, "ubatch", kMaxRequestBatchedTokens, "tokens"); }},
+    {"flash_attention", [](Value v, Request& r) { r.flash_attention = RequestFlag(v, "flash_attention"); }},
+    {"parallel", [](Value v, Request& r) { r.parallel = RequestCount(v, "parallel", kMaxRequestBatch, "slots"); }},
     {"sections", [](Value v, Request& r) { r.sections = RequestSections(v); }},
 };
 

@@ -51,6 +51,7 @@ class Value {
   bool IsNumber() const { return type() == Type::kInteger || type() == Type::kFloat; }
   bool IsInteger() const { return type() == Type::kInteger; }
   bool IsNull() const { return type() == Type::kNull; }
+  bool IsBool() const { return type() == Type::kBool; }
   // "a number", "a string", "true or false", "null", "an array" or "an object", for messages.
   std::string_view TypeName() const;
 

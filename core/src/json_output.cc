@@ -36,6 +36,7 @@ class SchemaWriter {
   void Text(std::string_view key, const std::string& value, unsigned) { w_.Field(key, value); }
   void Number(std::string_view key, double value, unsigned) { w_.Field(key, value); }
   void Count(std::string_view key, int64_t value, unsigned) { w_.Field(key, value); }
+  void Flag(std::string_view key, bool value, unsigned) { w_.Field(key, value); }
   template <typename E, typename Entry>
   void Enum(std::string_view key, E value, Vocabulary<E, Entry> vocabulary, unsigned) {
     w_.Field(key, vocabulary.Id(value));
@@ -85,6 +86,47 @@ void WriteDeviceRef(JsonWriter& w, const Device& device) {
   w.Field("bandwidth_gbps", device.bandwidth_gbps);
 }
 
+// The engine profiles' figures (core/ESTIMATION.md section 5): capacity, host RAM, the overhead by
+// source, the KV pool and the settings the estimate ran with.
+void WriteEngineFigures(JsonWriter& w, const SimulatorResult& s) {
+  w.Field("capacity_gib", s.capacity_gib);
+  w.Field("visible_gib", s.visible_gib);
+  w.Field("host_gib", s.host_gib);
+  w.Field("bits_per_weight", s.bits_per_weight);
+  const OverheadParts& parts = s.overhead_parts;
+  w.Key("overhead_parts");
+  w.BeginObject();
+  w.Field("runtime", parts.runtime_gib);
+  w.Field("slack", parts.slack_gib);
+  w.Field("workspace", parts.workspace_gib);
+  w.Field("tensor_parallel", parts.tensor_parallel_gib);
+  w.Field("compute", parts.compute_gib);
+  w.Field("activation", parts.activation_gib);
+  w.Field("non_torch", parts.non_torch_gib);
+  w.Field("graphs", parts.graphs_gib);
+  w.Field("main_device_extra", s.main_device_extra_gib);
+  w.EndObject();
+  w.Key("kv_pool");
+  if (s.kv_pool) {
+    w.BeginObject();
+    w.Field("gib", s.kv_pool->gib);
+    w.Field("tokens", s.kv_pool->tokens);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  const EngineSettings& e = s.engine;
+  w.Key("engine");
+  w.BeginObject();
+  w.Field("memory_utilization", e.memory_utilization);
+  w.Field("max_num_batched_tokens", e.max_num_batched_tokens);
+  w.Field("max_num_seqs", e.max_num_seqs);
+  w.Field("ubatch", e.ubatch);
+  w.Field("flash_attention", e.flash_attention);
+  w.Field("parallel", e.parallel);
+  w.EndObject();
+}
+
 void WriteSimulator(JsonWriter& w, const SimulatorResult& s) {
   w.Key("simulator");
   w.BeginObject();
@@ -119,6 +161,7 @@ void WriteSimulator(JsonWriter& w, const SimulatorResult& s) {
   w.Field("kv_naive_mha_gib", s.kv_naive_mha_gib);
   w.Field("kv_saving_pct", s.kv_saving_pct);
   w.Field("kv_compression", kKvCompressions.Id(s.kv_compression));
+  WriteEngineFigures(w, s);
   w.EndObject();
 }
 
@@ -142,7 +185,7 @@ void WriteMatrix(JsonWriter& w, const std::vector<MatrixRow>& matrix) {
     w.BeginObject();
     w.Field("format", row.format->id);
     w.Field("label", row.format->label);
-    w.Field("bpw", row.format->bits_per_weight);
+    w.Field("bpw", row.bits_per_weight);
     w.Field("weights_gib", row.weights_gib);
     w.Key("total_gib");
     w.BeginObject();
@@ -169,6 +212,7 @@ void WriteHardware(JsonWriter& w, const std::vector<HardwareRow>& rows) {
     w.BeginObject();
     WriteDeviceRef(w, *row.device);
     w.Field("needed_gib", row.needed_gib);
+    w.Field("capacity_gib", row.capacity_gib);
     w.Field("usage_pct", row.usage_pct);
     w.Field("fit", kFits.Id(row.fit));
     w.Field("decode_tps", row.decode_tps);
@@ -213,6 +257,31 @@ void WriteDevices(JsonWriter& w, const Catalog& catalog) {
   w.EndArray();
 }
 
+// One runtime profile for the page: what it runs, on what, and the options it takes.
+void WriteRuntime(JsonWriter& w, const RuntimeProfile& profile) {
+  w.BeginObject();
+  w.Field("id", profile.id);
+  w.Field("models", profile.models);
+  IdArray(w, "formats", profile.formats, [](std::string_view id) { return id; });
+  w.Field("default_format", profile.default_format);
+  IdArray(w, "kv_dtypes", profile.kv_dtypes, [](std::string_view id) { return id; });
+  w.Key("runs_on");
+  w.BeginArray();
+  for (const auto& entry : kDeviceClasses.entries()) {
+    if (profile.RunsOn(entry.value)) w.Value(entry.id);
+  }
+  w.EndArray();
+  w.Field("multi_device", profile.multi_device);
+  w.Field("kv_pool", profile.kv_pool);
+  w.Key("options");
+  w.BeginArray();
+  for (const auto& entry : kEngineOptions.entries()) {
+    if (profile.Takes(entry.value)) w.Value(entry.id);
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
 // The tables the page's selectors and link checks read: formats, KV types, runtime profiles.
 void WriteTables(JsonWriter& w) {
   w.Key("formats");
@@ -222,6 +291,8 @@ void WriteTables(JsonWriter& w) {
     w.Field("id", f.id);
     w.Field("label", f.label);
     w.Field("bpw", f.bits_per_weight);
+    w.Field("moe_only", f.moe_only);
+    w.Field("source", f.source);
     w.EndObject();
   }
   w.EndArray();
@@ -237,12 +308,7 @@ void WriteTables(JsonWriter& w) {
   w.EndArray();
   w.Key("runtimes");
   w.BeginArray();
-  for (const RuntimeProfile& profile : RuntimeProfiles()) {
-    w.BeginObject();
-    w.Field("id", profile.id);
-    w.Field("models", profile.models);
-    w.EndObject();
-  }
+  for (const RuntimeProfile& profile : RuntimeProfiles()) WriteRuntime(w, profile);
   w.EndArray();
 }
 
@@ -277,7 +343,7 @@ void WriteRequestVocabulary(JsonWriter& w) {
   w.Key("defaults");
   w.BeginObject();
   w.Field("model", defaults.model);
-  w.Field("format", defaults.format);
+  w.Field("format", kDefaultFormatId);
   w.Field("context", defaults.context_tokens);
   w.Field("batch", defaults.batch);
   w.Field("kv_dtype", defaults.kv_dtype);
@@ -289,6 +355,7 @@ void WriteRequestVocabulary(JsonWriter& w) {
   w.Field("max_context", kMaxRequestContextTokens);
   w.Field("max_batch", kMaxRequestBatch);
   w.Field("max_device_count", kMaxDeviceCount);
+  w.Field("max_batched_tokens", kMaxRequestBatchedTokens);
   w.Field("max_compare", static_cast<int64_t>(kMaxCompareDevices));
   w.EndObject();
 }
@@ -335,6 +402,7 @@ std::string CatalogObjectJson(const Catalog& catalog) {
     w.Field("name", model.name);
     w.Field("family", model.family);
     w.Field("params_total", model.params_total);
+    w.Field("moe", model.moe.has_value());  // formats that quantize experts need one
     w.EndObject();
   }
   w.EndArray();

@@ -5,25 +5,77 @@
 namespace vramcalc {
 namespace {
 
-// Effective bits per weight: estimation model 1.1 (the reference page's "Effektive bpw").
-constexpr std::array<QuantFormat, 8> kFormats{{
-    {"FP16", "FP16 / BF16", 16.00, WeightFamily::kFloat16, "F16"},
-    {"FP8", "FP8", 8.50, WeightFamily::kFp8, ""},
-    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0"},
-    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K"},
-    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M"},
-    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M"},
-    {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, ""},
-    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS"},
+// Bits per weight of the tensor types the formats use: bytes per block × 8 / weights per block,
+// from ggml's block definitions (ggml-common.h: Q8_0 34 B / 32, Q6_K 210 / 256, Q5_K 176 / 256,
+// Q4_K 144 / 256, Q4_0 18 / 32, IQ4_XS 136 / 256, Q3_K and IQ3_S 110 / 256, Q2_K 84 / 256,
+// MXFP4 17 / 32); MLX's affine groups of 64 with a 16-bit scale and bias (mlx-lm
+// quantize_model); AWQ and GPTQ's groups of 128 with a 16-bit scale and a 4-bit zero point;
+// NVFP4's FP8 scale per 16 weights.
+constexpr double kF16 = 16, kQ8_0 = 8.5, kQ6_K = 6.5625, kQ5_K = 5.5, kQ4_K = 4.5, kQ4_0 = 4.5,
+                 kIq4Xs = 4.25, kQ3_K = 3.4375, kIq3S = 3.4375, kQ2_K = 2.625, kMxfp4 = 4.25;
+constexpr double kMlx8 = 8.5, kMlx4 = 4.5, kInt4G128 = 4 + 16.0 / 128 + 4.0 / 128, kNvfp4 = 4 + 8.0 / 16;
+constexpr double kFp8 = 8;  // FP8 with one scale per tensor or per 128 × 128 block (under 0.01 bit)
+
+// GGUF files (llama.cpp's llama-quant.cpp, llama_tensor_get_type): the output head takes Q6_K
+// (Q8_0 stays Q8_0; the IQ2/IQ3_XXS/IQ1 files take Q5_K; MXFP4 files Q8_0); the token
+// embedding takes the file's base type (IQ2_XXS: Q2_K; IQ3_XXS: IQ3_S); a tied matrix takes
+// the head's type. The body's bits are fitted to published file sizes
+// (tests/calibration/gguf-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
+// mixes give some attn_v and ffn_down tensors more bits than the base type.
+constexpr std::string_view kGgufSource =
+    "llama.cpp src/llama-quant.cpp (head and embedding types); body fitted to "
+    "tests/calibration/gguf-sizes.json";
+constexpr StoredBits Gguf(double body, double embedding, double head) {
+  return {body, body, embedding, head, head};
+}
+constexpr StoredBits Uniform(double bits) { return {bits, bits, bits, bits, bits}; }
+// Checkpoints that quantize the linear layers and keep the embedding and the head in 16 bits
+// (AWQ, GPTQ, FP8 and NVFP4 checkpoints list lm_head among the modules not converted).
+constexpr StoredBits LinearOnly(double bits) { return {bits, bits, kF16, kF16, kF16}; }
+
+constexpr std::array<QuantFormat, 20> kFormats{{
+    // The reference page's eight, in its matrix's order (estimation model 1.1).
+    {"FP16", "FP16 / BF16", 16.00, WeightFamily::kFloat16, "F16", Uniform(kF16), false, "16-bit"},
+    {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false,
+     "FP8 linear layers, 16-bit embedding and head (vLLM fp8 quantization)"},
+    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, kQ8_0, kQ8_0), false, kGgufSource},
+    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K), false, kGgufSource},
+    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K), false, kGgufSource},
+    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K), false, kGgufSource},
+    {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, "", LinearOnly(kInt4G128), false,
+     "AutoAWQ GEMM, group 128: 4-bit weights, FP16 scale and 4-bit zero point per group"},
+    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K), false, kGgufSource},
+    // The other profiles' formats.
+    {"BF16", "BF16", 16.00, WeightFamily::kFloat16, "BF16", Uniform(kF16), false, "16-bit"},
+    {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, kQ4_0, kQ6_K), false, kGgufSource},
+    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K), false, kGgufSource},
+    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K), false, kGgufSource},
+    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K), false, kGgufSource},
+    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K), false, kGgufSource},
+    {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, kQ8_0},
+     true, "llama.cpp src/llama-quant.cpp: MoE tensors MXFP4, other tensors Q8_0"},
+    {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16, kF16}, true,
+     "gpt-oss checkpoints: MXFP4 experts; embed_tokens and lm_head in modules_to_not_convert"},
+    {"NVFP4", "NVFP4", 4.50, WeightFamily::kNvfp4, "", LinearOnly(kNvfp4), false,
+     "NVFP4: 4-bit E2M1 with an FP8 scale per 16 weights; lm_head not converted"},
+    {"GPTQ_INT4", "GPTQ INT4", 4.16, WeightFamily::kGptq, "", LinearOnly(kInt4G128), false,
+     "GPTQ, group 128: 4-bit weights, FP16 scale and 4-bit zero point per group"},
+    {"MLX_8BIT", "MLX 8-bit", 8.50, WeightFamily::kMlx, "", Uniform(kMlx8), false,
+     "mlx-lm affine quantization, group 64, 16-bit scale and bias; embeddings quantized too"},
+    {"MLX_4BIT", "MLX 4-bit", 4.50, WeightFamily::kMlx, "", Uniform(kMlx4), false,
+     "mlx-lm affine quantization, group 64, 16-bit scale and bias; embeddings quantized too"},
 }};
 
 // Bytes per KV element: FP16 2; FP8 1; llama.cpp's Q8_0 block is 32 int8 + one FP16 scale
-// (34 B per 32); Q4_0 is 32 nibbles + one FP16 scale (18 B per 32).
-constexpr std::array<KvDtype, 4> kKvDtypes{{
+// (34 B per 32); Q4_0 is 32 nibbles + one FP16 scale (18 B per 32). mlx-lm's QuantizedKVCache
+// keeps a 16-bit scale and bias per 64 elements: 8-bit 1 + 4/64, 4-bit 0.5 + 4/64.
+constexpr std::array<KvDtype, 6> kKvDtypes{{
     {"fp16", "FP16", 2.0},
     {"fp8", "FP8", 1.0},
     {"q8_0", "Q8_0", 34.0 / 32.0},
     {"q4_0", "Q4_0", 18.0 / 32.0},
+    {"q8_mlx", "8-bit (MLX)", 1.0 + 4.0 / 64.0},
+    {"q4_mlx", "4-bit (MLX)", 0.5 + 4.0 / 64.0},
 }};
 
 template <typename T, std::size_t N>

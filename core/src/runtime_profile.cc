@@ -1,32 +1,238 @@
 #include "vramcalc/runtime_profile.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace vramcalc {
 namespace {
 
-// The reference page's constants (core/ESTIMATION.md, sections 1.3 to 1.8).
+// ---- reference: the reference page's constants (core/ESTIMATION.md, sections 1.3 to 1.8) ----
 // 1.3: discrete GPUs pay a CUDA/runtime constant, 3 % allocator slack on the weights and an
 // activation workspace of 0.04 GiB plus one FP16 hidden vector for a 32,768-token window;
 // Apple's unified memory has a smaller runtime and half the slack, and no 0.04.
 constexpr OverheadRule kDiscreteOverhead{0.85, 0.03, 0.04, 32768};
 constexpr OverheadRule kAppleOverhead{0.55, 0.015, 0.0, 32768};
+constexpr std::string_view kReferenceFormats[] = {"FP16", "FP8",    "Q8_0",     "Q6_K",
+                                                  "Q5_K_M", "Q4_K_M", "AWQ_INT4", "IQ4_XS"};
+constexpr std::string_view kReferenceKv[] = {"fp16", "fp8", "q8_0", "q4_0"};
 constexpr std::string_view kReferenceCommands[] = {"vllm", "ollama-modelfile", "ollama-env"};
+
+// ---- the engines (core/ESTIMATION.md section 5) ---------------------------------------------------
+// Until the engines' decode model lands (issue 13), every engine decodes with the reference's constants.
+constexpr double kReferenceBandwidthUtilization = 0.736;
+constexpr std::array<double, kDeviceClassCount> kReferenceDecodeEfficiency{0.85, 0.80, 0.90};
+
+// llama.cpp and Ollama run GGUF files (llama.cpp src/llama-quant.cpp file types) and KV cache
+// types f16, q8_0 and q4_0 (-ctk/-ctv, OLLAMA_KV_CACHE_TYPE).
+constexpr std::string_view kGgufFormats[] = {"BF16",   "Q8_0", "Q6_K",    "Q5_K_M",  "Q4_K_M",   "Q4_0",
+                                             "IQ4_XS", "Q3_K_M", "Q2_K", "IQ3_XXS", "IQ2_XXS", "MXFP4_MOE"};
+constexpr std::string_view kGgufKv[] = {"fp16", "q8_0", "q4_0"};
+// The driver and CUDA context llama.cpp's memory breakdown reports as "unaccounted": 451 to 456
+// MiB per RTX 4090 (llama.cpp PR #15860). Metal has none inside the working set.
+constexpr double kCudaContextGib = 0.45;
+// --fit's margin per device: "--fit-target … default: 1024" MiB (tools/server/README.md).
+constexpr double kFitTargetGib = 1.0;
+// The compute buffer (llama-context.cpp graph_reserve over n_ubatch tokens and the whole cache,
+// f32): full-ubatch logits (ub·(V+H)·4 B: 258.50 MiB for Llama-3-8B at ub 512), with flash
+// attention an f32 mask per cell and two hidden-sized buffers (382.01 MiB for Qwen2.5-7B at
+// 32,768 cells), without it the f32 scores of every head plus the mask (164.00 and 2,144.00 MiB
+// for Mistral-7B at 2,048 and 32,768 cells). Logs in tests/core/engine_profiles_test.cc.
+constexpr ComputeRule kLlamaCppCompute{.logits = 4, .fa_mask = 4, .fa_hidden = 8, .scores = 4, .scores_hidden = 16};
+constexpr std::string_view kLlamaCppCommands[] = {"llama-server"};
+constexpr std::string_view kOllamaCommands[] = {"ollama-engine"};
+// Ollama's batch: 512, 1,024 above 4,096 tokens of context × slots, 2,048 above 32,768
+// (server/sched.go generationBatchForContext, fb30760).
+constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 2048}};
+
+constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
+                                        std::span<const EngineDefaults::UbatchTier> ubatch_tiers,
+                                        std::span<const std::string_view> commands) {
+  RuntimeProfile p;
+  p.id = id;
+  p.models = models;
+  p.formats = kGgufFormats;
+  p.default_format = "Q4_K_M";
+  p.kv_dtypes = kGgufKv;
+  p.options = options;
+  p.defaults = {.ubatch = 512, .flash_attention = true, .ubatch_tiers = ubatch_tiers};
+  p.capacity = {.working_set = true, .default_utilization = 1, .margin_gib = kFitTargetGib};
+  p.usable_fraction = 1;
+  p.context_within_model = true;
+  // token_embd stays on the CPU: "there is very little benefit to offloading the input layer,
+  // so always keep it on the CPU"; a tied embedding is duplicated as the output (llama-model.cpp).
+  p.weights = {WeightsRule::kAsStored, true, true};
+  // n_ctx padded to 256 (llama-context.cpp, ref PR #17046); the SWA cache holds
+  // GGML_PAD(min(n_ctx, n_swa + n_ubatch), 256) cells per stream (llama-kv-cache-iswa.cpp);
+  // recurrent state in F32.
+  p.kv = {.granule_tokens = 256, .window_extra = WindowExtra::kUbatch, .split = KvSplit::kEven,
+          .state_bytes_per_element = 4};
+  p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
+  p.compute = kLlamaCppCompute;
+  p.comfortable_ratio = 0.90;
+  p.bandwidth_utilization = kReferenceBandwidthUtilization;
+  p.decode_efficiency = kReferenceDecodeEfficiency;
+  p.tensor_parallel_efficiency = 0.9;
+  p.commands = commands;
+  return p;
+}
+
+// vLLM and SGLang run 16-bit, FP8, AWQ, GPTQ, NVFP4 and MXFP4 checkpoints, with KV caches of the
+// model's dtype or FP8, on CUDA and ROCm devices, with tensor parallelism.
+constexpr std::string_view kServerFormats[] = {"BF16", "FP8", "AWQ_INT4", "GPTQ_INT4", "NVFP4", "MXFP4"};
+constexpr std::string_view kServerKv[] = {"fp16", "fp8"};
+constexpr std::string_view kVllmCommands[] = {"vllm-serve"};
+constexpr std::string_view kSglangCommands[] = {"sglang-launch"};
+
+// vLLM's reservations (fit to the start-up logs in tests/calibration/vllm-startup.json): the
+// profiling run's peak is the larger of the forward pass (2 B per token and unit) and the
+// sampler's top-k/top-p pass over full-vocabulary logits (15.1 B per sequence and entry with
+// the Triton kernels of vLLM PR #33538), plus 0.05 GiB; non-torch memory 0.25 GiB on one
+// device, 2.1 GiB with NCCL's all-reduce buffers at TP ≥ 2; the CUDA-graph estimate (on by
+// default since v0.21) 0.5 + 0.046 GiB per billion parameters.
+constexpr ActivationRule kVllmActivation{.forward_bytes = 2,
+                                         .sampler_bytes = 15.1,
+                                         .base_gib = 0.05,
+                                         .non_torch_gib = 0.25,
+                                         .non_torch_multi_gib = 2.1,
+                                         .graphs_base_gib = 0.5,
+                                         .graphs_per_billion_gib = 0.046};
+constexpr std::string_view kVllmSmallBatchDevices[] = {"a100-"};
+// SGLang's chunk and CUDA-graph batch by device memory (server_args.py).
+constexpr ReserveTier kSglangTiers[] = {
+    {20, 2048, 8, 8},      {35, 2048, 24, 80},    {60, 4096, 32, 160},
+    {90, 8192, 256, 512},  {160, 8192, 256, 512}, {std::numeric_limits<double>::infinity(), 16384, 512, 512}};
+
+constexpr RuntimeProfile ServerFamily(std::string_view id, std::string_view models, unsigned options,
+                                      std::span<const std::string_view> commands) {
+  RuntimeProfile p;
+  p.id = id;
+  p.models = models;
+  p.formats = kServerFormats;
+  p.default_format = "BF16";
+  p.kv_dtypes = kServerKv;
+  p.runs_on = {true, false, true};
+  p.options = options;
+  p.usable_fraction = 1;
+  p.context_within_model = true;
+  p.weights = {WeightsRule::kAsStored, false, false};
+  p.kv_pool = true;
+  p.comfortable_ratio = 0.90;
+  p.bandwidth_utilization = kReferenceBandwidthUtilization;
+  p.decode_efficiency = kReferenceDecodeEfficiency;
+  p.tensor_parallel_efficiency = 0.9;
+  p.commands = commands;
+  return p;
+}
+
+constexpr RuntimeProfile Vllm() {
+  RuntimeProfile p = ServerFamily("vllm", "vLLM V1 engine, 0.2x releases (2026)",
+                                  kOptionMemoryUtilization | kOptionMaxNumBatchedTokens, kVllmCommands);
+  // gpu_memory_utilization: "Field(default=0.92, gt=0, le=1)" of the total (vllm.config.cache);
+  // max_num_batched_tokens 8,192 and max_num_seqs 1,024 on devices of at least 70 GiB but
+  // A100s, else 2,048 and 256 (get_batch_defaults, OpenAI server).
+  p.capacity = {.default_utilization = 0.92};
+  p.defaults = {.small_batched_tokens = 2048,
+                .large_batched_tokens = 8192,
+                .small_max_seqs = 256,
+                .large_max_seqs = 1024,
+                .large_memory_gib = 70,
+                .small_batch_devices = kVllmSmallBatchDevices};
+  // 16-token blocks (DEFAULT_BLOCK_SIZE); a sliding-window layer needs
+  // cdiv(window − 1 + max_num_batched_tokens, 16) + 1 blocks (SlidingWindowSpec); KV heads
+  // divided by the tensor-parallel size, at least one per device, MLA latents whole
+  // (get_num_kv_heads); Mamba state in the model dtype.
+  p.kv = {.granule_tokens = 16, .window_extra = WindowExtra::kBatchedTokensMinusOne, .window_spare_granules = 1,
+          .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2};
+  p.activation = kVllmActivation;
+  return p;
+}
+
+constexpr RuntimeProfile Sglang() {
+  RuntimeProfile p = ServerFamily("sglang", "SGLang 0.5 (2026)", kOptionMemoryUtilization, kSglangCommands);
+  // mem_fraction_static = (M − reserve) / M with reserve = 512 + 1.5 × max(chunk, 2048) + 2 ×
+  // CUDA-graph batch + 1,024 × devices / 8 MiB, at least 10 GiB above 60 GiB; chunk and graph
+  // batch by memory (server_args.py _handle_gpu_memory_settings).
+  p.capacity = {.reserve_tiers = kSglangTiers,
+                .reserve_base_mib = 512,
+                .reserve_per_chunk_token_mib = 1.5,
+                .reserve_min_chunk_tokens = 2048,
+                .reserve_per_graph_seq_mib = 2,
+                .reserve_per_device_mib = 128,
+                .reserve_floor_mib = 10240,
+                .reserve_floor_above_gib = 60};
+  // A token pool with pages of one token; the static fraction covers weights and the pool, so
+  // only the CUDA context is counted beside them (the reserve holds activations and graphs).
+  p.kv = {.granule_tokens = 1, .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2};
+  p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
+  return p;
+}
+
+// The Metal runtime, allocator caches and step activations mlx-lm's peak memory holds beyond
+// weights and KV cache (fitted; tests/calibration/mlx-peak-memory.json).
+constexpr double kMlxRuntimeGib = 0.67;
+
+// mlx-lm runs MLX checkpoints on Apple silicon: 16-bit or affine 8- and 4-bit, its KV cache
+// 16-bit or quantized per 64 (--kv-bits).
+constexpr std::string_view kMlxFormats[] = {"BF16", "MLX_8BIT", "MLX_4BIT"};
+constexpr std::string_view kMlxKv[] = {"fp16", "q8_mlx", "q4_mlx"};
+constexpr std::string_view kMlxCommands[] = {"mlx-lm"};
+
+constexpr RuntimeProfile Mlx() {
+  RuntimeProfile p;
+  p.id = "mlx";
+  p.models = "mlx-lm 0.28 on MLX 0.29 (macOS, 2025-10)";
+  p.formats = kMlxFormats;
+  p.default_format = "MLX_4BIT";
+  p.kv_dtypes = kMlxKv;
+  p.runs_on = {false, true, false};
+  p.multi_device = false;
+  // The wired limit is the Metal working set (generate.py wired_limit).
+  p.capacity = {.working_set = true, .default_utilization = 1};
+  p.usable_fraction = 1;
+  p.context_within_model = true;
+  p.weights = {WeightsRule::kAsStored, false, false};
+  // KVCache.step = 256: buffers grow in 256-token steps with the sequence; sliding-window
+  // layers keep a RotatingKVCache of the window (cache.py); gated-delta state in float32
+  // (gated_delta.py).
+  p.kv = {.granule_tokens = 256, .split = KvSplit::kEven, .state_bytes_per_element = 4};
+  // What BENCHMARKS.md's peak memory holds beyond weights and KV cache, fitted in
+  // tests/core/calibration_test.cc (tests/calibration/mlx-peak-memory.json).
+  p.overhead = {OverheadRule{}, OverheadRule{kMlxRuntimeGib, 0, 0, 0}, OverheadRule{}};
+  p.default_class = DeviceClass::kApple;
+  p.comfortable_ratio = 0.90;
+  p.bandwidth_utilization = kReferenceBandwidthUtilization;
+  p.decode_efficiency = kReferenceDecodeEfficiency;
+  p.commands = kMlxCommands;
+  return p;
+}
 
 constexpr RuntimeProfile kProfiles[] = {
     {
         .id = "reference",
         .models = "the reference page (GLM-4-32B-0414): vLLM and Ollama commands, one formula for every engine",
+        .formats = kReferenceFormats,
+        .default_format = "Q4_K_M",
+        .kv_dtypes = kReferenceKv,
+        .capacity = {.default_utilization = 1},
         .usable_fraction = 0.96,
+        .kv = {.granule_tokens = 1, .state_bytes_per_element = 4},  // FP32, as llama.cpp keeps recurrent state
         // By DeviceClass: consumer, apple, datacenter.
         .overhead = {kDiscreteOverhead, kAppleOverhead, kDiscreteOverhead},
         .default_class = DeviceClass::kConsumer,  // 1.4: the matrix uses the non-Apple overhead
         .tensor_parallel_buffers_gib = 0.25,
-        .state_bytes_per_element = 4,  // FP32, as llama.cpp keeps recurrent state
         .comfortable_ratio = 0.90,
         .bandwidth_utilization = 0.736,
         .decode_efficiency = {0.85, 0.80, 0.90},
         .tensor_parallel_efficiency = 0.9,
         .commands = kReferenceCommands,
     },
+    LlamaCppFamily("llamacpp", "llama.cpp llama-server, builds b7100 to b8200 (2025-12 to 2026-03)",
+                   kOptionUbatch | kOptionFlashAttention | kOptionParallel, {}, kLlamaCppCommands),
+    LlamaCppFamily("ollama", "Ollama fb30760 (2026-08), running llama-server b10488", kOptionParallel, kOllamaUbatch,
+                   kOllamaCommands),
+    Vllm(),
+    Sglang(),
+    Mlx(),
 };
 
 }  // namespace
@@ -38,6 +244,14 @@ const RuntimeProfile* FindRuntimeProfile(std::string_view id) {
     if (profile.id == id) return &profile;
   }
   return nullptr;
+}
+
+bool OffersFormat(const RuntimeProfile& runtime, std::string_view id) {
+  return std::find(runtime.formats.begin(), runtime.formats.end(), id) != runtime.formats.end();
+}
+
+bool OffersKvDtype(const RuntimeProfile& runtime, std::string_view id) {
+  return std::find(runtime.kv_dtypes.begin(), runtime.kv_dtypes.end(), id) != runtime.kv_dtypes.end();
 }
 
 }  // namespace vramcalc

@@ -7,6 +7,7 @@
 //   Text(key, std::string&, flags)        a string
 //   Number(key, double&, flags)           a positive finite number
 //   Count(key, int64_t&, flags)           a positive whole number (zero with kMayBeZero)
+//   Flag(key, bool&, flags)               true or false
 //   Enum(key, E&, vocabulary, flags)      one of a vocabulary's ids
 //   Object(key, std::optional<T>&, flags) a nested object, or null / absent
 //   Objects(key, std::vector<T>&, flags)  an array of objects
@@ -45,6 +46,7 @@ void VisitFields(V& v, S& moe) {
   v.Count("num_experts", moe.num_experts, kRequired);
   v.Count("experts_per_token", moe.experts_per_token, kRequired);
   v.Count("shared_experts", moe.shared_experts, kMayBeZero);
+  v.Number("expert_params", moe.expert_params, kOptional);
 }
 
 template <typename V, Either<LayerGroup> G>
@@ -83,6 +85,7 @@ void VisitFields(V& v, M& m) {
   v.Count("num_key_value_heads", m.num_key_value_heads, kRequired);
   v.Count("head_dim", m.head_dim, kRequired);
   v.Count("vocab_size", m.vocab_size, kRequired);
+  v.Flag("tie_word_embeddings", m.tie_word_embeddings, kRequired);
   v.Count("max_position_embeddings", m.max_position_embeddings, kRequired);
   v.Objects("layer_groups", m.layer_groups, kRequired);
   v.Object("moe", m.moe, kOptional);

@@ -76,6 +76,13 @@ class SchemaReader {
     out = value.Integer();
   }
 
+  void Flag(std::string_view key, bool& out, unsigned flags) {
+    const json::Value value = Member(key, flags);
+    if (!value) return;
+    if (!value.IsBool()) return Fail(key, "must be true or false, not " + std::string(value.TypeName()));
+    out = value.Bool();
+  }
+
   template <typename E, typename Entry>
   void Enum(std::string_view key, E& out, Vocabulary<E, Entry> vocabulary, unsigned flags) {
     std::string id;

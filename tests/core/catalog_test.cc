@@ -206,7 +206,7 @@ std::string Model(const std::string& replace_from, const std::string& replace_to
   std::string model = R"({"id": "m", "name": "M", "family": "F", "checkpoint": "o/m", "ollama_tag": "",
     "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
     "params_total": 1e9, "params_active": 1e9, "num_hidden_layers": 16, "hidden_size": 2048,
-    "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 32000,
+    "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 32000, "tie_word_embeddings": false,
     "max_position_embeddings": 4096,
     "layer_groups": [{"kind": "full", "layers": 16, "kv_heads": 8, "key_dim": 64, "value_dim": 64,
                       "query_heads": 32, "query_key_dim": 64, "query_value_dim": 64}],
@@ -365,6 +365,28 @@ TEST(BuiltinCatalog, MoeDecodeReadsTheActiveParameters) {
   EXPECT_NEAR(response.value().simulator.decode_tps,
               1008e9 * 0.736 * 0.85 / (3353032704.0 * 4.85 / 8 + 3221225472.0), 1e-9);
   EXPECT_NEAR(response.value().simulator.decode_tps, 120.0, 0.05);
+}
+
+}  // namespace
+}  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+// Weights as the engines store them (estimation model section 5.2) need each mixture-of-experts
+// model's routed experts from its config shapes, not derived from its total and active counts
+// (whose embedding conventions differ: gpt-oss counts no input embedding as active).
+TEST(Catalog, MixtureOfExpertsModelsStateTheirExpertParameters) {
+  int moe_models = 0;
+  for (const ModelSpec& model : BuiltinCatalog().value().models) {
+    if (!model.moe) continue;
+    ++moe_models;
+    EXPECT_GT(model.moe->expert_params, 0) << model.id;
+    EXPECT_LT(model.moe->expert_params, model.params_total) << model.id;
+  }
+  EXPECT_EQ(moe_models, 11);
+  // gpt-oss-20b: 24 layers × 32 experts × (2,880 × 5,760 + 5,760 + 2,880 × 2,880 + 2,880).
+  EXPECT_EQ(BuiltinCatalog().value().FindModel("gpt-oss-20b")->moe->expert_params, 24.0 * 32 * 24891840);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ std::string BigDenseModelJson() {
   return R"([{"id": "big", "name": "Big", "family": "F", "checkpoint": "o/big",
     "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
     "params_total": 4e11, "params_active": 4e11, "num_hidden_layers": 126, "hidden_size": 16384,
-    "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256,
+    "num_attention_heads": 128, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256, "tie_word_embeddings": false,
     "max_position_embeddings": 131072,
     "layer_groups": [{"kind": "full", "layers": 126, "kv_heads": 8, "key_dim": 128, "value_dim": 128,
                       "query_heads": 128, "query_key_dim": 128, "query_value_dim": 128}],

@@ -151,6 +151,11 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
     EXPECT_EQ(parsed.num_key_value_heads, entry->num_key_value_heads);
     EXPECT_EQ(parsed.head_dim, entry->head_dim);
     EXPECT_EQ(parsed.vocab_size, entry->vocab_size);
+    EXPECT_EQ(parsed.tie_word_embeddings, entry->tie_word_embeddings);
+    ASSERT_EQ(parsed.moe.has_value(), entry->moe.has_value());
+    if (entry->moe) {  // the routed experts' parameters (biases left out: within 0.1 %)
+      EXPECT_NEAR(parsed.moe->expert_params, entry->moe->expert_params, 1e-3 * entry->moe->expert_params);
+    }
     ASSERT_EQ(parsed.layer_groups.size(), entry->layer_groups.size());
     for (std::size_t i = 0; i < parsed.layer_groups.size(); ++i) {
       const LayerGroup& a = parsed.layer_groups[i];

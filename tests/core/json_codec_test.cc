@@ -115,7 +115,10 @@ TEST(ParseRequestWithConfig, NamesTheConfigField) {
 TEST(ParseRequest, FillsTheReferenceDefaults) {
   const Result<Request> parsed = ParseRequest(R"({"model":"glm-4-32b-0414"})");
   ASSERT_TRUE(parsed.ok());
-  EXPECT_EQ(parsed.value().format, "Q4_K_M");
+  // No format: the runtime's default, Q4_K_M for the reference profile (and BF16 for vLLM).
+  EXPECT_FALSE(parsed.value().format.has_value());
+  EXPECT_EQ(FindRuntimeProfile(parsed.value().runtime)->default_format, "Q4_K_M");
+  EXPECT_EQ(FindRuntimeProfile("vllm")->default_format, "BF16");
   EXPECT_EQ(parsed.value().context_tokens, 32768);
   EXPECT_EQ(parsed.value().batch, 1);
   EXPECT_EQ(parsed.value().kv_dtype, "fp16");
@@ -145,13 +148,14 @@ TEST(ParseRequest, UnknownFieldsAreListedFromTheFieldTable) {
   EXPECT_EQ(parsed.error().field, "lang");
   EXPECT_EQ(parsed.error().message,
             "Unknown request field \"lang\"; the fields are model, format, context, batch, kv_dtype, device, "
-            "device_count, compare, runtime and sections.");
+            "device_count, compare, runtime, memory_utilization, max_num_batched_tokens, ubatch, flash_attention, "
+            "parallel and sections.");
 }
 
 TEST(ParseRequest, AnUnknownRuntimeNamesTheProfiles) {
   const std::string response = EvaluateJson(R"({"model":"glm-4-32b-0414","runtime":"tgi"})");
   EXPECT_NE(response.find(R"("code":"unknown_runtime")"), std::string::npos) << response;
-  EXPECT_NE(response.find(R"("message":"Unknown runtime \"tgi\": use reference.")"), std::string::npos) << response;
+  EXPECT_NE(response.find(R"("message":"Unknown runtime \"tgi\": use reference, llamacpp, ollama, vllm, sglang or mlx.")"), std::string::npos) << response;
   EXPECT_NE(response.find(R"("field":"runtime")"), std::string::npos) << response;
 }
 

@@ -16,7 +16,7 @@ constexpr std::string_view kDevices = R"({"devices": [
 constexpr std::string_view kModels = R"([{"id": "m", "name": "M", "family": "F", "checkpoint": "o/m",
   "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",
   "params_total": 1e9, "params_active": 1e9, "num_hidden_layers": 16, "hidden_size": 2048,
-  "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 32000,
+  "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 32000, "tie_word_embeddings": false,
   "max_position_embeddings": 4096,
   "layer_groups": [{"kind": "full", "layers": 16, "kv_heads": 8, "key_dim": 64, "value_dim": 64, "query_heads": 32,
                     "query_key_dim": 64, "query_value_dim": 64}],

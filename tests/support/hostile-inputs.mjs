@@ -69,6 +69,12 @@ export const FIELDS = [
   { id: 'lang', hash: 'lang', flag: '--lang', label: 'sim.lang_label' },
   { id: 'runtime', request: 'runtime', hash: 'runtime', flag: '--runtime' },
   { id: 'compare', request: 'compare', hash: 'compare' },
+  // Engine options (an option of another runtime is an error naming it too).
+  { id: 'memory_utilization', request: 'memory_utilization', hash: 'util', flag: '--util' },
+  { id: 'max_num_batched_tokens', request: 'max_num_batched_tokens', hash: 'mnbt', flag: '--mnbt' },
+  { id: 'ubatch', request: 'ubatch', hash: 'ubatch', flag: '--ubatch' },
+  { id: 'flash_attention', request: 'flash_attention', hash: 'fa', flag: '--fa' },
+  { id: 'parallel', request: 'parallel', hash: 'parallel', flag: '--parallel' },
   { id: 'model_type', config: 'model_type' },
   { id: 'num_hidden_layers', config: 'num_hidden_layers' },
   { id: 'hidden_size', config: 'hidden_size' },

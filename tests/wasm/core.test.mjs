@@ -484,17 +484,27 @@ describe('catalog()', () => {
     assert.equal(new Set(ids).size, ids.length, 'device ids repeat');
   });
 
-  test('lists the 8 formats with labels and bits per weight', () => {
-    assert.deepEqual(catalog.formats.map((f) => f.id), FORMATS);
-    for (const format of catalog.formats) {
-      assert.equal(typeof format.label, 'string', `${format.id} label`);
-      assert.ok(format.label.length > 0, `${format.id} label is empty`);
-      assert.ok(Number.isFinite(format.bpw) && format.bpw > 0, `${format.id} bpw ${format.bpw}`);
-    }
+  test('the reference profile lists the 8 formats and 4 KV cache types of the reference page', () => {
+    const reference = catalog.runtimes.find((r) => r.id === 'reference');
+    assert.deepEqual(reference.formats, FORMATS);
+    assert.deepEqual(reference.kv_dtypes, ['fp16', 'fp8', 'q8_0', 'q4_0']);
   });
 
-  test('lists the 4 KV cache types', () => {
-    assert.deepEqual(catalog.kv_dtypes.map((k) => k.id), ['fp16', 'fp8', 'q8_0', 'q4_0']);
+  test('every profile\'s formats and KV cache types are catalog entries with labels', () => {
+    const formats = new Map(catalog.formats.map((f) => [f.id, f]));
+    const kvDtypes = new Set(catalog.kv_dtypes.map((k) => k.id));
+    assert.deepEqual(catalog.runtimes.map((r) => r.id), ['reference', 'llamacpp', 'ollama', 'vllm', 'sglang', 'mlx']);
+    for (const runtime of catalog.runtimes) {
+      assert.ok(runtime.formats.length > 0 && runtime.kv_dtypes.length > 0, runtime.id);
+      for (const id of runtime.formats) assert.ok(formats.has(id), `${runtime.id}: format ${id}`);
+      for (const id of runtime.kv_dtypes) assert.ok(kvDtypes.has(id), `${runtime.id}: KV type ${id}`);
+    }
+    for (const format of catalog.formats) {
+      assert.ok(format.label.length > 0, `${format.id} label is empty`);
+      assert.ok(Number.isFinite(format.bpw) && format.bpw > 0, `${format.id} bpw ${format.bpw}`);
+      assert.ok(format.source.length > 0, `${format.id} names its source`);
+      assert.ok(catalog.runtimes.some((r) => r.formats.includes(format.id)), `${format.id} is offered nowhere`);
+    }
   });
 
   test('has German and English strings with the same keys', () => {
@@ -512,17 +522,25 @@ describe('catalog()', () => {
     }
   });
 
-  test('every catalog id is accepted by evaluate()', () => {
-    for (const model of catalog.models) {
-      for (const format of catalog.formats) {
-        assert.equal(evaluate({ model: model.id, format: format.id }).ok, true, `${model.id} ${format.id}`);
+  test('every catalog id is accepted by evaluate() under every profile that offers it', () => {
+    const formats = new Map(catalog.formats.map((f) => [f.id, f]));
+    for (const runtime of catalog.runtimes) {
+      const device = catalog.devices.find((d) => runtime.runs_on.includes(d.class)).id;
+      for (const model of catalog.models) {
+        for (const format of runtime.formats) {
+          if (formats.get(format).moe_only && !model.moe) continue;
+          const answer = evaluate({ model: model.id, format, device, runtime: runtime.id });
+          assert.equal(answer.ok, true, `${runtime.id} ${model.id} ${format}: ${answer.error?.message}`);
+        }
       }
-    }
-    for (const device of catalog.devices) {
-      assert.equal(evaluate({ model: MODELS[0], device: device.id }).ok, true, device.id);
-    }
-    for (const kv of catalog.kv_dtypes) {
-      assert.equal(evaluate({ model: MODELS[0], kv_dtype: kv.id }).ok, true, kv.id);
+      for (const d of catalog.devices.filter((x) => runtime.runs_on.includes(x.class))) {
+        const answer = evaluate({ model: MODELS[0], format: runtime.formats[0], device: d.id, runtime: runtime.id });
+        assert.equal(answer.ok, true, `${runtime.id} ${d.id}`);
+      }
+      for (const kv of runtime.kv_dtypes) {
+        const answer = evaluate({ model: MODELS[0], format: runtime.formats[0], device, kv_dtype: kv, runtime: runtime.id });
+        assert.equal(answer.ok, true, `${runtime.id} ${kv}`);
+      }
     }
   });
 });

@@ -37,19 +37,33 @@ before(async () => {
 test(`${SCENARIOS} seeded scenarios: native and wasm answer byte for byte`, { timeout: 120_000 }, () => {
   const next = random(SEED);
   const pick = (list) => list[Math.floor(next() * list.length)];
+  const formats = new Map(catalog.formats.map((f) => [f.id, f]));
   const requests = [];
-  for (let i = 0; i < SCENARIOS; i += 1) {
+  while (requests.length < SCENARIOS) {
+    const runtime = pick(catalog.runtimes);
+    const model = pick(catalog.models);
     const request = {
-      model: pick(catalog.models).id,
-      format: pick(catalog.formats).id,
+      model: model.id,
+      format: pick(runtime.formats.filter((id) => model.moe || !formats.get(id).moe_only)),
       context: 1 + Math.floor(next() * 2 ** (9 + Math.floor(next() * 14))),  // 1 … 4M tokens
       batch: 1 + Math.floor(next() * 16),
-      kv_dtype: pick(catalog.kv_dtypes).id,
-      runtime: next() < 0.5 ? 'reference' : undefined,
+      kv_dtype: pick(runtime.kv_dtypes),
+      runtime: runtime.id === 'reference' && next() < 0.5 ? undefined : runtime.id,
     };
-    if (next() < 0.7) request.device = pick(catalog.devices).id;
-    if (next() < 0.3) request.device_count = pick([1, 2, 4, 8]);
-    requests.push(JSON.stringify(request));
+    const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.class));
+    if (next() < 0.7 || runtime.id === 'mlx') request.device = pick(devices).id;
+    if (runtime.multi_device && next() < 0.3) request.device_count = pick([1, 2, 4, 8]);
+    if (runtime.options.includes('memory_utilization') && next() < 0.3) request.memory_utilization = 0.5 + next() / 2;
+    if (runtime.options.includes('max_num_batched_tokens') && next() < 0.3) request.max_num_batched_tokens = pick([512, 2048, 16384]);
+    if (runtime.options.includes('ubatch') && next() < 0.3) request.ubatch = pick([128, 512, 2048]);
+    if (runtime.options.includes('flash_attention') && next() < 0.3) request.flash_attention = request.kv_dtype !== 'fp16' || next() < 0.5;
+    if (runtime.options.includes('parallel') && next() < 0.3) request.parallel = request.batch + pick([0, 1, 3]);
+    const text = JSON.stringify(request);
+    // Combinations an engine refuses (Apple devices in tensor parallel, a quantized
+    // sliding-window cache in mlx-lm) are drawn again.
+    const answer = JSON.parse(vramcalc.evaluate(text));
+    if (!answer.ok && /^unsupported_/.test(answer.error.code)) continue;
+    requests.push(text);
   }
   const native = spawnSync(cliPath, ['evaluate', '--lines'], {
     input: `${requests.join('\n')}\n`, maxBuffer: 1 << 30, encoding: 'utf8',

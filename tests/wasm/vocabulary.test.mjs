@@ -28,9 +28,12 @@ test('the page\'s link keys and languages are the core\'s', async () => {
 
 test('the documents list what the tables hold', async () => {
   const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
-  const counts = /(\d+) models and (\d+) devices/.exec(readme);
+  const counts = /(\d+) models, (\d+) devices and (\d+) formats/.exec(readme);
   assert.ok(counts, 'README.md states the catalog\'s size');
-  assert.deepEqual([Number(counts[1]), Number(counts[2])], [catalog.models.length, catalog.devices.length]);
+  assert.deepEqual([Number(counts[1]), Number(counts[2]), Number(counts[3])],
+    [catalog.models.length, catalog.devices.length, catalog.formats.length]);
+  // It documents every runtime profile.
+  for (const runtime of catalog.runtimes) assert.ok(readme.includes(`| \`${runtime.id}\``), `README.md: ${runtime.id}`);
   // web/README.md's attribute table names every attribute the widget observes.
   const web = await readFile(path.join(repoRoot, 'web/README.md'), 'utf8');
   const table = web.slice(web.indexOf('| attribute'), web.indexOf('\n\n', web.indexOf('| attribute')));

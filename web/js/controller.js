@@ -15,7 +15,9 @@ import { renderMatrix } from './render/matrix.js';
 import { renderPlot } from './render/plot.js';
 import { renderRelated } from './render/related.js';
 import { renderSimulator } from './render/simulator.js';
-import { CUSTOM_MODEL, defaultScenario, hashFromScenario, requestFor, scenarioFromHash } from './state.js';
+import {
+  CUSTOM_MODEL, defaultScenario, fitToRuntime, hashFromScenario, requestFor, scenarioFromHash,
+} from './state.js';
 
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
 
@@ -52,7 +54,15 @@ export class PageController {
   readHash() {
     const { scenario, problems } = scenarioFromHash(
       location.hash, this.catalog, defaultScenario(this.catalog, browserLang()), this.#custom !== null);
-    this.#scenario = scenario;
+    // A link value its engine cannot run (a format, a device, another engine's option) is a
+    // problem like any other bad value.
+    this.#scenario = fitToRuntime(scenario, this.catalog);
+    const given = new Set(new URLSearchParams(location.hash.replace(/^#/, '')).keys());
+    for (const [key, value] of Object.entries(scenario)) {
+      if (given.has(key) && this.#scenario[key] !== value && !problems.some((p) => p.key === key)) {
+        problems.push({ key, value: String(value) });
+      }
+    }
     const t = this.translator();
     this.#notices = problems.map(({ key, value }) => (key === 'model' && value === CUSTOM_MODEL
       ? t('custom.missing')
@@ -60,7 +70,7 @@ export class PageController {
   }
 
   update(patch) {
-    this.#scenario = { ...this.#scenario, ...patch };
+    this.#scenario = fitToRuntime({ ...this.#scenario, ...patch }, this.catalog);
     this.schedule();
   }
 

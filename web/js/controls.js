@@ -28,6 +28,7 @@ export function bindControls(form, handlers) {
       case 'model':
       case 'format':
       case 'kv':
+      case 'runtime':
       case 'lang':
         return { [target.name]: target.value };
       case 'device':

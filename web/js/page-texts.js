@@ -7,7 +7,7 @@ import { LANGS, applyTexts } from './i18n.js';
 import { renderCard } from './render/card.js';
 import { deviceGroup } from './render/hardware.js';
 import { sliderPosition } from './controls.js';
-import { CUSTOM_MODEL } from './state.js';
+import { CUSTOM_MODEL, formatsFor, runtimeOf } from './state.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
@@ -45,19 +45,24 @@ export function renderStatic(root, response, view, { version, customName }) {
   const models = catalog.models.map((m) => [m.id, m.name, m.family]);
   if (customName !== null) models.push([CUSTOM_MODEL, t('sim.custom_model', { name: customName || 'config.json' })]);
   fillSelect(form.elements.model, models, scenario.model);
-  fillSelect(form.elements.format, catalog.formats.map((f) => [f.id, f.label]), scenario.format);
-  fillSelect(form.elements.kv, catalog.kv_dtypes.map((k) => [k.id, k.label]), scenario.kv);
 }
 
 /** The device, batch and GPU-count choices: their labels change with the settings. */
 export function renderChoices(root, response, { t, lang, catalog, scenario }) {
   const form = byId(root, 'controls');
+  // What the engine runs: its formats, KV cache types and devices.
+  const runtime = runtimeOf(scenario, catalog);
+  fillSelect(form.elements.runtime, catalog.runtimes.map((r) => [r.id, t(`runtime.${r.id}`)]), runtime.id);
+  fillSelect(form.elements.format, formatsFor(runtime, catalog, scenario.model).map((f) => [f.id, f.label]), scenario.format);
+  const kvDtypes = catalog.kv_dtypes.filter((k) => runtime.kv_dtypes.includes(k.id));
+  fillSelect(form.elements.kv, kvDtypes.map((k) => [k.id, k.label]), scenario.kv);
+  const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.class));
   // "auto" follows the format's recommended class (the matrix names it for every format).
   const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
   const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
   fillSelect(form.elements.device, [
     ['auto', t('sim.device_auto', { device: recommended })],
-    ...catalog.devices.map((d) => [d.id, d.name, deviceGroup(t, d)]),
+    ...devices.map((d) => [d.id, d.name, deviceGroup(t, d)]),
   ], scenario.device ?? 'auto');
   const batches = BATCH_CHOICES.includes(scenario.batch)
     ? BATCH_CHOICES : [...BATCH_CHOICES, scenario.batch].sort((a, b) => a - b);
@@ -72,7 +77,7 @@ export function renderChoices(root, response, { t, lang, catalog, scenario }) {
 /** The selectors' values and the context controls, every frame. */
 export function renderControls(root, response, { t, lang, catalog, scenario, maxLog2 }) {
   const form = byId(root, 'controls');
-  for (const name of ['model', 'format', 'kv']) {
+  for (const name of ['model', 'format', 'kv', 'runtime']) {
     if (form.elements[name].value !== scenario[name]) form.elements[name].value = scenario[name];
   }
   const range = byId(root, 'context-range');

@@ -17,7 +17,12 @@ export const linkKeys = (catalog) => [
 ];
 // The same before the catalog has loaded (a custom element's observedAttributes): the tests
 // check that it equals linkKeys(catalog).
-export const LINK_KEYS = ['model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime', 'lang'];
+export const LINK_KEYS = [
+  'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
+  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'lang',
+];
+// Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
+const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
 
 /** The reference page's scenario. `device: null` means the format's recommended class. */
 export function defaultScenario(catalog, lang) {
@@ -32,6 +37,11 @@ export function defaultScenario(catalog, lang) {
     gpus: null,  // the recommended group (one device when one fits)
     compare: [],
     runtime: d.runtime,
+    util: null,  // engine options: null is the engine's default
+    mnbt: null,
+    ubatch: null,
+    fa: null,
+    parallel: null,
     lang,
   };
 }
@@ -61,6 +71,11 @@ export function valueChecks(catalog, hasCustom = false) {
     context: (v) => wholeNumber(v, limits.max_context),
     batch: (v) => wholeNumber(v, limits.max_batch),
     gpus: (v) => (v === 'auto' ? 'auto' : wholeNumber(v, limits.max_device_count)),
+    util: (v) => (/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(v) && Number(v) > 0 ? Number(v) : null),
+    mnbt: (v) => wholeNumber(v, limits.max_batched_tokens),
+    ubatch: (v) => wholeNumber(v, limits.max_batched_tokens),
+    fa: (v) => (v === 'true' ? true : v === 'false' ? false : null),
+    parallel: (v) => wholeNumber(v, limits.max_batch),
     compare: (v) => {
       const list = v.split(',').filter(Boolean);
       return list.length <= MAX_COMPARE && list.every((id) => device(id) !== null) ? list : null;
@@ -116,4 +131,34 @@ export function requestFor(scenario, catalog) {
     request[name] = value;
   }
   return request;
+}
+
+/** The runtime profile of a scenario. */
+export const runtimeOf = (scenario, catalog) =>
+  catalog.runtimes.find((r) => r.id === scenario.runtime) ?? catalog.runtimes[0];
+
+/** The formats a runtime offers for a model (those that quantize experts only for MoE models). */
+export function formatsFor(runtime, catalog, modelId) {
+  const model = catalog.models.find((m) => m.id === modelId);
+  return catalog.formats.filter((f) => runtime.formats.includes(f.id) && (!f.moe_only || !model || model.moe));
+}
+
+/**
+ * The scenario with everything its runtime cannot run replaced by that runtime's default: a
+ * format or KV cache type it lacks, a device it does not run on, several devices where it
+ * takes one, and the options of other engines. Switching the engine keeps the rest.
+ */
+export function fitToRuntime(scenario, catalog) {
+  const runtime = runtimeOf(scenario, catalog);
+  const fitted = { ...scenario, runtime: runtime.id };
+  const formats = formatsFor(runtime, catalog, scenario.model).map((f) => f.id);
+  if (!formats.includes(fitted.format)) fitted.format = formats.includes(runtime.default_format) ? runtime.default_format : formats[0];
+  if (!runtime.kv_dtypes.includes(fitted.kv)) fitted.kv = runtime.kv_dtypes[0];
+  const device = catalog.devices.find((d) => d.id === fitted.device);
+  if (device && !runtime.runs_on.includes(device.class)) fitted.device = null;
+  if (!runtime.multi_device) fitted.gpus = null;
+  for (const [key, name] of Object.entries(ENGINE_OPTIONS)) {
+    if (!runtime.options.includes(name)) fitted[key] = null;
+  }
+  return fitted;
 }

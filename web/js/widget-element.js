@@ -13,7 +13,7 @@ import { sliderMaxLog2, sliderPosition } from './controls.js';
 import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
 import { renderSimulator } from './render/simulator.js';
-import { LINK_KEYS, requestFor, valueChecks } from './state.js';
+import { LINK_KEYS, fitToRuntime, requestFor, valueChecks } from './state.js';
 import { buildTables, buildWidget } from './widget-markup.js';
 
 const FULL_PAGE = new URL('../index.html', import.meta.url).href;
@@ -95,7 +95,7 @@ export class VramCalculator extends HTMLElement {
       if (value === null) problems.push([name, raw]);
       else scenario[name] = value === 'auto' ? null : value;
     }
-    return { scenario: { ...scenario, ...this.#chosen }, problems };
+    return { scenario: fitToRuntime({ ...scenario, ...this.#chosen }, catalog), problems };
   }
 
   #sections() {

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "vramcalc/device.h"
@@ -32,6 +33,17 @@ inline constexpr int64_t kRecommendationContextTokens = 32768;  // "@ 32K"
 inline constexpr int64_t kMaxContextTokens = int64_t{1} << 27;  // 134,217,728
 inline constexpr int64_t kMaxDeviceCount = 8;  // identical devices in tensor parallel
 
+// The engine options of a scenario (runtime_profile.h EngineOption), with the profile's
+// defaults filled in. Options an engine does not have keep these values and change nothing.
+struct EngineSettings {
+  double memory_utilization = 0;       // of the device's visible memory; 0: the profile's default
+  int64_t max_num_batched_tokens = 0;  // vLLM; 0: the profile's default for the device
+  int64_t max_num_seqs = 0;            // vLLM (not a request option): the profile's default
+  int64_t ubatch = 0;                  // llama.cpp; 0: the profile's default
+  bool flash_attention = true;         // llama.cpp
+  int64_t parallel = 0;                // server slots; 0: one per sequence (batch)
+};
+
 // Everything one estimate depends on, resolved against the catalog and the tables.
 struct Scenario {
   const ModelSpec* model = nullptr;
@@ -44,6 +56,7 @@ struct Scenario {
   const Device* device = nullptr;
   int64_t device_count = 1;  // identical devices in tensor parallel
   const RuntimeProfile* runtime = nullptr;
+  EngineSettings engine;
 
   DeviceClass device_class() const { return device ? device->device_class : runtime->default_class; }
 };
@@ -86,10 +99,24 @@ struct KvLayout {
 // 1.2 and Part 2 over the layer groups: each group caches kv_heads × (key_dim + value_dim)
 // elements per token and layer (GQA: keys and values per KV head; MLA: one latent), windowed
 // groups up to their window; state groups keep state_elements × state_bytes_per_element.
-KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element = 0);
+// With head_divisor N > 1 (tensor parallel, KvSplit::kHeadsMinOne) it is one device's share:
+// max(1, kv_heads / N) heads per group, so latents (one "head") stay whole on every device.
+KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element = 0,
+                    int64_t head_divisor = 1);
+
+// How an engine allocates cells (section 5.3): every sequence's cells rounded up to `granule`; a
+// windowed tier keeps at most its cap + window_extra tokens, rounded up, plus spare granules.
+struct KvAllocation {
+  int64_t granule = 1;
+  int64_t window_extra = 0;
+  int64_t window_spare_granules = 0;
+};
+// The cells one sequence of `context_tokens` keeps in a tier capped at `tokens_cap` (0: none).
+int64_t KvCells(const KvAllocation& allocation, int64_t context_tokens, int64_t tokens_cap);
 
 // K(S) in bytes for `batch` sequences of `context_tokens` each (the state not included).
-double KvCacheBytes(const KvLayout& layout, int64_t context_tokens, int64_t batch);
+double KvCacheBytes(const KvLayout& layout, int64_t context_tokens, int64_t batch,
+                    const KvAllocation& allocation = {});
 
 // The "naive MHA FP16" comparison: every layer stores keys and values for all its query heads
 // at FP16 over the full context (for MLA models: H_q × (d_qk + d_v) per layer).
@@ -98,21 +125,77 @@ double NaiveMhaKvBytes(const ModelSpec& model, int64_t context_tokens, int64_t b
 // 1.3: the runtime overhead of a model with `weights_gib` on one device, by `rule`.
 double OverheadGib(const ModelSpec& model, double weights_gib, const OverheadRule& rule);
 
+// A model's parameters by how formats store them (section 5.2): routed experts, the token
+// embedding, the output head (0 when tied) and the body (everything else).
+struct WeightParams {
+  double body = 0;
+  double experts = 0;
+  double embedding = 0;
+  double head = 0;
+};
+WeightParams WeightParamsOf(const ModelSpec& model);
+
+// The weights' bytes under the scenario's profile: on the devices (all together), in host RAM,
+// and read per token on the devices (the active experts only).
+struct WeightBytes {
+  double device = 0;
+  double host = 0;
+  double active = 0;
+};
+WeightBytes WeightBytesOf(const Scenario& scenario);
+
+// The engine settings the scenario runs with: its own, else the profile's defaults for its
+// device and context (section 5.6).
+EngineSettings ResolvedSettings(const Scenario& scenario);
+
+// What one device may hold under the scenario's profile (section 5.1): utilization × visible
+// memory − margin. The reference profile: the device's memory.
+double CapacityGib(const Scenario& scenario);
+// The share of visible memory the engine uses by default on this device (SGLang: from its
+// reserve); 1 for engines that take all of it.
+double DefaultUtilization(const RuntimeProfile& runtime, const Device& device, int64_t device_count);
+
+// The overhead on one device, by source (sections 5.4, 5.5; the reference profile has the first
+// three and tensor_parallel).
+struct OverheadParts {
+  double runtime_gib = 0;
+  double slack_gib = 0;
+  double workspace_gib = 0;
+  double tensor_parallel_gib = 0;
+  double compute_gib = 0;     // llama.cpp's compute buffer (without the logits on other devices)
+  double activation_gib = 0;  // vLLM's activation peak
+  double non_torch_gib = 0;   // vLLM's non-torch memory
+  double graphs_gib = 0;      // vLLM's CUDA graphs
+  double total() const {
+    return runtime_gib + slack_gib + workspace_gib + tensor_parallel_gib + compute_gib + activation_gib +
+           non_torch_gib + graphs_gib;
+  }
+};
+
 // Weights, KV cache, state and overhead of one scenario on its device_count identical devices
 // (Part 2, tensor parallelism: each holds 1/N of the weights, the KV cache and the state, its
-// own overhead for its share of the weights, and the profile's buffers when N > 1).
+// own overhead for its share of the weights, and the profile's buffers when N > 1; section 5 for
+// the engines: the device that holds the output layer also holds the logits).
 struct Footprint {
   double weights_gib = 0;
+  double host_gib = 0;  // weights and buffers in host RAM (not in device memory)
   double kv_cache_bytes = 0;
   double state_bytes = 0;
   double device_overhead_gib = 0;  // on each device
+  double main_device_extra_gib = 0;  // on the device holding the output layer only
+  OverheadParts parts;             // device_overhead_gib by source
   int64_t device_count = 1;
 
-  double overhead_gib() const { return static_cast<double>(device_count) * device_overhead_gib; }
+  double overhead_gib() const {
+    return static_cast<double>(device_count) * device_overhead_gib + main_device_extra_gib;
+  }
   double total_gib() const {
     return weights_gib + kv_cache_bytes / kBytesPerGib + state_bytes / kBytesPerGib + overhead_gib();
   }
-  double per_device_gib() const { return total_gib() / static_cast<double>(device_count); }
+  // What the fullest device holds.
+  double per_device_gib() const {
+    return (total_gib() - main_device_extra_gib) / static_cast<double>(device_count) + main_device_extra_gib;
+  }
 };
 Footprint FootprintOf(const Scenario& scenario);
 
@@ -121,15 +204,26 @@ Footprint FootprintOf(const Scenario& scenario);
 // N × the runtime's tensor-parallel efficiency × the one-device rate.
 double DecodeTokensPerSecond(const Scenario& scenario, const Footprint& footprint);
 
-// 1.7: r = total / memory; r ≤ the profile's comfortable ratio is comfortable, ≤ 1 tight, else
-// no fit.
-Fit RateFit(const RuntimeProfile& runtime, double total_gib, double memory_gib);
+// 1.7: r = total / capacity; r ≤ the profile's comfortable ratio is comfortable, ≤ 1 tight,
+// else no fit.
+Fit RateFit(const RuntimeProfile& runtime, double total_gib, double capacity_gib);
 
 // 1.6: the largest context (tokens per sequence) on the scenario's device(s) before running out
 // of memory: K(S) ≤ usable × M − runtime − (1 + slack) W, per device with N devices, lowered
 // where needed so that the fit rating at that context is never "no fit". 0 when not even one
-// token fits; capped at kMaxContextTokens; not capped at the model's max position.
+// token fits; capped at kMaxContextTokens (and, for profiles that say so, at the model's max
+// position).
 int64_t MaxContextTokens(const Scenario& scenario);
+
+// The KV pool an engine that preallocates one (vLLM, SGLang) reserves on each device (section
+// 5.5): the capacity less weights, state and overhead; `tokens` is the longest single
+// sequence it holds, in the engine's granules (vLLM's "GPU KV cache size" for models without
+// windowed layers).
+struct KvPool {
+  double gib = 0;
+  int64_t tokens = 0;
+};
+std::optional<KvPool> KvPoolOf(const Scenario& scenario);
 
 }  // namespace vramcalc
 

@@ -53,7 +53,7 @@ inline constexpr Vocabulary<Section> kSections{kSectionNames};
 // the widget's attributes and the CLI's flags, and what they mean (RequestFieldHelp fills the
 // lists from the tables). The parser, its error messages, the CLI's help and the catalog the
 // page reads all come from here.
-enum class RequestValue { kText, kCount, kList };
+enum class RequestValue { kText, kCount, kNumber, kFlag, kList };
 struct RequestField {
   std::string_view name;        // "kv_dtype"
   std::string_view short_name;  // "kv" (the link, the widget, `--kv`)
@@ -72,6 +72,14 @@ inline constexpr RequestField kRequestFields[] = {
      "identical devices in tensor parallel, 1 to {max_devices} (default: the recommended group)"},
     {"compare", "compare", RequestValue::kList, "extra hardware-table rows: up to {max_compare} device ids"},
     {"runtime", "runtime", RequestValue::kText, "runtime profile: {runtimes} (default {runtime})"},
+    {"memory_utilization", "util", RequestValue::kNumber,
+     "vllm, sglang: share of device memory the engine takes, above 0 up to 1 (default: the engine's)"},
+    {"max_num_batched_tokens", "mnbt", RequestValue::kCount,
+     "vllm: tokens per scheduler step, 1 to {max_batched_tokens} (default: vLLM's for the device)"},
+    {"ubatch", "ubatch", RequestValue::kCount, "llamacpp: physical batch -ub, 1 to {max_batched_tokens} (default 512)"},
+    {"flash_attention", "fa", RequestValue::kFlag, "llamacpp: flash attention, true or false (default true)"},
+    {"parallel", "parallel", RequestValue::kCount,
+     "llamacpp, ollama: server slots, each with the whole context, 1 to {max_batch} (default: batch)"},
     {"sections", "sections", RequestValue::kList, "the parts to compute: {sections} (default: all)"},
 };
 // The field named `name` (or short-named, with `short_name`), else nullptr.
@@ -83,7 +91,7 @@ std::string RequestFieldHelp(const RequestField& field);
 struct Request {
   std::string model{kDefaultModelId};  // a catalog id, unless custom_model is set
   std::optional<ModelSpec> custom_model;  // from a pasted config.json (ParseHfConfig)
-  std::string format{kDefaultFormatId};
+  std::optional<std::string> format;  // none: the runtime's default (reference: Q4_K_M)
   int64_t context_tokens = kDefaultContextTokens;
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
@@ -93,8 +101,15 @@ struct Request {
   std::optional<int64_t> device_count;
   std::vector<std::string> compare;    // extra hardware-table rows (device ids)
   std::string runtime{kDefaultRuntimeId};
+  // Engine options (runtime_profile.h EngineOption); unset: the engine's default.
+  std::optional<double> memory_utilization;
+  std::optional<int64_t> max_num_batched_tokens;
+  std::optional<int64_t> ubatch;
+  std::optional<bool> flash_attention;
+  std::optional<int64_t> parallel;
   uint32_t sections = kAllSections;   // which parts to compute and return
 };
+inline constexpr int64_t kMaxRequestBatchedTokens = 1 << 20;
 
 struct SimulatorResult {
   const Device* device = nullptr;  // into the catalog
@@ -117,7 +132,17 @@ struct SimulatorResult {
   double share_kv_cache_pct = 0;
   double share_state_pct = 0;
   double share_overhead_pct = 0;
-  double usage_pct = 0;  // 100 × per device / memory, unrounded
+  double usage_pct = 0;  // 100 × per device / capacity, unrounded
+  // What each device may hold under the runtime (the reference: its memory), and the memory
+  // the engine sees (an Apple device's working set for the engine profiles).
+  double capacity_gib = 0;
+  double visible_gib = 0;
+  double host_gib = 0;  // in host RAM beside the devices (llama.cpp's token embedding)
+  OverheadParts overhead_parts;  // one device's overhead by source
+  double main_device_extra_gib = 0;  // on the device with the output layer only
+  std::optional<KvPool> kv_pool;     // engines that preallocate one
+  EngineSettings engine;             // the settings the estimate ran with
+  double bits_per_weight = 0;        // effective: weights' bytes × 8 / parameters
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
   int64_t max_context_tokens = 0;
@@ -136,6 +161,7 @@ struct Placement {
 
 struct MatrixRow {
   const QuantFormat* format = nullptr;
+  double bits_per_weight = 0;  // effective for this model (the reference: the format's)
   double weights_gib = 0;
   std::array<double, std::size(kMatrixContexts)> total_gib{};  // at each of kMatrixContexts
   std::optional<Placement> recommended;
@@ -146,6 +172,7 @@ struct MatrixRow {
 struct HardwareRow {
   const Device* device = nullptr;
   double needed_gib = 0;  // per device, with the request's device_count
+  double capacity_gib = 0;  // what the runtime may use of one such device
   double usage_pct = 0;
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
@@ -199,6 +226,8 @@ struct SweepRequest {
   std::string runtime{kDefaultRuntimeId};
 };
 
+// A format that only quantizes experts (moe_only) leaves a dense model's cell empty: 0 and
+// "no fit".
 struct SweepCell {
   double total_gib = 0;  // what the device must hold, as the simulator's total
   Fit fit = Fit::kComfortable;

@@ -78,6 +78,9 @@ struct MoeSpec {
   int64_t num_experts = 0;        // routed experts per MoE layer
   int64_t experts_per_token = 0;  // routed experts active per token
   int64_t shared_experts = 0;
+  // The routed experts' parameters over all layers (0: derived from the total and active
+  // counts, estimate.h WeightParamsOf).
+  double expert_params = 0;
 };
 
 struct Source {
@@ -107,6 +110,8 @@ struct ModelSpec {
   int64_t num_key_value_heads = 0;
   int64_t head_dim = 0;
   int64_t vocab_size = 0;
+  // The output head reuses the token embedding (one vocab × hidden matrix, not two).
+  bool tie_word_embeddings = false;
   int64_t max_position_embeddings = 0;
   std::vector<LayerGroup> layer_groups;  // their layers add up to num_hidden_layers
   std::optional<MoeSpec> moe;

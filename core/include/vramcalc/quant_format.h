@@ -8,34 +8,53 @@
 
 namespace vramcalc {
 
-// How a runtime loads weights of this format: this decides the vLLM and Ollama commands.
+// How a runtime loads weights of this format: which engines run it and which commands load it.
 enum class WeightFamily {
   kFloat16,  // the original BF16/FP16 checkpoint
-  kFp8,      // FP8 weights, quantized by vLLM when loading the 16-bit checkpoint
+  kFp8,      // FP8 weights (an FP8 checkpoint, or vLLM quantizing the 16-bit one when loading)
   kGguf,     // a llama.cpp GGUF file (Ollama's native format)
-  kAwq,      // an AWQ INT4 checkpoint (vLLM)
+  kAwq,      // an AWQ INT4 checkpoint (vLLM, SGLang)
+  kGptq,     // a GPTQ INT4 checkpoint (vLLM, SGLang)
+  kMxfp4,    // OCP MXFP4 experts, as gpt-oss ships (vLLM, SGLang)
+  kNvfp4,    // NVIDIA NVFP4 (Blackwell; vLLM, SGLang)
+  kMlx,      // an MLX affine-quantized checkpoint (mlx-lm)
+};
+
+// Bits per weight as a format stores each kind of tensor (every profile but `reference`,
+// estimation model section 5). The body is every weight that is not an embedding, a head or a
+// routed expert; experts are the routed experts of a mixture-of-experts model.
+struct StoredBits {
+  double body = 0;
+  double experts = 0;
+  double embedding = 0;  // the token embedding (llama.cpp: token_embd)
+  double head = 0;       // the output head (llama.cpp: output), when not tied
+  double tied = 0;       // one matrix that is both, for models with tied embeddings
 };
 
 struct QuantFormat {
   std::string_view id;         // request id: "FP16", "FP8", "Q8_0", ..., "AWQ_INT4", "IQ4_XS"
   std::string_view label;      // as the page shows it: "FP16 / BF16", "AWQ INT4"
-  double bits_per_weight;      // effective bits per parameter, including block scales
+  double bits_per_weight;      // the reference profile's effective bits (estimation model 1.1)
   WeightFamily family;
   std::string_view gguf_type;  // GGUF file suffix for this format ("Q4_K_M", "F16"); empty if none
+  StoredBits stored{};         // as the engines store it (section 5)
+  bool moe_only = false;       // quantizes only experts: offered for mixture-of-experts models
+  std::string_view source;     // where `stored` comes from
 };
 
 inline constexpr std::string_view kDefaultFormatId = "Q4_K_M";
 
-// The eight formats in the matrix's order (FP16 first, IQ4_XS last).
+// Every format: the reference page's eight first, in its matrix's order (FP16 first, IQ4_XS
+// last), then the ones other profiles offer. A profile lists the ids it offers.
 std::span<const QuantFormat> QuantFormats();
 // nullptr when `id` is not one of QuantFormats().
 const QuantFormat* FindQuantFormat(std::string_view id);
 
 // A KV cache element type. What each engine calls it is the engine's own table (commands.cc).
 struct KvDtype {
-  std::string_view id;         // request id: "fp16", "fp8", "q8_0", "q4_0"
-  std::string_view label;      // "FP16", "FP8", "Q8_0", "Q4_0"
-  double bytes_per_element;    // FP16 2, FP8 1, Q8_0 34/32, Q4_0 18/32
+  std::string_view id;         // request id: "fp16", "fp8", "q8_0", "q4_0", "q8_mlx", "q4_mlx"
+  std::string_view label;      // "FP16", "FP8", "Q8_0", "Q4_0", "8-bit (MLX)", "4-bit (MLX)"
+  double bytes_per_element;    // FP16 2, FP8 1, Q8_0 34/32, Q4_0 18/32, MLX 8-bit 1 + 4/64
 };
 
 inline constexpr std::string_view kDefaultKvDtypeId = "fp16";

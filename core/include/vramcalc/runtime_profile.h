@@ -1,15 +1,18 @@
 // Runtime profiles: how one inference engine uses memory and how fast it decodes, as data.
-// A profile is one entry of RuntimeProfiles(); the formulas (estimate.h) read its constants and
-// never ask which engine it is. Today's only entry is `reference`: the constants that reproduce
-// the reference page (core/ESTIMATION.md).
+// A profile is one entry of RuntimeProfiles(); the formulas (estimate.h) read its numbers and
+// never ask which engine it is. A term an engine does not have is a zero. `reference` holds
+// the constants that reproduce the reference page (core/ESTIMATION.md Part 1); the engine
+// profiles (llamacpp, ollama, vllm, sglang, mlx) follow section 5.
 #ifndef VRAMCALC_RUNTIME_PROFILE_H_
 #define VRAMCALC_RUNTIME_PROFILE_H_
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
 #include "vramcalc/device.h"
+#include "vramcalc/vocab.h"
 
 namespace vramcalc {
 
@@ -23,16 +26,139 @@ struct OverheadRule {
   double workspace_tokens = 0;  // tokens of FP16 hidden activations
 };
 
+// Options a request may set for the engines that have them (section 5.6). A profile names the
+// ones it takes; the others are an error for it.
+enum EngineOption : unsigned {
+  kOptionMemoryUtilization = 1u << 0,  // vLLM --gpu-memory-utilization, SGLang --mem-fraction-static
+  kOptionMaxNumBatchedTokens = 1u << 1,  // vLLM --max-num-batched-tokens
+  kOptionUbatch = 1u << 2,              // llama.cpp -ub
+  kOptionFlashAttention = 1u << 3,      // llama.cpp -fa on|off
+  kOptionParallel = 1u << 4,            // llama-server -np, OLLAMA_NUM_PARALLEL
+};
+// By request field name (evaluate.h kRequestFields).
+inline constexpr Named<EngineOption> kEngineOptionNames[] = {
+    {kOptionMemoryUtilization, "memory_utilization"}, {kOptionMaxNumBatchedTokens, "max_num_batched_tokens"},
+    {kOptionUbatch, "ubatch"},                        {kOptionFlashAttention, "flash_attention"},
+    {kOptionParallel, "parallel"}};
+inline constexpr Vocabulary<EngineOption> kEngineOptions{kEngineOptionNames};
+
+// How much of a device the engine may fill (section 5.1): utilization × visible memory − margin,
+// where an Apple device's visible memory is its Metal working set (device.h WorkingSetGib).
+// With reserve tiers (SGLang) the default utilization is (M − reserve) / M instead.
+struct ReserveTier {
+  double below_gib;         // devices with less memory than this (the last tier: any)
+  int64_t chunk_tokens;     // chunked prefill size
+  int64_t graph_batch;      // CUDA-graph batch size below 4 devices
+  int64_t graph_batch_tp4;  // with 4 or more devices in tensor parallel
+};
+struct CapacityRule {
+  bool working_set = false;        // Apple: the Metal working set, not the whole RAM
+  double default_utilization = 1;  // of the visible memory
+  double margin_gib = 0;           // left free on every device (llama.cpp --fit-target)
+  // SGLang's reserve in MiB: base + per_chunk_token × max(chunk, min_chunk) + per_graph_seq ×
+  // graph batch + per_device × devices, at least floor_mib on devices above floor_above_gib.
+  std::span<const ReserveTier> reserve_tiers;
+  double reserve_base_mib = 0, reserve_per_chunk_token_mib = 0, reserve_min_chunk_tokens = 0,
+         reserve_per_graph_seq_mib = 0, reserve_per_device_mib = 0, reserve_floor_mib = 0,
+         reserve_floor_above_gib = 0;
+};
+
+// Where the weights live and how many bytes they take (section 5.2).
+enum class WeightsRule {
+  kFlat,      // reference: P × the format's effective bits (estimation model 1.1)
+  kAsStored,  // body, experts, embedding and head at the format's stored bits
+};
+struct WeightsPlacement {
+  WeightsRule rule = WeightsRule::kFlat;
+  bool embedding_on_host = false;  // llama.cpp keeps token_embd in host RAM
+  bool tied_head_copy = false;     // llama.cpp duplicates a tied embedding as the output head
+};
+
+// How the KV cache is allocated (section 5.3). Cells per sequence are rounded up to the granule;
+// a windowed layer keeps min(context, window + extra) cells, extra being the engine's step
+// (llama.cpp: the ubatch; vLLM: max_num_batched_tokens − 1) plus spare granules.
+enum class WindowExtra { kNone, kUbatch, kBatchedTokensMinusOne };
+enum class KvSplit {
+  kEven,           // reference, llama.cpp's layer split: 1/N of the cache on each device
+  kHeadsMinOne,    // tensor parallel: KV heads / N, at least one per device; latents whole
+};
+struct KvRule {
+  int64_t granule_tokens = 1;
+  WindowExtra window_extra = WindowExtra::kNone;
+  int64_t window_spare_granules = 0;
+  KvSplit split = KvSplit::kEven;
+  double state_bytes_per_element = 0;  // recurrent layers' state (LayerKind::kState)
+};
+
+// llama.cpp's compute buffer on the device holding the output layer (section 5.4), in bytes, with
+// ub the ubatch, n the KV cells of one sequence, V the vocabulary, H the hidden size, h heads:
+// flash attention on:  ub·(V+H)·logits + ub·n·fa_mask + ub·H·fa_hidden
+// flash attention off: max(ub·(V+H)·logits, ub·n·(h+1)·scores + ub·H·scores_hidden)
+// Other devices of a layer split carry the same without the logits term.
+struct ComputeRule {
+  double logits = 0, fa_mask = 0, fa_hidden = 0, scores = 0, scores_hidden = 0;
+};
+
+// vLLM's reservations besides weights and KV cache (section 5.5), per device, in GiB unless
+// named: the activation peak of its profiling run, max(forward, sampler) + base, where the
+// forward pass of max_num_batched_tokens tokens holds forward_bytes × (3 × MLP width / N + 3 ×
+// hidden) per token and the sampler pass sampler_bytes per sequence and vocabulary entry; the
+// non-torch memory it measures (NCCL and cuBLAS buffers; more with tensor parallelism); and its
+// CUDA-graph estimate, graphs_base + graphs_per_billion × billions of parameters per device.
+struct ActivationRule {
+  double forward_bytes = 0;
+  double sampler_bytes = 0;
+  double base_gib = 0;
+  double non_torch_gib = 0;
+  double non_torch_multi_gib = 0;  // with more than one device
+  double graphs_base_gib = 0;
+  double graphs_per_billion_gib = 0;
+};
+
+// What the request's engine options default to.
+struct EngineDefaults {
+  int64_t ubatch = 0;                 // llama.cpp -ub
+  bool flash_attention = true;        // llama.cpp -fa auto turns it on where supported
+  // vLLM's max_num_batched_tokens and max_num_seqs: the large pair on devices with at least
+  // large_memory_gib whose id does not start with one of small_batch_devices, else the small
+  // pair (EngineArgs.get_batch_defaults for the OpenAI server).
+  int64_t small_batched_tokens = 0, large_batched_tokens = 0;
+  int64_t small_max_seqs = 0, large_max_seqs = 0;
+  double large_memory_gib = 0;
+  std::span<const std::string_view> small_batch_devices;
+  // Ollama picks its batch by context × slots: above_tokens → ubatch, in ascending order.
+  struct UbatchTier {
+    int64_t above_tokens;
+    int64_t ubatch;
+  };
+  std::span<const UbatchTier> ubatch_tiers;
+};
+
 struct RuntimeProfile {
-  std::string_view id;      // request id: "reference"
+  std::string_view id;      // request id: "reference", "llamacpp", ...
   std::string_view models;  // what it reproduces, for people: an engine and its version
+  // What it runs: formats (QuantFormat ids, the matrix's rows in order), KV cache types, the
+  // device classes, tensor or layer split, and the request options it takes.
+  std::span<const std::string_view> formats;
+  std::string_view default_format;  // what the page picks when switching to this engine
+  std::span<const std::string_view> kv_dtypes;
+  std::array<bool, kDeviceClassCount> runs_on{true, true, true};  // by DeviceClass
+  bool multi_device = true;
+  unsigned options = 0;  // EngineOption bits
+  EngineDefaults defaults;
   // Memory.
-  double usable_fraction = 0;  // of a device's memory, for the max context and the recommended class
+  CapacityRule capacity;
+  double usable_fraction = 0;  // of the capacity, for the max context and the recommended class
+  bool context_within_model = false;  // the max context stops at the model's max position
+  WeightsPlacement weights;
+  KvRule kv;
+  bool kv_pool = false;  // preallocates a KV pool in what is left (vLLM, SGLang): KvPoolOf
   std::array<OverheadRule, kDeviceClassCount> overhead{};  // by DeviceClass
   DeviceClass default_class = DeviceClass::kConsumer;  // when a scenario names no device (the matrix)
   double tensor_parallel_buffers_gib = 0;  // per device, with more than one device
-  double state_bytes_per_element = 0;      // recurrent layers' state (LayerKind::kState)
-  double comfortable_ratio = 0;            // total / memory up to this rates "comfortable" (1.7)
+  ComputeRule compute;
+  ActivationRule activation;
+  double comfortable_ratio = 0;  // per-device total / capacity up to this rates "comfortable" (1.7)
   // Decode at batch 1 (1.5): bandwidth × utilization × the class's efficiency / bytes per token;
   // N devices in tensor parallel: N × tensor_parallel_efficiency × that.
   double bandwidth_utilization = 0;
@@ -47,6 +173,8 @@ struct RuntimeProfile {
   double DecodeEfficiency(DeviceClass device_class) const {
     return decode_efficiency[static_cast<std::size_t>(device_class)];
   }
+  bool RunsOn(DeviceClass device_class) const { return runs_on[static_cast<std::size_t>(device_class)]; }
+  bool Takes(EngineOption option) const { return (options & option) != 0; }
 };
 
 inline constexpr std::string_view kDefaultRuntimeId = "reference";
@@ -54,6 +182,9 @@ inline constexpr std::string_view kDefaultRuntimeId = "reference";
 std::span<const RuntimeProfile> RuntimeProfiles();
 // nullptr when `id` is not a profile's id.
 const RuntimeProfile* FindRuntimeProfile(std::string_view id);
+// Whether `runtime` offers the format or KV cache type `id`.
+bool OffersFormat(const RuntimeProfile& runtime, std::string_view id);
+bool OffersKvDtype(const RuntimeProfile& runtime, std::string_view id);
 
 }  // namespace vramcalc
 

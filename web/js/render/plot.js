@@ -122,11 +122,19 @@ function totalAt(curve, tokens) {
 
 const r1 = (v) => Math.round(v * 10) / 10;
 
+/**
+ * What all the scenario's devices may hold, beside the curve's total of all of them: the
+ * runtime's capacity per device (the device's memory for the reference profile) times N.
+ */
+const capacityOf = (sim) => sim.capacity_gib * sim.device_count;
+const devicesLabel = (t, sim) => (sim.device_count > 1
+  ? t('unit.times', { count: sim.device_count, device: sim.device_name }) : sim.device_name);
+
 /** The frame's scales: tokens → x (log2) and GiB → y, in SVG units. */
 function scales({ width, height }, sim, maxLog2) {
   const base = sim.weights_gib + sim.state_gib + sim.overhead_gib;
   // The y range depends on the device and the weights only, so it holds still while dragging.
-  const yTop = Math.max(sim.memory_gib, base) * 1.3;
+  const yTop = Math.max(capacityOf(sim), base) * 1.3;
   const yStep = niceStep(yTop, 5);
   const yMax = Math.ceil(yTop / yStep) * yStep;
   const plotW = width - BOX.left - BOX.right;
@@ -192,10 +200,10 @@ function drawAreas(parts, s, sim, curve) {
 /** The capacity line, the model's max position and the out-of-memory point. */
 function drawMarks(parts, s, response, { t, lang }) {
   const sim = response.simulator;
-  const capacityY = r1(s.y(sim.memory_gib));
+  const capacityY = r1(s.y(capacityOf(sim)));
   set(parts.capacity, { x1: BOX.left, x2: s.width - BOX.right, y1: capacityY, y2: capacityY });
   set(parts.capacityLabel, { x: BOX.left + 6, y: capacityY - 6 });
-  put(parts.capacityLabel, t('plot.capacity', { device: sim.device_name, capacity: fmt.gb(lang, sim.memory_gib) }));
+  put(parts.capacityLabel, t('plot.capacity', { device: devicesLabel(t, sim), capacity: fmt.gb(lang, capacityOf(sim)) }));
   const maxPosition = response.model.max_position_embeddings;
   const positionX = r1(s.x(maxPosition));
   const showPosition = s.inRange(maxPosition) ? 'visible' : 'hidden';
@@ -226,10 +234,10 @@ function describe(parts, response, { t, lang }) {
   put(parts.desc, t('plot.desc', {
     model: response.model.name,
     format,
-    device: sim.device_name,
+    device: devicesLabel(t, sim),
     tokens: fmt.integer(lang, sim.context),
     total: fmt.gb(lang, sim.total_gib),
-    capacity: fmt.gb(lang, sim.memory_gib),
+    capacity: fmt.gb(lang, capacityOf(sim)),
     oom: sim.max_context > 0 ? t('plot.oom_at', { tokens: fmt.integer(lang, sim.max_context) }) : t('plot.oom_none'),
   }));
 }

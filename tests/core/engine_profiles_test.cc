@@ -1,0 +1,361 @@
+// The engine profiles (core/ESTIMATION.md section 5) against what the engines themselves report:
+// llama.cpp's buffer lines, Ollama's launch rules, vLLM's and SGLang's start-up logs, Apple's
+// working set and mlx-lm's peak memory. Each test names its source; weights of GGUF formats
+// come from fitted body bits (tests/calibration/weight-sizes.json), so they are checked to
+// 0.5 %, everything else to the logged digit.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine_memory.h"
+#include "vramcalc/catalog.h"
+#include "vramcalc/evaluate.h"
+#include "vramcalc/json_codec.h"
+
+namespace vramcalc {
+namespace {
+
+constexpr double kMib = 1048576.0;
+constexpr double kGib = 1073741824.0;
+
+const ModelSpec& Model(std::string_view id) {
+  const ModelSpec* model = BuiltinCatalog().value().FindModel(id);
+  if (model == nullptr) ADD_FAILURE() << "no catalog model " << id;
+  return *model;
+}
+
+Device Gpu(double memory_gib, DeviceClass device_class = DeviceClass::kConsumer, std::string id = "gpu") {
+  return Device{std::move(id), "GPU", memory_gib, 1000, device_class,
+                device_class == DeviceClass::kApple ? Vendor::kApple : Vendor::kNvidia, ""};
+}
+
+// `model` at `format` and `context` under `runtime` on `device` (all outliving the scenario).
+Scenario On(std::string_view runtime, const ModelSpec& model, std::string_view format, int64_t context,
+            const Device& device, std::string_view kv_dtype = "fp16") {
+  Scenario s;
+  s.model = &model;
+  s.format = FindQuantFormat(format);
+  s.kv_dtype = FindKvDtype(kv_dtype);
+  s.context_tokens = context;
+  s.device = &device;
+  s.runtime = FindRuntimeProfile(runtime);
+  s.engine.flash_attention = s.runtime->defaults.flash_attention;
+  return s;
+}
+
+double Mib(double gib) { return gib * kGib / kMib; }
+double ComputeMib(const Footprint& f) { return Mib(f.parts.compute_gib + f.main_device_extra_gib); }
+
+// ---- llama.cpp ------------------------------------------------------------------------------
+
+// developer0hye/llama-3-korean-bllossom-8b-q4-docker README (llama-cpp-python on an RTX 3070,
+// a Llama-3-8B Q4_K_M with the shapes of the catalog's Llama 3.1 8B): "CPU buffer size =
+// 281.81 MiB", "CUDA0 buffer size = 4403.49 MiB", "n_ctx = 512", "flash_attn = 0", "CUDA0 KV
+// buffer size = 64.00 MiB", "CUDA0 compute buffer size = 258.50 MiB".
+TEST(LlamaCpp, Llama3_8bQ4KmAt512TokensMatchesItsBufferLines) {
+  const Device rtx3070 = Gpu(8);
+  Scenario s = On("llamacpp", Model("llama-3.1-8b"), "Q4_K_M", 512, rtx3070);
+  s.engine.flash_attention = false;
+  const Footprint f = FootprintOf(s);
+  // token_embd stays on the CPU, as Q4_K: 128,256 × 4,096 × 144/256 B = 281.8125 MiB.
+  EXPECT_DOUBLE_EQ(Mib(f.host_gib), 281.8125);
+  EXPECT_NEAR(Mib(f.weights_gib), 4403.49, 0.005 * 4403.49);
+  // 32 layers × 512 cells × (1,024 + 1,024) × 2 B = 64 MiB.
+  EXPECT_DOUBLE_EQ(f.kv_cache_bytes / kMib, 64.0);
+  // The logits of the whole ubatch dominate: 512 × (128,256 + 4,096) × 4 B = 258.5 MiB.
+  EXPECT_DOUBLE_EQ(ComputeMib(f), 258.5);
+}
+
+// fedora-copr/logdetective PR #106 (Mistral-7B-Instruct-v0.2, flash_attn 0, ubatch 512): "KV
+// buffer size = 256.00 MiB" and "compute buffer size = 164.00 MiB" at n_ctx 2048; 4096.00 and
+// 2144.00 MiB at 32768. The catalog's Mistral 7B v0.3 has v0.2's attention (32 layers, 32
+// heads, 8 KV heads of 128, hidden 4,096).
+TEST(LlamaCpp, WithoutFlashAttentionTheScoresOfEveryHeadGrowWithTheContext) {
+  const Device gpu = Gpu(48);
+  for (const auto& [context, kv_mib, compute_mib] : {std::tuple{2048, 256.0, 164.0}, {32768, 4096.0, 2144.0}}) {
+    Scenario s = On("llamacpp", Model("mistral-7b-v0.3"), "Q4_K_M", context, gpu);
+    s.engine.flash_attention = false;
+    const Footprint f = FootprintOf(s);
+    EXPECT_DOUBLE_EQ(f.kv_cache_bytes / kMib, kv_mib) << context;
+    // 512 × n × (32 + 1) × 4 B of scores and mask + 512 × 4,096 × 16 B.
+    EXPECT_DOUBLE_EQ(ComputeMib(f), compute_mib) << context;
+  }
+}
+
+// An Ollama server log of May 2026 (llama.cpp ec98e2002; code-index file 56696108702):
+// qwen2.5-coder:7b Q4_K_M, n_ctx 32768, n_ubatch 512, "Flash Attention was auto, set to enabled":
+// "CPU_Mapped model buffer size = 292.36 MiB", "CUDA0 model buffer size = 4168.09 MiB", "KV
+// buffer size = 1792.00 MiB", "CUDA0 compute buffer size = 382.01 MiB".
+TEST(LlamaCpp, Qwen25_7bQ4KmAt32kWithFlashAttentionMatchesItsBufferLines) {
+  const Device rtx4090 = Gpu(24);
+  Scenario s = On("llamacpp", Model("qwen2.5-7b"), "Q4_K_M", 32768, rtx4090);
+  s.engine.ubatch = 512;
+  const Footprint f = FootprintOf(s);
+  EXPECT_NEAR(Mib(f.host_gib), 292.36, 0.005);  // 152,064 × 3,584 × 144/256 B
+  EXPECT_NEAR(Mib(f.weights_gib), 4168.09, 0.005 * 4168.09);
+  EXPECT_DOUBLE_EQ(f.kv_cache_bytes / kMib, 1792.0);
+  // 512 × (152,064 + 3,584) × 4 B logits + 512 × 32,768 × 4 B mask + 2 × 512 × 3,584 × 4 B.
+  EXPECT_DOUBLE_EQ(ComputeMib(f), 382.0);
+}
+
+// ik_llama.cpp issue #822 (llama-server b6699, gpt-oss-20b MXFP4, -c 131072, ubatch 512): "creating
+// non-SWA KV cache, size = 131072 cells" of 3072.00 MiB and "creating SWA KV cache, size = 768
+// cells" of 18.00 MiB: pad256(min(131,072, 128 + 512)) = 768. token_embd stays on the CPU as
+// Q8_0 (586.82 MiB in ontouchstart/rabbit-holes' Metal log, where the mapped file, 11,536.18
+// MiB, is the Metal buffer).
+TEST(LlamaCpp, SlidingWindowLayersKeepTheWindowPlusOneUbatch) {
+  const Device gpu = Gpu(24);
+  const Scenario s = On("llamacpp", Model("gpt-oss-20b"), "MXFP4_MOE", 131072, gpu);
+  const Footprint f = FootprintOf(s);
+  EXPECT_DOUBLE_EQ(f.kv_cache_bytes / kMib, 3072.0 + 18.0);
+  EXPECT_NEAR(Mib(f.host_gib), 586.82, 0.005);
+  const Device m5 = Gpu(32, DeviceClass::kApple);
+  const Footprint on_mac = FootprintOf(On("llamacpp", Model("gpt-oss-20b"), "MXFP4_MOE", 131072, m5));
+  EXPECT_EQ(on_mac.host_gib, 0);
+  EXPECT_NEAR(Mib(on_mac.weights_gib), 11536.18, 0.005 * 11536.18);
+}
+
+// nehaai/kvcalc README (llama-server 2026, Llama-3-8B Q4_K_M): "-c 8192 -np 4" gives "2048 cells,
+// 32 layers, 4/4 seqs" of 1024.00 MiB, the same total as one slot of 8,192; "-ctk q8_0 -ctv q8_0"
+// gives 544.00 MiB (34 bytes per 32 elements).
+TEST(LlamaCpp, SlotsShareTheContextAndQ8_0CostsThirtyFourBytesPerThirtyTwo) {
+  const Device gpu = Gpu(24);
+  Scenario slots = On("llamacpp", Model("llama-3.1-8b"), "Q4_K_M", 2048, gpu);
+  slots.engine.parallel = 4;
+  EXPECT_DOUBLE_EQ(FootprintOf(slots).kv_cache_bytes / kMib, 1024.0);
+  const Scenario q8 = On("llamacpp", Model("llama-3.1-8b"), "Q4_K_M", 8192, gpu, "q8_0");
+  EXPECT_DOUBLE_EQ(FootprintOf(q8).kv_cache_bytes / kMib, 544.0);
+}
+
+// The same Qwen log on Vulkan at n_ctx 4096 (flash attention off there; code-index file
+// 68321245610): "projected to use 4696 MiB of device memory vs. 5752 MiB of free device memory
+// … will leave 1055 >= 1024 MiB": model 4168 + KV 224 + compute 304 MiB, and --fit's margin of
+// 1,024 MiB ("--fit-target … default: 1024", tools/server/README.md).
+TEST(LlamaCpp, FitKeepsOneGibFreeOnTopOfModelCacheAndCompute) {
+  const Device gpu = Gpu(24);
+  Scenario s = On("llamacpp", Model("qwen2.5-7b"), "Q4_K_M", 4096, gpu);
+  s.engine.flash_attention = false;
+  s.engine.ubatch = 512;
+  const Footprint f = FootprintOf(s);
+  EXPECT_NEAR(Mib(f.weights_gib) + f.kv_cache_bytes / kMib + ComputeMib(f), 4696, 0.005 * 4696);
+  EXPECT_DOUBLE_EQ(f.kv_cache_bytes / kMib, 224.0);
+  EXPECT_DOUBLE_EQ(ComputeMib(f), 304.0);
+  EXPECT_DOUBLE_EQ(CapacityGib(s), 24.0 - 1.0);
+}
+
+// ---- Ollama ---------------------------------------------------------------------------------
+
+// ollama/ollama fb30760 llm/llama_server.go: "-c", NumCtx*numParallel, "-np", numParallel (each
+// slot keeps num_ctx); server/sched.go generationBatchForContext: batch 512, 1,024 above 4,096
+// tokens, 2,048 above 32,768 (of num_ctx × slots).
+TEST(Ollama, EverySlotKeepsTheWholeContextAndTheBatchFollowsIt) {
+  const Device gpu = Gpu(48);
+  Scenario s = On("ollama", Model("qwen2.5-7b"), "Q4_K_M", 8192, gpu);
+  s.engine.parallel = 4;
+  // 4 slots × 8,192 cells × 28 layers × 1,024 × 2 elements × 2 B = 4 × 448 MiB.
+  EXPECT_DOUBLE_EQ(FootprintOf(s).kv_cache_bytes / kMib, 1792.0);
+  EXPECT_EQ(ResolvedSettings(s).ubatch, 1024);  // 4 × 8,192 = 32,768 tokens: above 4,096, not above 32,768
+  s.engine.parallel = 1;
+  EXPECT_EQ(ResolvedSettings(s).ubatch, 1024);  // 8,192 > 4,096
+  s.context_tokens = 4096;
+  EXPECT_EQ(ResolvedSettings(s).ubatch, 512);
+  s.context_tokens = 65536;
+  EXPECT_EQ(ResolvedSettings(s).ubatch, 2048);
+}
+
+// The May 2026 Ollama log above (num_ctx 32768, one slot): weights, token embedding and cache
+// are the engine's own; at 32,768 tokens fb30760 batches 1,024 (not above 32,768), so the
+// compute buffer is 1,024 × (152,064 + 3,584) × 4 B + 1,024 × 32,768 × 4 B + 2 × 1,024 × 3,584 ×
+// 4 B = 608 + 128 + 28 MiB.
+TEST(Ollama, Qwen25_7bAt32kMatchesTheLogAndBatchesByContext) {
+  const Device gpu = Gpu(24);
+  const Scenario s = On("ollama", Model("qwen2.5-7b"), "Q4_K_M", 32768, gpu);
+  const Footprint f = FootprintOf(s);
+  EXPECT_NEAR(Mib(f.host_gib), 292.36, 0.005);
+  EXPECT_NEAR(Mib(f.weights_gib), 4168.09, 0.005 * 4168.09);
+  EXPECT_DOUBLE_EQ(f.kv_cache_bytes / kMib, 1792.0);
+  EXPECT_DOUBLE_EQ(ComputeMib(f), 608.0 + 128.0 + 28.0);
+}
+
+// ---- vLLM -----------------------------------------------------------------------------------
+
+// vLLM v0.31.0 on an A100 80GB, meta-llama/Llama-3.1-8B-Instruct, defaults (course notes,
+// code-index file 70682754770): "Free memory on device (78.84/79.25 GiB) … (0.92, 72.91 GiB).
+// Actual usage is 15.26 GiB for consumed memory (weights + non-torch), 1.44 GiB for peak
+// activation" and "Available KV cache memory: 56.21 GiB", "GPU KV cache size: 460,496 tokens".
+TEST(Vllm, Llama31_8bOnAnA100MatchesItsStartUpLog) {
+  const Device a100 = Gpu(79.25, DeviceClass::kDatacenter, "a100-80gb");  // the total it reports
+  const Scenario s = On("vllm", Model("llama-3.1-8b"), "BF16", 131072, a100);
+  EXPECT_NEAR(CapacityGib(s), 72.91, 0.005);
+  const std::optional<KvPool> pool = KvPoolOf(s);
+  ASSERT_TRUE(pool);
+  EXPECT_NEAR(pool->gib, 56.21, 0.005 * 56.21);
+  EXPECT_NEAR(static_cast<double>(pool->tokens), 460496, 0.005 * 460496);
+  EXPECT_EQ(pool->tokens % 16, 0);  // whole blocks
+  // A100s keep the small batch defaults (vLLM PR #17885): 2,048 tokens, 256 sequences.
+  EXPECT_EQ(ResolvedSettings(s).max_num_batched_tokens, 2048);
+}
+
+// vLLM's 16-token blocks: Qwen2.5-7B-Instruct-AWQ (code-index file 67578381996) "GPU KV cache
+// size: 251,344 tokens", num_gpu_blocks 15709, of "Available KV cache memory: 13.42 GiB"; 28
+// layers × 2 × 4 KV heads × 128 × 2 B = 57,344 B per token.
+TEST(Vllm, TheCacheIsWholeSixteenTokenBlocks) {
+  const KvLayout layout = KvLayoutOf(Model("qwen2.5-7b"), 2.0);
+  const KvAllocation blocks{.granule = 16};
+  EXPECT_DOUBLE_EQ(layout.tiers[0].bytes_per_token, 57344.0);
+  EXPECT_NEAR(KvCacheBytes(layout, 15709 * 16, 1, blocks) / kGib, 13.42, 0.005);
+  EXPECT_EQ(KvCacheBytes(layout, 15709 * 16 + 1, 1, blocks), KvCacheBytes(layout, 15710 * 16, 1, blocks));
+}
+
+// vllm issue #25350 (Qwen3-30B-A3B shapes, --kv-cache-dtype fp8): "max seq len (221000), (10.12
+// GiB KV cache is needed": 13,813 blocks × 16 × 48 layers × 2 × 4 × 128 × 1 B.
+TEST(Vllm, Fp8KeepsOneBytePerElement) {
+  const KvLayout layout = KvLayoutOf(Model("qwen3-30b-a3b"), FindKvDtype("fp8")->bytes_per_element);
+  EXPECT_NEAR(KvCacheBytes(layout, 221000, 1, KvAllocation{.granule = 16}) / kGib, 10.12, 0.005);
+}
+
+// noonghunna/club-3090 issue #1087 (2 × RTX 5090 reporting 31.4 GiB each): "Desired GPU memory
+// utilization is (0.92, 28.88 GiB)": vLLM's budget is utilization × the device's total.
+TEST(Vllm, TheBudgetIsUtilizationTimesTheTotal) {
+  const Device rtx5090 = Gpu(31.4);
+  Scenario s = On("vllm", Model("qwen3-32b"), "FP8", 32768, rtx5090);
+  s.device_count = 2;
+  EXPECT_NEAR(CapacityGib(s), 28.88, 0.01);
+  s.engine.memory_utilization = 0.5;
+  EXPECT_DOUBLE_EQ(CapacityGib(s), 15.7);
+}
+
+// vllm/config/model.py get_num_kv_heads: "max(1, total_num_kv_heads // tensor_parallel_size)",
+// and 1 for MLA (the latent is kept whole). Qwen3-235B-A22B at TP4 (vllm issue #21348): 94
+// layers × 2 × 1 head × 128 × 2 B = 48,128 B per token per GPU; DeepSeek-V3 at TP8: 61 × 576 ×
+// 2 B = 70,272 B per token on every GPU.
+TEST(Vllm, TensorParallelSplitsKvHeadsButNotLatents) {
+  EXPECT_DOUBLE_EQ(KvLayoutOf(Model("qwen3-235b-a22b"), 2.0, 0, 4).tiers[0].bytes_per_token, 48128.0);
+  EXPECT_DOUBLE_EQ(KvLayoutOf(Model("deepseek-v3"), 2.0, 0, 8).tiers[0].bytes_per_token, 70272.0);
+}
+
+// vLLM v0.19 on an H100 (llm-d report, tests/calibration/vllm-startup.json row V17):
+// Llama-3.1-8B prints 1.89 GiB of peak activation at the server defaults of 8,192 batched
+// tokens and 1,024 sequences: the sampler's 1,024 × 128,256 × 15.3 B + 0.05 GiB = 1.92 GiB.
+TEST(Vllm, TheActivationPeakIsTheSamplersOnLargeVocabularies) {
+  const Device h100 = Gpu(80, DeviceClass::kDatacenter, "h100-80gb");
+  const Scenario s = On("vllm", Model("llama-3.1-8b"), "BF16", 8192, h100);
+  const EngineSettings settings = ResolvedSettings(s);
+  EXPECT_EQ(settings.max_num_batched_tokens, 8192);
+  EXPECT_EQ(settings.max_num_seqs, 1024);
+  EXPECT_NEAR(ActivationGib(s, settings), 1.89, 0.05);
+}
+
+// ---- SGLang ---------------------------------------------------------------------------------
+
+// python/sglang/srt/server_args.py _handle_gpu_memory_settings: reserve = 512 + 1.5 × max(chunk,
+// 2048) + 2 × CUDA-graph batch + 1,024 × TP / 8 MiB, at least 10 GiB above 60 GiB; f = (M −
+// reserve) / M: RTX 4090 (24,564 MiB) 3,760 → 0.847; H100 (81,559 MiB) 13,440 → 0.835; H200
+// (143,771 MiB) → 0.907.
+TEST(Sglang, TheStaticFractionComesFromItsReserve) {
+  const RuntimeProfile& sglang = *FindRuntimeProfile("sglang");
+  EXPECT_DOUBLE_EQ(DefaultUtilization(sglang, Gpu(24564 / 1024.0), 1), 0.847);
+  EXPECT_DOUBLE_EQ(DefaultUtilization(sglang, Gpu(81559 / 1024.0, DeviceClass::kDatacenter), 1), 0.835);
+  EXPECT_DOUBLE_EQ(DefaultUtilization(sglang, Gpu(143771 / 1024.0, DeviceClass::kDatacenter), 1), 0.907);
+}
+
+// SGLang 0.4.3.post4, Qwen/QwQ-32B (Qwen2.5-32B shapes) at TP4 on 4 × L4 (code-index file
+// 47376055009): "KV Cache is allocated. #tokens: 46611, K size: 1.42 GB": 64 layers × 2 KV heads
+// per GPU × 128 × 2 B = 32,768 B of keys per token (46,611 × 32,768 B = 1.42 GiB), 65,536 B
+// with the values.
+TEST(Sglang, TheTokenPoolHoldsEachGpusShareOfTheHeads) {
+  const KvLayout layout = KvLayoutOf(Model("qwen2.5-32b"), 2.0, 0, 4);
+  EXPECT_DOUBLE_EQ(layout.tiers[0].bytes_per_token, 65536.0);
+  EXPECT_NEAR(KvCacheBytes(layout, 46611, 1) / 2 / kGib, 1.42, 0.005);
+}
+
+// vllm issue #21348, SGLang on 4 × H100 with Qwen3-235B-A22B: "KV Cache is allocated. #tokens:
+// 367404, K size: 8.23 GB": 94 layers × 1 head × 128 × 2 B = 24,064 B of keys per token per GPU.
+TEST(Sglang, Qwen3_235bAtTp4KeepsOneHeadPerGpu) {
+  const Device h100 = Gpu(80, DeviceClass::kDatacenter);
+  Scenario s = On("sglang", Model("qwen3-235b-a22b"), "FP8", 367404, h100);
+  s.device_count = 4;
+  EXPECT_NEAR(FootprintOf(s).kv_cache_bytes / 4 / 2 / kGib, 8.23, 0.005);
+}
+
+// ---- MLX and Apple's working set -------------------------------------------------------------
+
+// recommendedMaxWorkingSetSize as llama.cpp logs it: 10,922.67 MiB on 16 GB
+// (llama-cpp-python#687), 21,845.34 MiB on 32 GB (llama.cpp#2011), 51,539.61 MB = 49,152 MiB
+// on 64 GB, 73,728 MiB on 96 GB (llama.cpp#3213), 103,079.22 MB = 98,304 MiB on 128 GB.
+TEST(Mlx, AMacOffersItsMetalWorkingSet) {
+  const RuntimeProfile& mlx = *FindRuntimeProfile("mlx");
+  const auto ws_mib = [&mlx](double ram) { return Mib(VisibleMemoryGib(mlx, Gpu(ram, DeviceClass::kApple))); };
+  EXPECT_NEAR(ws_mib(16), 10922.67, 0.005);
+  EXPECT_NEAR(ws_mib(32), 21845.34, 0.01);  // 2023 builds printed MiB; a hair above 2/3 of 32 GiB
+  EXPECT_DOUBLE_EQ(ws_mib(64), 49152.0);
+  EXPECT_DOUBLE_EQ(ws_mib(96), 73728.0);
+  EXPECT_DOUBLE_EQ(ws_mib(128), 98304.0);
+  // The reference profile keeps the reference page's rule: all of it.
+  EXPECT_DOUBLE_EQ(VisibleMemoryGib(*FindRuntimeProfile("reference"), Gpu(64, DeviceClass::kApple)), 64.0);
+}
+
+// mlx_lm/BENCHMARKS.md (64GB M4 Max, -p 2048 -g 128): Qwen3-4B-Instruct-2507 4-bit "3.35" GB
+// peak. Weights 4,022,468,096 × 4.5 / 8 B (embedding quantized too), the cache grown in
+// 256-token steps to 2,304 cells of 36 layers × 2 × 8 × 128 × 2 B, and the fitted runtime.
+TEST(Mlx, Qwen3_4b4BitPeakMemory) {
+  const Device mac = Gpu(64, DeviceClass::kApple);
+  const Footprint f = FootprintOf(On("mlx", Model("qwen3-4b"), "MLX_4BIT", 2176, mac));
+  EXPECT_DOUBLE_EQ(f.weights_gib * kGib, 4022468096.0 * 4.5 / 8.0);
+  EXPECT_DOUBLE_EQ(f.kv_cache_bytes, 2304.0 * 147456.0);
+  EXPECT_NEAR(f.total_gib() * kGib / 1e9, 3.35, 0.05 * 3.35);
+}
+
+// mlx_lm/models/cache.py QuantizedKVCache: a uint32-packed value plus a scale and a bias in the
+// model's dtype per 64 elements: 8-bit 1 + 4/64 B per element, 4-bit 0.5 + 4/64.
+TEST(Mlx, QuantizedCacheBytesPerElement) {
+  EXPECT_DOUBLE_EQ(FindKvDtype("q8_mlx")->bytes_per_element, 1.0625);
+  EXPECT_DOUBLE_EQ(FindKvDtype("q4_mlx")->bytes_per_element, 0.5625);
+}
+
+// ---- what each engine refuses ----------------------------------------------------------------
+
+std::string ErrorOf(std::string_view request) {
+  const std::string response = EvaluateJson(request);
+  const std::size_t at = response.find("\"field\":\"");
+  return at == std::string::npos ? response : response.substr(at + 9, response.find('"', at + 9) - at - 9);
+}
+
+TEST(EngineProfiles, RequestsAnEngineCannotRunNameTheField) {
+  // An option of another engine.
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"vllm","format":"BF16","ubatch":256})"), "ubatch");
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","memory_utilization":0.9})"), "memory_utilization");
+  // A format or KV type the engine lacks.
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"llamacpp","format":"AWQ_INT4"})"), "format");
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"vllm","format":"BF16","kv_dtype":"q8_0"})"), "kv_dtype");
+  // llama.cpp quantizes the V cache only with flash attention (llama-context.cpp).
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"llamacpp","kv_dtype":"q8_0","flash_attention":false})"),
+            "flash_attention");
+  // mlx-lm runs on Apple silicon, on one device, and not with a quantized sliding-window cache.
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"mlx","format":"MLX_4BIT","device":"rtx-4090-24gb"})"),
+            "device");
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"mlx","format":"MLX_4BIT","device_count":2})"),
+            "device_count");
+  EXPECT_EQ(ErrorOf(R"({"model":"gemma-3-12b","runtime":"mlx","format":"MLX_4BIT","kv_dtype":"q8_mlx"})"),
+            "kv_dtype");
+  // MXFP4 quantizes experts: a dense model has none.
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"llamacpp","format":"MXFP4_MOE"})"), "format");
+  // Out of range.
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"vllm","format":"BF16","memory_utilization":1.5})"),
+            "memory_utilization");
+}
+
+// Every profile but the reference stops the max context at the model's max position, and the
+// pool engines report their pool.
+TEST(EngineProfiles, MaxContextStopsAtTheModelAndPoolsAreReported) {
+  const Device big = Gpu(80, DeviceClass::kDatacenter);
+  for (const RuntimeProfile& runtime : RuntimeProfiles()) {
+    if (runtime.id == "reference" || !runtime.RunsOn(DeviceClass::kDatacenter)) continue;
+    const Scenario s = On(runtime.id, Model("qwen2.5-7b"), runtime.formats.front(), 8192, big);
+    EXPECT_EQ(MaxContextTokens(s), 32768) << runtime.id;
+    EXPECT_EQ(KvPoolOf(s).has_value(), runtime.kv_pool) << runtime.id;
+  }
+}
+
+}  // namespace
+}  // namespace vramcalc
