@@ -86,6 +86,29 @@ std::string MaxContextText(const Page& p) {
          p.Fill("out.max_position", {{"tokens", FormatGrouped(p.response.model.max_position_embeddings)}}) + ")";
 }
 
+// The engine profiles' rows (none under the reference profile, whose page has none): what a
+// device may hold and why, the KV pool, the weights left in host RAM.
+std::string EngineRows(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
+  if (s.runtime == kDefaultRuntimeId) return "";
+  std::string util = FormatFixed(s.engine.memory_utilization, 3);  // "0.92", not "0.920"
+  while (util.back() == '0') util.pop_back();
+  if (util.back() == '.') util.pop_back();
+  std::string out = Row({p.Text("out.capacity"),
+                         FormatGb(s.capacity_gib) + " (" +
+                             p.Fill("capacity." + std::string(s.runtime),
+                                    {{"util", util},
+                                     {"visible", FormatGb(s.visible_gib)},
+                                     {"memory", FormatGb(s.device->memory_gib)}}) +
+                             ")"});
+  if (s.kv_pool) {
+    out += Row({p.Text("out.kv_pool"), p.Fill("pool.tokens", {{"tokens", FormatGrouped(s.kv_pool->tokens)}}) + ", " +
+                                           p.Fill("pool.gib", {{"gib", FormatGb(s.kv_pool->gib)}})});
+  }
+  if (s.host_gib > 0) out += Row({p.Text("out.host"), p.Fill("host.note", {{"gib", FormatGb(s.host_gib)}})});
+  return out;
+}
+
 std::string Simulator(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
   std::string out = "## " + p.Fill("sim.heading", {{"model", p.response.model.name}}) + "\n\n";
@@ -105,6 +128,7 @@ std::string Simulator(const Page& p) {
   out += Row({p.Text("out.decode"), p.Decode(s.fit, s.decode_tps)});
   out += Row({p.Text("out.overhead"), FormatGb(s.overhead_gib)});
   out += Row({p.Text("out.max_context"), MaxContextText(p)});
+  out += EngineRows(p);
   out += "\n" + p.Fill("sim.kv_saving." + std::string(kKvCompressions.Id(s.kv_compression)),
                        {{"pct", FormatFixed(s.kv_saving_pct, 1)}, {"gib", FormatFixed(s.kv_naive_mha_gib, 2)}});
   return out + "\n\n";

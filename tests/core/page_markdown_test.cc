@@ -120,3 +120,34 @@ TEST(PageMarkdown, EnglishHasNoUntranslatedKeysOrPlaceholders) {
 
 }  // namespace
 }  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+std::string EnginePage(std::string_view runtime, std::string_view device) {
+  Request request;
+  request.model = "qwen2.5-7b";
+  request.runtime = std::string(runtime);
+  request.device = std::string(device);
+  const auto response = Evaluate(request, BuiltinCatalog().value());
+  EXPECT_TRUE(response.ok());
+  return response.ok() ? RenderPageMarkdown(response.value(), Lang::kEn) : "";
+}
+
+// The engine profiles' rows, and none under the reference profile.
+TEST(PageMarkdown, EngineProfilesAddUsableMemoryPoolAndHostRows) {
+  // vLLM: 0.92 × 80 GiB = 73.60 GB usable on an A100 80GB, and a KV pool.
+  const std::string vllm = EnginePage("vllm", "a100-80gb");
+  EXPECT_NE(vllm.find("| Usable per device | 73.60 GB (gpu_memory_utilization 0.92 × 80.00 GB) |"), std::string::npos);
+  EXPECT_NE(vllm.find("| KV cache pool | "), std::string::npos);
+  // llama.cpp: 24 − 1 GiB, and Q4_K_M's token embedding in RAM: 152,064 × 3,584 × 4.5 bits = 0.29 GB.
+  const std::string llamacpp = EnginePage("llamacpp", "rtx-4090-24gb");
+  EXPECT_NE(llamacpp.find("| Usable per device | 23.00 GB (24.00 GB less the 1 GB --fit keeps free) |"),
+            std::string::npos);
+  EXPECT_NE(llamacpp.find("| Weights in RAM | 0.29 GB (the token embedding stays in RAM) |"), std::string::npos);
+  EXPECT_EQ(llamacpp.find("| KV cache pool |"), std::string::npos);
+  EXPECT_EQ(EnginePage("reference", "rtx-4090-24gb").find("Usable per device"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vramcalc

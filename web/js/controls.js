@@ -37,6 +37,13 @@ export function bindControls(form, handlers) {
         return { batch: Number(target.value) };
       case 'gpus':
         return { gpus: target.value === 'auto' ? null : Number(target.value) };
+      case 'util':
+      case 'mnbt':
+      case 'ubatch':
+      case 'parallel':
+        return { [target.name]: target.value === 'auto' ? null : Number(target.value) };
+      case 'fa':
+        return { fa: target.value === 'auto' ? null : target.value === 'true' };
       default:
         return null;
     }

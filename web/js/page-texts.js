@@ -10,6 +10,33 @@ import { sliderPosition } from './controls.js';
 import { CUSTOM_MODEL, formatsFor, runtimeOf } from './state.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+// The engine options' choices, by link key, with the request field each sets and the value the
+// core resolved (the default shown in the "engine default" entry).
+const ENGINE_CHOICES = [
+  ['util', 'memory_utilization', [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.92, 0.95, 0.98]],
+  ['mnbt', 'max_num_batched_tokens', [512, 1024, 2048, 4096, 8192, 16384, 32768]],
+  ['ubatch', 'ubatch', [128, 256, 512, 1024, 2048, 4096]],
+  ['fa', 'flash_attention', [true, false]],
+  ['parallel', 'parallel', [1, 2, 4, 8, 16, 32]],
+];
+
+/** The engine options the runtime takes, each a select with the engine's default first. */
+function renderEngineChoices(root, response, { t, lang, scenario }, runtime) {
+  const form = byId(root, 'controls');
+  const label = (value) => (typeof value === 'boolean' ? t(value ? 'opt.on' : 'opt.off')
+    : Number.isInteger(value) ? fmt.integer(lang, value) : fmt.fixed(lang, value, 2));
+  for (const [key, option, choices] of ENGINE_CHOICES) {
+    const wrap = form.querySelector(`[data-option="${option}"]`);
+    const shown = runtime.options.includes(option);
+    if (wrap.hidden === shown) wrap.hidden = !shown;
+    if (!shown) continue;
+    const values = scenario[key] === null || choices.includes(scenario[key]) ? choices : [...choices, scenario[key]];
+    fillSelect(form.elements[key], [
+      ['auto', t('opt.default', { value: label(response.simulator.engine[option]) })],
+      ...values.map((v) => [String(v), label(v)]),
+    ], scenario[key] === null ? 'auto' : String(scenario[key]));
+  }
+}
 
 function summaryOf(model, { t, lang }) {
   return t('page.summary', {
@@ -57,6 +84,7 @@ export function renderChoices(root, response, { t, lang, catalog, scenario }) {
   const kvDtypes = catalog.kv_dtypes.filter((k) => runtime.kv_dtypes.includes(k.id));
   fillSelect(form.elements.kv, kvDtypes.map((k) => [k.id, k.label]), scenario.kv);
   const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.class));
+  renderEngineChoices(root, response, { t, lang, scenario }, runtime);
   // "auto" follows the format's recommended class (the matrix names it for every format).
   const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
   const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');

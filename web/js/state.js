@@ -140,7 +140,8 @@ export const runtimeOf = (scenario, catalog) =>
 /** The formats a runtime offers for a model (those that quantize experts only for MoE models). */
 export function formatsFor(runtime, catalog, modelId) {
   const model = catalog.models.find((m) => m.id === modelId);
-  return catalog.formats.filter((f) => runtime.formats.includes(f.id) && (!f.moe_only || !model || model.moe));
+  return runtime.formats.map((id) => catalog.formats.find((f) => f.id === id))
+    .filter((f) => !f.moe_only || !model || model.moe);
 }
 
 /**

@@ -46,6 +46,44 @@ function renderFigures(root, sim, model, { t, lang, catalog }) {
   putPart(root, 'max-position', t('out.max_position', { tokens: fmt.integer(lang, model.max_position_embeddings) }));
 }
 
+// The overhead's sources, in the order the sub-line lists them (engine profiles only).
+const OVERHEAD_PARTS = ['runtime', 'compute', 'main_device_extra', 'activation', 'non_torch', 'graphs',
+  'tensor_parallel'];
+
+/** Shows or hides the figure around a part. */
+function showFigure(element, shown) {
+  const figure = element?.closest('.figure');
+  if (figure && figure.hidden === shown) figure.hidden = !shown;
+}
+
+/**
+ * The engine profiles' figures: what a device may hold and why, the KV pool an engine
+ * preallocates, the weights left in host RAM and the overhead by source. The reference
+ * profile shows none of them (its page has none).
+ */
+function renderEngineFigures(root, sim, { t, lang }) {
+  const engine = sim.runtime !== 'reference';
+  const capacity = putPart(root, 'capacity', fmt.gb(lang, sim.capacity_gib), sim.capacity_gib);
+  showFigure(capacity, engine);
+  putPart(root, 'capacity-note', t(`capacity.${sim.runtime}`, {
+    util: fmt.fixed(lang, sim.engine.memory_utilization, 3).replace(/0+$/, '').replace(/[.,]$/, ''),
+    visible: fmt.gb(lang, sim.visible_gib),
+    memory: fmt.gb(lang, sim.memory_gib),
+  }));
+  const pool = sim.kv_pool;
+  const poolTokens = putPart(root, 'kv-pool', pool ? t('pool.tokens', { tokens: fmt.integer(lang, pool.tokens) }) : '',
+    pool?.tokens ?? 0);
+  showFigure(poolTokens, pool !== null && pool !== undefined);
+  putPart(root, 'kv-pool-gib', pool ? t('pool.gib', { gib: fmt.gb(lang, pool.gib) }) : '');
+  const host = putPart(root, 'host', t('host.note', { gib: fmt.gb(lang, sim.host_gib) }), sim.host_gib);
+  showFigure(host, sim.host_gib > 0);
+  const parts = engine ? OVERHEAD_PARTS.filter((key) => sim.overhead_parts[key] > 0.005) : [];
+  const line = putPart(root, 'overhead-parts', parts.map((key) => t(`overhead.${key}`, {
+    gib: fmt.gb(lang, sim.overhead_parts[key]),
+  })).join(' · '));
+  if (line && line.hidden !== (parts.length === 0)) line.hidden = parts.length === 0;
+}
+
 export function renderSimulator(root, response, view) {
   const { t, lang } = view;
   const sim = response.simulator;
@@ -53,6 +91,7 @@ export function renderSimulator(root, response, view) {
   if (fit && fit.className !== `fit fit-${sim.fit}`) fit.className = `fit fit-${sim.fit}`;
   renderShares(root, sim.share_pct, view);
   renderFigures(root, sim, response.model, view);
+  renderEngineFigures(root, sim, view);
   const saving = byId(root, 'kv-saving');
   if (saving) {
     put(saving, fmt.keepUnits(t(`sim.kv_saving.${sim.kv_compression}`, {

@@ -1,0 +1,87 @@
+// The engine profiles on the page: the Engine selector, the formats, KV types, devices and
+// options each engine offers, its figures (usable memory, KV pool, weights in RAM), the link,
+// and what a link asks of an engine that cannot run it. Expected figures come from the core
+// (loaded beside the page) and from hand calculations written out here.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, launch, loadCore, numberValue, openPage,
+  shownText, waitForHash, waitForText,
+} from './support/harness.mjs';
+
+const hashHas = (key, value) => (hash) => new URLSearchParams(hash.slice(1)).get(key) === value;
+const options = (page, testId) => page.locator(`${byTestId(testId)} option`).evaluateAll(
+  (list) => list.map((o) => o.value));
+
+let env;
+let core;
+
+describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
+  before(async () => {
+    env = await launch();
+    core = await loadCore();
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
+
+  test('choosing vLLM offers its formats and options and shows its KV pool', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen2.5-7b&device=a100-80gb&lang=en');
+    // The reference page's own figures: no engine figures.
+    assert.equal(await page.locator(byTestId('capacity')).isVisible(), false);
+    await page.locator(byTestId('runtime')).selectOption('vllm');
+    await waitForHash(env, page, hashHas('runtime', 'vllm'), 'the link names the engine');
+    // Q4_K_M is a GGUF format vLLM does not run: its default, BF16, takes its place.
+    assert.equal(await page.locator(byTestId('format')).inputValue(), 'BF16');
+    assert.deepEqual(await options(page, 'format'), ['BF16', 'FP8', 'AWQ_INT4', 'GPTQ_INT4', 'NVFP4']);
+    assert.deepEqual(await options(page, 'kv'), ['fp16', 'fp8']);
+    assert.ok(!(await options(page, 'device')).some((id) => id.startsWith('apple')), 'no Macs for vLLM');
+    assert.equal(await page.locator(byTestId('ubatch')).isVisible(), false, 'llama.cpp\'s ubatch is not vLLM\'s');
+    assert.equal(await page.locator(byTestId('util')).isVisible(), true);
+    const expected = core.evaluate({ model: 'qwen2.5-7b', device: 'a100-80gb', runtime: 'vllm' }).simulator;
+    // 0.92 × 80 GiB (gpu_memory_utilization's default).
+    assertClose(await numberValue(page, 'capacity'), 0.92 * 80, 1e-9, 'usable per device');
+    assert.equal(await shownText(page, 'kv-pool'), `${expected.kv_pool.tokens.toLocaleString('en')} tokens`);
+    await page.locator(byTestId('util')).selectOption('0.5');
+    await waitForHash(env, page, hashHas('util', '0.5'), 'the link carries the option');
+    assertClose(await numberValue(page, 'capacity'), 0.5 * 80, 1e-9, 'usable at 0.5');
+    await assertHealthy(env, page, 'under vLLM');
+  });
+
+  test('llama.cpp keeps the token embedding in RAM and takes its own options', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen2.5-7b&runtime=llamacpp&device=rtx-4090-24gb&lang=en');
+    // token_embd as Q4_K: 152,064 × 3,584 × 144/256 B = 292.36 MiB = 0.29 GB.
+    await waitForText(env, page, 'host', '0.29 GB (the token embedding stays in RAM)');
+    // 24 GiB less the 1 GiB --fit keeps free.
+    assertClose(await numberValue(page, 'capacity'), 23, 1e-9, 'usable per device');
+    for (const id of ['ubatch', 'fa', 'parallel']) assert.equal(await page.locator(byTestId(id)).isVisible(), true, id);
+    assert.equal(await page.locator(byTestId('util')).isVisible(), false);
+    await page.locator(byTestId('parallel')).selectOption('4');
+    await waitForHash(env, page, hashHas('parallel', '4'), 'slots in the link');
+    // Four slots of 32,768 cells: 4 × 1,792 MiB (28 layers × 1,024 × 2 × 2 B per cell).
+    assertClose(await numberValue(page, 'kv-cache'), 4 * 1792 / 1024, 1e-12, 'KV cache of four slots');
+    await assertHealthy(env, page, 'under llama.cpp');
+  });
+
+  test('a link an engine cannot run is reported and the page shows what it can', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen3-8b&runtime=mlx&device=rtx-4090-24gb&format=AWQ_INT4&ubatch=256&lang=en');
+    const notice = await shownText(page, 'notice');
+    for (const key of ['device', 'format', 'ubatch']) assert.match(notice, new RegExp(key), `the notice names ${key}`);
+    assert.equal(await page.locator(byTestId('format')).inputValue(), 'MLX_4BIT');
+    assert.ok((await options(page, 'device')).filter((id) => id !== 'auto').every((id) => /apple|mac/.test(id)),
+      'mlx-lm runs on Macs only');
+    const sim = core.evaluate({ model: 'qwen3-8b', runtime: 'mlx' }).simulator;
+    assertClose(await numberValue(page, 'total'), sim.total_gib, 1e-9, 'the total mlx-lm needs');
+    await assertHealthy(env, page, 'after a link mlx-lm cannot run');
+  });
+
+  test('the plot compares all devices with all their capacity', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen2.5-72b&format=FP8&runtime=vllm&device=h100-80gb&gpus=2&lang=en');
+    // Two H100s at vLLM's 0.92: 2 × 73.60 GB against the total of both.
+    assert.match(await page.locator('#plot .plot-label').first().textContent(), /2× NVIDIA H100 80GB: 147\.20 GB/);
+    await assertHealthy(env, page, 'with two devices');
+  });
+});
