@@ -3,7 +3,10 @@
 # assets/i18n/<lang>.json. Keys starting with "_" (notes for people) are left out at any depth.
 # The generator knows no schema: the program reads the text with the same reader as any
 # catalog file (core/src/schema.h), so a new field is added in the struct and its schema only.
-# Run as: cmake -DASSETS_DIR=... -DOUTPUT=... -P embed_assets.cmake
+# DEVICE_DROP_KEYS (a ;-list) leaves those keys out of the devices as well: the wasm build drops
+# the devices' "source" texts, which the page never shows (they stay in assets/, the CLI and
+# the native tests).
+# Run as: cmake -DASSETS_DIR=... -DOUTPUT=... [-DDEVICE_DROP_KEYS=source] -P embed_assets.cmake
 
 # `out` = `json` as compact JSON text without "_" keys.
 function(json_compact out json)
@@ -16,7 +19,8 @@ function(json_compact out json)
       foreach(i RANGE ${last})
         if(type STREQUAL "OBJECT")
           string(JSON key MEMBER "${json}" ${i})
-          if(key MATCHES "^_")
+          list(FIND DROP_KEYS "${key}" dropped)
+          if(key MATCHES "^_" OR NOT dropped EQUAL -1)
             continue()
           endif()
           json_quote(quoted_key "${key}")
@@ -92,7 +96,9 @@ string(REGEX REPLACE "^," "" models "${models}")
 cpp_text(models_literal "[${models}]")
 
 file(READ "${ASSETS_DIR}/devices.json" json)
+set(DROP_KEYS ${DEVICE_DROP_KEYS})
 json_compact(text "${json}")
+set(DROP_KEYS "")
 cpp_text(devices_literal "${text}")
 
 foreach(lang IN ITEMS de en)

@@ -391,3 +391,16 @@ TEST(Catalog, MixtureOfExpertsModelsStateTheirExpertParameters) {
 
 }  // namespace
 }  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+// Every device names its source (the schema lets the wasm module's copy leave it out).
+TEST(Catalog, EveryDeviceNamesItsSource) {
+  for (const Device& device : BuiltinCatalog().value().devices) {
+    EXPECT_EQ(device.source.rfind("http", 0), 0u) << device.id << ": " << device.source;
+  }
+}
+
+}  // namespace
+}  // namespace vramcalc
