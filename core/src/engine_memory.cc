@@ -36,7 +36,7 @@ bool LargeBatchDevice(const EngineDefaults& defaults, const Device& device) {
 }  // namespace
 
 double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device) {
-  if (!runtime.capacity.working_set || !IsApple(device)) return device.memory_gib;
+  if (!runtime.capacity.working_set || device.platform != Platform::kMetal) return device.memory_gib;
   const double share = device.memory_gib <= kSmallMacMaxGib ? kSmallMacWorkingSet : kLargeMacWorkingSet;
   return share * device.memory_gib;
 }
@@ -154,9 +154,10 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const double head = tied ? (runtime.weights.tied_head_copy ? embedding : 0.0) : p.head * bits.head / 8.0;
   const double experts = p.experts * bits.experts / 8.0;
   const double body = p.body * bits.body / 8.0;
-  // On Apple's unified memory the mapped file, token embedding included, is a Metal buffer
-  // (gpt-oss-20b: MTL0_Mapped 11,536.18 MiB, the whole 11.27 GiB file).
-  const bool on_host = runtime.weights.embedding_on_host && !(s.device && IsApple(*s.device));
+  // With unified memory host RAM is the device's memory: on Apple the mapped file, token
+  // embedding included, is a Metal buffer (gpt-oss-20b: MTL0_Mapped 11,536.18 MiB, the whole
+  // 11.27 GiB file).
+  const bool on_host = runtime.weights.embedding_on_host && !(s.device && s.device->unified_memory);
   bytes.host = on_host ? embedding : 0.0;
   bytes.device = body + experts + head + (on_host ? 0.0 : embedding);
   // Per token: the body, the head and the experts in use (the embedding is one row).

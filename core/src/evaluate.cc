@@ -48,7 +48,7 @@ const Device* RecommendedOn(const std::vector<const Device*>& ladder, Scenario s
   if (device_count > 1 && !s.runtime->multi_device) return nullptr;
   for (const Device* device : ladder) {
     if (device_count > 1 && IsApple(*device)) continue;  // no tensor parallelism across Macs
-    if (!s.runtime->RunsOn(device->device_class)) continue;
+    if (!s.runtime->RunsOn(*device)) continue;
     s.device = device;
     if (FootprintOf(s).per_device_gib() <= s.runtime->usable_fraction * CapacityGib(s)) return device;
   }
@@ -73,14 +73,14 @@ std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalo
                  "Runtime " + std::string(s.runtime->id) + " runs on one device; device_count must be 1.", "device_count"};
   }
   if (request.device) {
-    s.device = catalog.FindDevice(*request.device);
+    s.device = request.custom_device ? &*request.custom_device : catalog.FindDevice(*request.device);
     if (s.device == nullptr) {
       return Unknown("unknown_device", "device", *request.device, "a catalog id such as \"rtx-3090-24gb\"", "device");
     }
-    if (!s.runtime->RunsOn(s.device->device_class)) {
+    if (!s.runtime->RunsOn(*s.device)) {
       return Error{"unsupported_device", "Runtime " + std::string(s.runtime->id) + " does not run on " +
-                                             s.device->name + " (" + std::string(kDeviceClasses.Id(s.device->device_class)) +
-                                             " devices).", "device"};
+                                             s.device->name + " (" + std::string(kPlatforms.Id(s.device->platform)) +
+                                             ").", "device"};
     }
     return std::nullopt;
   }
@@ -91,7 +91,7 @@ std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalo
     s.device_count = placement->device_count;
   }
   for (auto it = ladder.rbegin(); s.device == nullptr && it != ladder.rend(); ++it) {
-    if (s.runtime->RunsOn((*it)->device_class)) s.device = *it;  // the largest it runs on
+    if (s.runtime->RunsOn(**it)) s.device = *it;  // the largest it runs on
   }
   if (s.device == nullptr) {
     return Error{"invalid_catalog", "The device catalog has no recommendation ladder.", "device"};
@@ -287,7 +287,7 @@ std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request
   add(s.device);
   std::vector<HardwareRow> rows;
   for (const Device* device : devices) {
-    if (!s.runtime->RunsOn(device->device_class)) continue;
+    if (!s.runtime->RunsOn(*device)) continue;
     Scenario row_scenario = s;
     row_scenario.device = device;
     const Footprint footprint = FootprintOf(row_scenario);
@@ -432,7 +432,7 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   for (const ModelSpec& model : catalog.models) result.models.push_back(&model);
   for (const std::string_view id : s.runtime->formats) result.formats.push_back(FindQuantFormat(id));
   for (const Device& device : catalog.devices) {
-    if (s.runtime->RunsOn(device.device_class)) result.devices.push_back(&device);
+    if (s.runtime->RunsOn(device)) result.devices.push_back(&device);
   }
   result.cells.reserve(result.models.size() * result.formats.size() * result.devices.size());
   for (const ModelSpec* model : result.models) {

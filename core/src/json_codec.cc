@@ -152,6 +152,111 @@ std::vector<std::string> RequestCompare(Value value) {
   return ids;
 }
 
+// ---- a device of one's own ---------------------------------------------------------------------
+
+constexpr double kMaxCustomMemoryGib = 16384;
+constexpr double kMaxCustomBandwidthGbps = 100000;
+constexpr std::size_t kMaxCustomName = 64;
+constexpr std::string_view kCustomDeviceRule =
+    "a device of your own is \"custom:<memory GB>:<bandwidth GB/s>:<cuda, rocm, vulkan or metal>[+unified]:<name>\", "
+    "e.g. \"custom:20:800:vulkan:RX 7900 XT\"";
+
+// A device from its figures: the class and vendor follow the platform (Metal: Apple, unified
+// memory; CUDA: NVIDIA; ROCm and Vulkan: AMD).
+Device CustomDevice(std::string name, double memory_gib, double bandwidth_gbps, Platform platform, bool unified) {
+  Device d;
+  d.id = std::string(kCustomDeviceId);
+  d.name = std::move(name);
+  d.memory_gib = memory_gib;
+  d.bandwidth_gbps = bandwidth_gbps;
+  d.platform = platform;
+  d.device_class = platform == Platform::kMetal ? DeviceClass::kApple : DeviceClass::kConsumer;
+  d.vendor = platform == Platform::kMetal ? Vendor::kApple : platform == Platform::kCuda ? Vendor::kNvidia : Vendor::kAmd;
+  d.unified_memory = unified || platform == Platform::kMetal;
+  d.source = "given in the request";
+  return d;
+}
+
+// One figure of a custom device (`what`: "memory (GB)", "bandwidth (GB/s)"), named by `field`.
+double CustomFigure(std::string_view text, std::string_view field, std::string_view what, double max) {
+  const std::string rule = std::string(field) + ": the " + std::string(what) + " must be a number above 0 up to " +
+                           FormatGrouped(static_cast<int64_t>(max));
+  // The figure is read as a JSON number: digits, one point, no signs or exponents beyond it.
+  const bool plain = !text.empty() && text.size() <= 24 && text.find_first_not_of("0123456789.") == std::string_view::npos;
+  const Result<json::Document> parsed = plain ? json::Document::Parse(text) : Result<json::Document>(Error{});
+  const double value = parsed.ok() && parsed.value().root().IsNumber() ? parsed.value().root().Number() : 0;
+  if (!(value > 0) || value > max) {
+    RequestFail("invalid_value", std::string(field), rule + "; got \"" + std::string(text.substr(0, 32)) + "\".");
+  }
+  return value;
+}
+
+std::string CustomName(std::string_view name, std::string_view field) {
+  const bool control = std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (name.empty() || name.size() > kMaxCustomName || control) {
+    RequestFail("invalid_value", std::string(field),
+                std::string(field) + ": the name must be 1 to 64 characters without control characters.");
+  }
+  return std::string(name);
+}
+
+Platform CustomPlatform(std::string_view id, std::string_view field) {
+  const std::optional<Platform> platform = kPlatforms.Find(id);
+  if (!platform) {
+    RequestFail("invalid_value", std::string(field), std::string(field) + ": the platform must be " + JoinIds(kPlatforms) + ".");
+  }
+  return *platform;
+}
+
+// "custom:<memory>:<bandwidth>:<platform>[+unified]:<name>".
+Device CustomDeviceFromText(std::string_view text) {
+  std::string_view rest = text.substr(kCustomDeviceId.size() + 1);
+  std::string_view parts[3];
+  for (std::string_view& part : parts) {
+    const std::size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) RequestFail("invalid_value", "device", "device: " + std::string(kCustomDeviceRule) + ".");
+    part = rest.substr(0, colon);
+    rest = rest.substr(colon + 1);
+  }
+  const bool unified = parts[2].ends_with("+unified");
+  if (unified) parts[2].remove_suffix(std::string_view("+unified").size());
+  return CustomDevice(CustomName(rest, "device"), CustomFigure(parts[0], "device", "memory (GB)", kMaxCustomMemoryGib),
+                      CustomFigure(parts[1], "device", "bandwidth (GB/s)", kMaxCustomBandwidthGbps),
+                      CustomPlatform(parts[2], "device"), unified);
+}
+
+// {"name", "memory_gib", "bandwidth_gbps", "platform", "unified_memory"}.
+Device CustomDeviceFromObject(Value object) {
+  const auto member = [object](std::string_view key) {
+    const Value value = object.Find(key);
+    if (!value) RequestFail("missing_field", "device." + std::string(key), "device." + std::string(key) + " is required.");
+    return value;
+  };
+  const auto number = [&](std::string_view key, double max) {
+    const Value value = member(key);
+    const std::string field = "device." + std::string(key);
+    if (!value.IsNumber()) RequestFail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
+    return CustomFigure(value.Source(), field, key == "memory_gib" ? "memory (GB)" : "bandwidth (GB/s)", max);
+  };
+  const Value unified = object.Find("unified_memory");
+  if (unified && !unified.IsBool()) RequestFail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
+  return CustomDevice(CustomName(RequestString(member("name"), "device.name"), "device.name"),
+                      number("memory_gib", kMaxCustomMemoryGib), number("bandwidth_gbps", kMaxCustomBandwidthGbps),
+                      CustomPlatform(RequestString(member("platform"), "device.platform"), "device.platform"),
+                      unified && unified.Bool());
+}
+
+void ReadDeviceField(Value value, Request& out) {
+  if (value.IsNull()) return;
+  if (value.IsObject()) {
+    out.custom_device = CustomDeviceFromObject(value);
+  } else {
+    const std::string id = RequestString(value, "device");
+    if (id.starts_with(std::string(kCustomDeviceId) + ":")) out.custom_device = CustomDeviceFromText(id);
+  }
+  out.device = std::string(out.custom_device ? kCustomDeviceId : std::string_view(value.IsString() ? value.String() : ""));
+}
+
 void ReadModelField(Value value, Request& out) {
   if (value.IsObject()) {
     // Bring your own model: a Hugging Face config.json in place of a catalog id.
@@ -186,9 +291,7 @@ constexpr FieldReader kFieldReaders[] = {
        r.batch = RequestCount(v, "batch", kMaxRequestBatch, "concurrent sequences");
      }},
     {"kv_dtype", [](Value v, Request& r) { r.kv_dtype = RequestString(v, "kv_dtype"); }},
-    {"device", [](Value v, Request& r) {
-       if (!v.IsNull()) r.device = RequestString(v, "device");
-     }},
+    {"device", ReadDeviceField},
     {"device_count", [](Value v, Request& r) {
        r.device_count = RequestCount(v, "device_count", kMaxDeviceCount, "devices in tensor parallel");
      }},

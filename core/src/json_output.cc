@@ -267,7 +267,7 @@ void WriteRuntime(JsonWriter& w, const RuntimeProfile& profile) {
   IdArray(w, "kv_dtypes", profile.kv_dtypes, [](std::string_view id) { return id; });
   w.Key("runs_on");
   w.BeginArray();
-  for (const auto& entry : kDeviceClasses.entries()) {
+  for (const auto& entry : kPlatforms.entries()) {
     if (profile.RunsOn(entry.value)) w.Value(entry.id);
   }
   w.EndArray();

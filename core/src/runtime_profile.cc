@@ -110,7 +110,7 @@ constexpr RuntimeProfile ServerFamily(std::string_view id, std::string_view mode
   p.formats = kServerFormats;
   p.default_format = "BF16";
   p.kv_dtypes = kServerKv;
-  p.runs_on = {true, false, true};
+  p.runs_on = {true, true, false, false};  // CUDA and ROCm
   p.options = options;
   p.usable_fraction = 1;
   p.context_within_model = true;
@@ -184,7 +184,7 @@ constexpr RuntimeProfile Mlx() {
   p.formats = kMlxFormats;
   p.default_format = "MLX_4BIT";
   p.kv_dtypes = kMlxKv;
-  p.runs_on = {false, true, false};
+  p.runs_on = {false, false, false, true};  // Metal
   p.multi_device = false;
   // The wired limit is the Metal working set (generate.py wired_limit).
   p.capacity = {.working_set = true, .default_utilization = 1};

@@ -100,6 +100,8 @@ void VisitFields(V& v, D& d) {
   v.Number("bandwidth_gbps", d.bandwidth_gbps, kRequired);
   v.Enum("class", d.device_class, kDeviceClasses, kRequired);
   v.Enum("vendor", d.vendor, kVendors, kRequired);
+  v.Enum("platform", d.platform, kPlatforms, kRequired);
+  v.Flag("unified_memory", d.unified_memory, kRequired);
   // Required in assets/ (tests/core/catalog_test.cc); the wasm module's copy leaves it out.
   v.Text("source", d.source, kOptional | kMayBeEmpty);
 }

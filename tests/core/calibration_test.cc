@@ -158,7 +158,7 @@ TEST(Calibration, MlxRuntimeIsTheMeanPeakMemoryBeyondWeightsAndCache) {
   ASSERT_TRUE(doc);
   const Catalog& catalog = BuiltinCatalog().value();
   const RuntimeProfile* mlx = FindRuntimeProfile("mlx");
-  const Device mac{"m4-max-64gb", "M4 Max 64GB", 64, 546, DeviceClass::kApple, Vendor::kApple, ""};
+  const Device mac{"m4-max-64gb", "M4 Max 64GB", 64, 546, DeviceClass::kApple, Vendor::kApple, Platform::kMetal, true, ""};
   const int64_t tokens = doc->root().Find("tokens").Integer();
   std::vector<std::pair<std::string, double>> residuals;  // GiB beyond weights and cache
   std::vector<double> peaks;
@@ -197,7 +197,7 @@ TEST(Calibration, VllmSamplerBytesAreTheFitToPrintedActivationPeaks) {
   ASSERT_TRUE(doc);
   const Catalog& catalog = BuiltinCatalog().value();
   const RuntimeProfile* vllm = FindRuntimeProfile("vllm");
-  const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, ""};
+  const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, Platform::kCuda, false, ""};
   double numerator = 0, denominator = 0;
   std::vector<RowError> errors;
   for (const json::Value row : doc->root().Find("activation").Children()) {

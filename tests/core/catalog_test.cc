@@ -199,7 +199,7 @@ TEST(FillTemplate, ReplacesKnownPlaceholdersOnly) {
 // ---- the parser's errors name the entry and field --------------------------------------
 
 constexpr const char* kDevices = R"({"devices": [
-  {"id": "gpu", "name": "GPU", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "source": "sheet"}],
+  {"id": "gpu", "name": "GPU", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "platform": "cuda", "unified_memory": false, "source": "sheet"}],
   "recommendation_ladder": ["gpu"], "hardware_table": ["gpu"]})";
 
 std::string Model(const std::string& replace_from, const std::string& replace_to) {

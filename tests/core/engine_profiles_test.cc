@@ -25,8 +25,9 @@ const ModelSpec& Model(std::string_view id) {
 }
 
 Device Gpu(double memory_gib, DeviceClass device_class = DeviceClass::kConsumer, std::string id = "gpu") {
-  return Device{std::move(id), "GPU", memory_gib, 1000, device_class,
-                device_class == DeviceClass::kApple ? Vendor::kApple : Vendor::kNvidia, ""};
+  const bool apple = device_class == DeviceClass::kApple;
+  return Device{std::move(id), "GPU", memory_gib, 1000, device_class, apple ? Vendor::kApple : Vendor::kNvidia,
+                apple ? Platform::kMetal : Platform::kCuda, apple, ""};
 }
 
 // `model` at `format` and `context` under `runtime` on `device` (all outliving the scenario).
@@ -350,11 +351,57 @@ TEST(EngineProfiles, RequestsAnEngineCannotRunNameTheField) {
 TEST(EngineProfiles, MaxContextStopsAtTheModelAndPoolsAreReported) {
   const Device big = Gpu(80, DeviceClass::kDatacenter);
   for (const RuntimeProfile& runtime : RuntimeProfiles()) {
-    if (runtime.id == "reference" || !runtime.RunsOn(DeviceClass::kDatacenter)) continue;
+    if (runtime.id == "reference" || !runtime.RunsOn(big)) continue;
     const Scenario s = On(runtime.id, Model("qwen2.5-7b"), runtime.formats.front(), 8192, big);
     EXPECT_EQ(MaxContextTokens(s), 32768) << runtime.id;
     EXPECT_EQ(KvPoolOf(s).has_value(), runtime.kv_pool) << runtime.id;
   }
+}
+
+}  // namespace
+}  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+// ---- a device of one's own -------------------------------------------------------------------
+
+std::string Evaluated(std::string_view request) { return EvaluateJson(request); }
+
+TEST(CustomDevice, ItsFiguresAndPlatformDecideWhatRunsAndHowMuchFits) {
+  // llama.cpp on Vulkan: 20 GiB less --fit's 1 GiB.
+  const std::string vulkan =
+      Evaluated(R"({"model":"qwen3-8b","runtime":"llamacpp","device":"custom:20:800:vulkan:RX 7900 XT","sections":["simulator"]})");
+  EXPECT_NE(vulkan.find(R"("device":"custom","device_name":"RX 7900 XT","memory_gib":20.0,"bandwidth_gbps":800.0)"),
+            std::string::npos) << vulkan;
+  EXPECT_NE(vulkan.find(R"("capacity_gib":19.0)"), std::string::npos) << vulkan;
+  // vLLM runs on CUDA and ROCm, not Vulkan.
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"vllm","device":"custom:20:800:vulkan:RX 7900 XT"})"), "device");
+  // Metal: an Apple device, its working set: 2/3 of 24 GiB = 16 GiB for mlx-lm.
+  const std::string mac =
+      Evaluated(R"({"model":"qwen3-8b","runtime":"mlx","device":"custom:24:120:metal:Mac mini","sections":["simulator"]})");
+  EXPECT_NE(mac.find(R"("capacity_gib":16.0)"), std::string::npos) << mac;
+  // "+unified": host RAM is the device's memory, so llama.cpp's token embedding counts on it.
+  const std::string spark = Evaluated(
+      R"({"model":"qwen3-8b","runtime":"llamacpp","device":"custom:128:273:cuda+unified:DGX Spark","sections":["simulator"]})");
+  EXPECT_NE(spark.find(R"("host_gib":0.0)"), std::string::npos) << spark;
+  // The object form, with the same figures.
+  const std::string object = Evaluated(
+      R"({"model":"qwen3-8b","runtime":"llamacpp","device":{"name":"RX 7900 XT","memory_gib":20,"bandwidth_gbps":800,"platform":"vulkan"},"sections":["simulator"]})");
+  EXPECT_NE(object.find(R"("capacity_gib":19.0)"), std::string::npos) << object;
+}
+
+TEST(CustomDevice, BadFiguresNameTheField) {
+  for (const char* device : {"custom:x:800:vulkan:A", "custom:0:800:cuda:A", "custom:20:-1:cuda:A", "custom:20:800:opencl:A",
+                             "custom:20:800:cuda:", "custom:20:800", "custom:1e3:800:cuda:A"}) {
+    EXPECT_EQ(ErrorOf(std::string(R"({"model":"qwen3-8b","device":")") + device + R"("})"), "device") << device;
+  }
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","device":{"name":"A","memory_gib":"20","bandwidth_gbps":800,"platform":"cuda"}})"),
+            "device.memory_gib");
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","device":{"name":"A","memory_gib":20,"platform":"cuda"}})"),
+            "device.bandwidth_gbps");
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","device":{"name":"A","memory_gib":20,"bandwidth_gbps":800,"platform":"x"}})"),
+            "device.platform");
 }
 
 }  // namespace

@@ -12,8 +12,9 @@ namespace {
 constexpr double kGib = 1073741824.0;
 
 Device Card(double memory_gib, double bandwidth_gbps, DeviceClass device_class) {
-  return Device{"card", "Card", memory_gib, bandwidth_gbps, device_class,
-                device_class == DeviceClass::kApple ? Vendor::kApple : Vendor::kNvidia, ""};
+  const bool apple = device_class == DeviceClass::kApple;
+  return Device{"card", "Card", memory_gib, bandwidth_gbps, device_class, apple ? Vendor::kApple : Vendor::kNvidia,
+                apple ? Platform::kMetal : Platform::kCuda, apple, ""};
 }
 // Estimation model 1.9.
 Device Rtx3090() { return Card(24, 936, DeviceClass::kConsumer); }

@@ -101,8 +101,8 @@ TEST(Evaluate, NothingOnTheLadderFits) {
   // A 400B dense model: FP16 weights alone are 745 GiB.
   const std::string models = BigDenseModelJson();
   const std::string devices = R"({"devices": [
-    {"id": "small", "name": "Small", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "source": "s"},
-    {"id": "large", "name": "Large", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "source": "s"}],
+    {"id": "small", "name": "Small", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "platform": "cuda", "unified_memory": false, "source": "s"},
+    {"id": "large", "name": "Large", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "platform": "metal", "unified_memory": true, "source": "s"}],
     "recommendation_ladder": ["large", "small"], "hardware_table": ["small"]})";
   const Result<Catalog> catalog = ParseCatalog(models, devices);
   ASSERT_TRUE(catalog.ok()) << catalog.error().message;
@@ -156,8 +156,8 @@ TEST(TensorParallel, MatrixSuggestsAGroupWhenNoSingleDeviceFits) {
   // A 400B dense model at Q4_K_M: 225.8 GiB of weights, more than any one ladder device.
   const std::string models = BigDenseModelJson();
   const std::string devices = R"({"devices": [
-    {"id": "gpu80", "name": "GPU 80", "memory_gib": 80, "bandwidth_gbps": 3350, "class": "datacenter", "vendor": "nvidia", "source": "s"},
-    {"id": "mac192", "name": "Mac 192", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "source": "s"}],
+    {"id": "gpu80", "name": "GPU 80", "memory_gib": 80, "bandwidth_gbps": 3350, "class": "datacenter", "vendor": "nvidia", "platform": "cuda", "unified_memory": false, "source": "s"},
+    {"id": "mac192", "name": "Mac 192", "memory_gib": 192, "bandwidth_gbps": 800, "class": "apple", "vendor": "apple", "platform": "metal", "unified_memory": true, "source": "s"}],
     "recommendation_ladder": ["gpu80", "mac192"], "hardware_table": ["gpu80"]})";
   const Result<Catalog> catalog = ParseCatalog(models, devices);
   ASSERT_TRUE(catalog.ok()) << catalog.error().message;

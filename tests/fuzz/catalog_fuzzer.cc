@@ -11,7 +11,7 @@
 namespace {
 
 constexpr std::string_view kDevices = R"({"devices": [
-  {"id": "gpu", "name": "GPU", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "source": "s"}],
+  {"id": "gpu", "name": "GPU", "memory_gib": 24, "bandwidth_gbps": 936, "class": "consumer", "vendor": "nvidia", "platform": "cuda", "unified_memory": false, "source": "s"}],
   "recommendation_ladder": ["gpu"], "hardware_table": ["gpu"]})";
 constexpr std::string_view kModels = R"([{"id": "m", "name": "M", "family": "F", "checkpoint": "o/m",
   "ollama_tag": "", "license": "MIT", "release": "2025", "topology": "dense", "attention": "gqa",

@@ -142,11 +142,12 @@ export function configBytes(field, value) {
 
 /**
  * The error.field a request error must carry for a case. A model that is an object is a
- * config.json, so its error may name a key inside it ("model.model_type").
+ * config.json, and a device that is an object one's own device, so their errors may name a key
+ * inside them ("model.model_type", "device.memory_gib").
  */
 export const expectedField = (field) => (field.config ? `model.${field.config}` : field.request);
-export const fieldMatches = (field, actual) =>
-  actual === expectedField(field) || (field.request === 'model' && actual.startsWith('model.'));
+export const fieldMatches = (field, actual) => actual === expectedField(field) ||
+  ((field.request === 'model' || field.request === 'device') && actual.startsWith(`${field.request}.`));
 
 /**
  * Whether a text shows a forbidden word, ignoring one echo of what the user typed (the page

@@ -456,7 +456,8 @@ describe('CLI listings', () => {
     // Estimation model 1.9: the RTX 3090 has 24 GB and 936 GB/s.
     assert.deepEqual(devices.find((d) => d.id === 'rtx-3090-24gb'),
       { id: 'rtx-3090-24gb', name: 'RTX 3090 24GB', memory_gib: 24, bandwidth_gbps: 936, class: 'consumer',
-        vendor: 'nvidia', source: devices.find((d) => d.id === 'rtx-3090-24gb').source });
+        vendor: 'nvidia', platform: 'cuda', unified_memory: false,
+        source: devices.find((d) => d.id === 'rtx-3090-24gb').source });
   });
 });
 
@@ -525,7 +526,7 @@ describe('catalog()', () => {
   test('every catalog id is accepted by evaluate() under every profile that offers it', () => {
     const formats = new Map(catalog.formats.map((f) => [f.id, f]));
     for (const runtime of catalog.runtimes) {
-      const device = catalog.devices.find((d) => runtime.runs_on.includes(d.class)).id;
+      const device = catalog.devices.find((d) => runtime.runs_on.includes(d.platform)).id;
       for (const model of catalog.models) {
         for (const format of runtime.formats) {
           if (formats.get(format).moe_only && !model.moe) continue;
@@ -533,7 +534,7 @@ describe('catalog()', () => {
           assert.equal(answer.ok, true, `${runtime.id} ${model.id} ${format}: ${answer.error?.message}`);
         }
       }
-      for (const d of catalog.devices.filter((x) => runtime.runs_on.includes(x.class))) {
+      for (const d of catalog.devices.filter((x) => runtime.runs_on.includes(x.platform))) {
         const answer = evaluate({ model: MODELS[0], format: runtime.formats[0], device: d.id, runtime: runtime.id });
         assert.equal(answer.ok, true, `${runtime.id} ${d.id}`);
       }

@@ -50,8 +50,12 @@ test(`${SCENARIOS} seeded scenarios: native and wasm answer byte for byte`, { ti
       kv_dtype: pick(runtime.kv_dtypes),
       runtime: runtime.id === 'reference' && next() < 0.5 ? undefined : runtime.id,
     };
-    const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.class));
+    const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.platform));
     if (next() < 0.7 || runtime.id === 'mlx') request.device = pick(devices).id;
+    if (next() < 0.05) {  // a device of one's own
+      const platform = pick(runtime.runs_on);
+      request.device = `custom:${Math.round(1 + next() * 255)}:${Math.round(50 + next() * 4000)}:${platform}${next() < 0.3 ? '+unified' : ''}:Own ${requests.length}`;
+    }
     if (runtime.multi_device && next() < 0.3) request.device_count = pick([1, 2, 4, 8]);
     if (runtime.options.includes('memory_utilization') && next() < 0.3) request.memory_utilization = 0.5 + next() / 2;
     if (runtime.options.includes('max_num_batched_tokens') && next() < 0.3) request.max_num_batched_tokens = pick([512, 2048, 16384]);

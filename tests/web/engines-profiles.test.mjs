@@ -84,4 +84,30 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     assert.match(await page.locator('#plot .plot-label').first().textContent(), /2× NVIDIA H100 80GB: 147\.20 GB/);
     await assertHealthy(env, page, 'with two devices');
   });
+
+  test('a device of one\'s own, from the form and from a link', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen3-8b&runtime=llamacpp&lang=en');
+    await page.locator('#own-device summary').click();
+    await page.locator(byTestId('own-name')).fill('RX 7900 XT');
+    await page.locator(byTestId('own-memory')).fill('20');
+    await page.locator(byTestId('own-bandwidth')).fill('800');
+    await page.locator(byTestId('own-platform')).selectOption('vulkan');
+    await page.locator(byTestId('own-apply')).click();
+    await waitForHash(env, page, hashHas('device', 'custom:20:800:vulkan:RX 7900 XT'), 'the link carries the device');
+    assert.equal(await page.locator(byTestId('device')).inputValue(), 'custom:20:800:vulkan:RX 7900 XT');
+    // 20 GiB less the 1 GiB llama.cpp's --fit keeps free.
+    assertClose(await numberValue(page, 'capacity'), 19, 1e-9, 'usable on the own device');
+    const expected = core.evaluate({ model: 'qwen3-8b', runtime: 'llamacpp', device: 'custom:20:800:vulkan:RX 7900 XT' });
+    assertClose(await numberValue(page, 'total'), expected.simulator.total_gib, 1e-9, 'total on the own device');
+    // vLLM does not run on Vulkan: switching puts the recommended device back.
+    await page.locator(byTestId('runtime')).selectOption('vllm');
+    await waitForHash(env, page, (hash) => !hash.includes('custom'), 'the own Vulkan device is dropped under vLLM');
+    await assertHealthy(env, page, 'with an own device');
+
+    // A bad one in a link is reported by its key; the page keeps working.
+    await openPage(env, page, '#model=qwen3-8b&device=custom:0:800:cuda:Broken&lang=en');
+    assert.match(await shownText(page, 'notice'), /device/);
+    await assertHealthy(env, page, 'after a bad own device in the link');
+  });
 });

@@ -16,7 +16,8 @@ import { renderPlot } from './render/plot.js';
 import { renderRelated } from './render/related.js';
 import { renderSimulator } from './render/simulator.js';
 import {
-  CUSTOM_MODEL, defaultScenario, fitToRuntime, hashFromScenario, requestFor, scenarioFromHash,
+  CUSTOM_MODEL, customDevice, customDeviceText, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
+  scenarioFromHash,
 } from './state.js';
 
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
@@ -182,6 +183,19 @@ export class PageController {
     bindControls(byId(root, 'prefs'), handlers);
     this.#bindTables();
     bindCustomConfig(root, (text) => this.applyConfig(text));
+    byId(root, 'own-device-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const f = event.target.elements;
+      const text = customDeviceText({ memory: Number(f.memory.value), bandwidth: Number(f.bandwidth.value),
+        platform: f.platform.value, unified: f.unified.checked, name: f.name.value.trim() });
+      if (customDevice(text) === null) {
+        this.#notices = [this.translator()('device.invalid')];
+        this.schedule();
+        return;
+      }
+      this.update({ device: text });
+      this.commit();
+    });
     root.addEventListener('click', (event) => {
       const button = event.target.closest('button.copy');
       if (button) copyFrom(button, this.translator());
@@ -204,7 +218,8 @@ export class PageController {
       });
     };
     rowChoice('matrix', 'format', (format) => ({ format }));
-    rowChoice('hardware', 'device', (device) => ({ device }));
+    // The own device's row is the chosen device already; its id is no catalog id.
+    rowChoice('hardware', 'device', (device) => (device === 'custom' ? {} : { device }));
     rowChoice('related', 'model', (model) => ({ model }));
     // The hardware table: add a device to compare, or take an added one out.
     byId(root, 'hw-add').addEventListener('change', (event) => {

@@ -7,7 +7,7 @@ import { LANGS, applyTexts } from './i18n.js';
 import { renderCard } from './render/card.js';
 import { deviceGroup } from './render/hardware.js';
 import { sliderPosition } from './controls.js';
-import { CUSTOM_MODEL, formatsFor, runtimeOf } from './state.js';
+import { CUSTOM_MODEL, customDevice, formatsFor, runtimeOf } from './state.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 // The engine options' choices, by link key, with the request field each sets and the value the
@@ -83,13 +83,15 @@ export function renderChoices(root, response, { t, lang, catalog, scenario }) {
   fillSelect(form.elements.format, formatsFor(runtime, catalog, scenario.model).map((f) => [f.id, f.label]), scenario.format);
   const kvDtypes = catalog.kv_dtypes.filter((k) => runtime.kv_dtypes.includes(k.id));
   fillSelect(form.elements.kv, kvDtypes.map((k) => [k.id, k.label]), scenario.kv);
-  const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.class));
+  const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.platform));
+  const own = customDevice(scenario.device);
   renderEngineChoices(root, response, { t, lang, scenario }, runtime);
   // "auto" follows the format's recommended class (the matrix names it for every format).
   const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
   const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
   fillSelect(form.elements.device, [
     ['auto', t('sim.device_auto', { device: recommended })],
+    ...(own ? [[own.id, t('device.own', { name: own.name })]] : []),
     ...devices.map((d) => [d.id, d.name, deviceGroup(t, d)]),
   ], scenario.device ?? 'auto');
   const batches = BATCH_CHOICES.includes(scenario.batch)

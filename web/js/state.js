@@ -53,6 +53,30 @@ export function wholeNumber(text, max) {
   return n >= 1 && n <= max ? n : null;
 }
 
+/**
+ * A device of one's own, as the link, the widget and the core write it:
+ * "custom:<memory GB>:<bandwidth GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>".
+ * Its figures, or null when the text is not one (the core checks the same rules).
+ */
+export function customDevice(text) {
+  const match = /^custom:(\d+(?:\.\d+)?):(\d+(?:\.\d+)?):(cuda|rocm|vulkan|metal)(\+unified)?:([^\u0000-\u001f]{1,64})$/u
+    .exec(String(text));
+  if (!match) return null;
+  const memory = Number(match[1]);
+  const bandwidth = Number(match[2]);
+  if (!(memory > 0 && memory <= 16384 && bandwidth > 0 && bandwidth <= 100000)) return null;
+  if (new TextEncoder().encode(match[5]).length > 64) return null;
+  return { id: text, name: match[5], memory_gib: memory, bandwidth_gbps: bandwidth, platform: match[3],
+    unified_memory: Boolean(match[4]) || match[3] === 'metal' };
+}
+
+/** The link text for a device of one's own. */
+export const customDeviceText = ({ memory, bandwidth, platform, unified, name }) =>
+  `custom:${memory}:${bandwidth}:${platform}${unified && platform !== 'metal' ? '+unified' : ''}:${name}`;
+
+/** The scenario's device: a catalog entry, one's own, or null (the recommended class). */
+export const deviceOf = (id, catalog) => catalog.devices.find((d) => d.id === id) ?? (id ? customDevice(id) : null);
+
 /** One check per link key: the value it stands for, 'auto' for the default, or null. */
 export function valueChecks(catalog, hasCustom = false) {
   const among = (list) => {
@@ -66,7 +90,7 @@ export function valueChecks(catalog, hasCustom = false) {
     format: among(catalog.formats),
     kv: among(catalog.kv_dtypes),
     runtime: among(catalog.runtimes),
-    device: (v) => (v === 'auto' ? 'auto' : device(v)),
+    device: (v) => (v === 'auto' ? 'auto' : device(v) ?? (customDevice(v) ? v : null)),
     lang: knownLang,
     context: (v) => wholeNumber(v, limits.max_context),
     batch: (v) => wholeNumber(v, limits.max_batch),
@@ -155,8 +179,8 @@ export function fitToRuntime(scenario, catalog) {
   const formats = formatsFor(runtime, catalog, scenario.model).map((f) => f.id);
   if (!formats.includes(fitted.format)) fitted.format = formats.includes(runtime.default_format) ? runtime.default_format : formats[0];
   if (!runtime.kv_dtypes.includes(fitted.kv)) fitted.kv = runtime.kv_dtypes[0];
-  const device = catalog.devices.find((d) => d.id === fitted.device);
-  if (device && !runtime.runs_on.includes(device.class)) fitted.device = null;
+  const device = deviceOf(fitted.device, catalog);
+  if (device && !runtime.runs_on.includes(device.platform)) fitted.device = null;
   if (!runtime.multi_device) fitted.gpus = null;
   for (const [key, name] of Object.entries(ENGINE_OPTIONS)) {
     if (!runtime.options.includes(name)) fitted[key] = null;

@@ -21,13 +21,24 @@ inline constexpr Named<Vendor> kVendorNames[] = {
     {Vendor::kNvidia, "nvidia"}, {Vendor::kAmd, "amd"}, {Vendor::kApple, "apple"}};
 inline constexpr Vocabulary<Vendor> kVendors{kVendorNames};
 
+// The software stack a device runs engines on: which engines it can run (runtime_profile.h).
+enum class Platform { kCuda, kRocm, kVulkan, kMetal };
+inline constexpr int kPlatformCount = 4;
+inline constexpr Named<Platform> kPlatformNames[] = {
+    {Platform::kCuda, "cuda"}, {Platform::kRocm, "rocm"}, {Platform::kVulkan, "vulkan"}, {Platform::kMetal, "metal"}};
+inline constexpr Vocabulary<Platform> kPlatforms{kPlatformNames};
+
 struct Device {
-  std::string id;              // e.g. "rtx-3090-24gb"
+  std::string id;              // e.g. "rtx-3090-24gb"; "custom" for one given in a request
   std::string name;            // e.g. "RTX 3090 24GB"
   double memory_gib = 0;       // sold as "24 GB"; every comparison treats it as 24 GiB
   double bandwidth_gbps = 0;   // decimal GB/s (1e9 B/s)
   DeviceClass device_class = DeviceClass::kConsumer;
   Vendor vendor = Vendor::kNvidia;
+  Platform platform = Platform::kCuda;
+  // The GPU shares the machine's RAM (Apple silicon, DGX Spark, Ryzen AI Max): what an engine
+  // keeps "in host RAM" takes the same memory.
+  bool unified_memory = false;
   std::string source;          // vendor spec sheet URL
 };
 

@@ -22,6 +22,7 @@
 namespace vramcalc {
 
 inline constexpr std::string_view kDefaultModelId = "glm-4-32b-0414";  // the reference page's
+inline constexpr std::string_view kCustomDeviceId = "custom";  // a device given by its figures
 inline constexpr int64_t kDefaultContextTokens = 32768;
 inline constexpr int64_t kMaxRequestContextTokens = kMaxContextTokens;  // 134,217,728
 inline constexpr int64_t kMaxRequestBatch = 1024;
@@ -67,7 +68,8 @@ inline constexpr RequestField kRequestFields[] = {
     {"batch", "batch", RequestValue::kCount, "concurrent sequences, 1 to {max_batch} (default 1)"},
     {"kv_dtype", "kv", RequestValue::kText, "KV cache type: {kv_dtypes} (default {kv_dtype})"},
     {"device", "device", RequestValue::kText,
-     "device id, e.g. \"rtx-3090-24gb\" (default: the format's recommended class)"},
+     "device id, e.g. \"rtx-3090-24gb\" (default: the format's recommended class), or your own: "
+     "\"custom:<memory GB>:<bandwidth GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>\""},
     {"device_count", "gpus", RequestValue::kCount,
      "identical devices in tensor parallel, 1 to {max_devices} (default: the recommended group)"},
     {"compare", "compare", RequestValue::kList, "extra hardware-table rows: up to {max_compare} device ids"},
@@ -96,6 +98,9 @@ struct Request {
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
   std::optional<std::string> device;  // none: the recommended class of `format`
+  // A device given by its figures ("custom:20:800:vulkan:Name" or an object): `device` is then
+  // "custom". A response points at it, so the request must outlive the response.
+  std::optional<Device> custom_device;
   // Identical devices in tensor parallel, 1 to 8. Unset with no device: the recommended
   // placement (the smallest group that fits, as the matrix recommends); unset with a device: 1.
   std::optional<int64_t> device_count;

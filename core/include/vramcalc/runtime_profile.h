@@ -142,7 +142,7 @@ struct RuntimeProfile {
   std::span<const std::string_view> formats;
   std::string_view default_format;  // what the page picks when switching to this engine
   std::span<const std::string_view> kv_dtypes;
-  std::array<bool, kDeviceClassCount> runs_on{true, true, true};  // by DeviceClass
+  std::array<bool, kPlatformCount> runs_on{true, true, true, true};  // by Platform
   bool multi_device = true;
   unsigned options = 0;  // EngineOption bits
   EngineDefaults defaults;
@@ -173,7 +173,8 @@ struct RuntimeProfile {
   double DecodeEfficiency(DeviceClass device_class) const {
     return decode_efficiency[static_cast<std::size_t>(device_class)];
   }
-  bool RunsOn(DeviceClass device_class) const { return runs_on[static_cast<std::size_t>(device_class)]; }
+  bool RunsOn(Platform platform) const { return runs_on[static_cast<std::size_t>(platform)]; }
+  bool RunsOn(const Device& device) const { return RunsOn(device.platform); }
   bool Takes(EngineOption option) const { return (options & option) != 0; }
 };
 

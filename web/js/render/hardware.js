@@ -76,9 +76,12 @@ export function renderHardware(root, response, view) {
   const add = byId(root, 'hw-add');
   if (add) {
     const shown = new Set(response.hardware.map((r) => r.device));
+    // Only devices the runtime runs on: the core leaves the others out of the table.
+    const runsOn = catalog.runtimes.find((r) => r.id === sim.runtime)?.runs_on ?? [];
     fillSelect(add, [
       ['', t('hw.add_placeholder')],
-      ...catalog.devices.filter((d) => !shown.has(d.id)).map((d) => [d.id, d.name, deviceGroup(t, d)]),
+      ...catalog.devices.filter((d) => !shown.has(d.id) && runsOn.includes(d.platform))
+        .map((d) => [d.id, d.name, deviceGroup(t, d)]),
     ], '');
   }
 }
