@@ -9,6 +9,7 @@
 
 #include "vramcalc/catalog.h"
 #include "vramcalc/evaluate.h"
+#include "vramcalc/json_codec.h"
 #include "reference_table.h"
 
 namespace vramcalc {
@@ -133,6 +134,64 @@ TEST(Commands, WarnWhenTheScenarioDoesNotFit) {
   // 18.07 + 62,464 × 53,248 B (3.10 GiB) + 1.81 = 22.97 GB of 24 (95.7 %), so 0.96.
   const Commands tight = For("glm-4-32b-0414", "Q4_K_M", 53248, 1, "fp16", "rtx-3090-24gb");
   EXPECT_TRUE(Has(tight.vllm, "--gpu-memory-utilization 0.96"));
+}
+
+}  // namespace
+}  // namespace vramcalc
+
+namespace vramcalc {
+namespace {
+
+// The engine profiles' commands carry the settings their estimate used (estimation model 5.6).
+std::string EngineCommand(const std::string& request_json) {
+  const std::string response = EvaluateJson(request_json);
+  const std::size_t at = response.find("\"text\":\"");
+  EXPECT_NE(at, std::string::npos) << response;
+  std::string text;  // unescape the JSON string: \n, \" and \\ are all the commands use
+  for (std::size_t i = at + 8; i < response.size() && response[i] != '"'; ++i) {
+    if (response[i] == '\\') {
+      ++i;
+      text += response[i] == 'n' ? '\n' : response[i];
+    } else {
+      text += response[i];
+    }
+  }
+  return text;
+}
+
+TEST(EngineCommands, LlamaServerCarriesContextSlotsCacheTypeAndBatch) {
+  const std::string text = EngineCommand(
+      R"({"model":"qwen2.5-7b","runtime":"llamacpp","context":8192,"batch":2,"parallel":3,"kv_dtype":"q8_0","ubatch":1024,"device":"rtx-4090-24gb","sections":["commands"]})");
+  // -c is the total over the slots: 3 × 8,192.
+  EXPECT_NE(text.find("-c 24576 -np 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("-ctk q8_0 -ctv q8_0 -fa on -ub 1024"), std::string::npos) << text;
+  EXPECT_NE(text.find("llama-server -m ./Qwen2.5-7B-Instruct-Q4_K_M.gguf"), std::string::npos) << text;
+}
+
+TEST(EngineCommands, VllmServeCarriesUtilizationLengthBatchAndKvType) {
+  const std::string text = EngineCommand(
+      R"({"model":"qwen3-32b","runtime":"vllm","format":"FP8","context":16384,"kv_dtype":"fp8","device":"h100-80gb","device_count":2,"memory_utilization":0.85,"max_num_batched_tokens":4096,"sections":["simulator","commands"]})");
+  for (const char* flag : {"vllm serve Qwen/Qwen3-32B", "--quantization fp8", "--tensor-parallel-size 2",
+                           "--max-model-len 16384", "--gpu-memory-utilization 0.85", "--max-num-batched-tokens 4096",
+                           "--kv-cache-dtype fp8", "# vLLM should log a KV cache of about"}) {
+    EXPECT_NE(text.find(flag), std::string::npos) << flag << " in " << text;
+  }
+}
+
+TEST(EngineCommands, OllamaSglangAndMlxCarryTheirSettings) {
+  const std::string ollama = EngineCommand(
+      R"({"model":"qwen2.5-7b","runtime":"ollama","context":16384,"batch":2,"kv_dtype":"q4_0","sections":["commands"]})");
+  EXPECT_NE(ollama.find("OLLAMA_CONTEXT_LENGTH=16384 OLLAMA_NUM_PARALLEL=2 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q4_0"),
+            std::string::npos) << ollama;
+  const std::string sglang = EngineCommand(
+      R"({"model":"qwen2.5-7b","runtime":"sglang","kv_dtype":"fp8","device":"rtx-4090-24gb","sections":["commands"]})");
+  // The 4090's default static fraction as the core computes it for 24 GiB: (24,576 − 3,760) / 24,576.
+  EXPECT_NE(sglang.find("--mem-fraction-static 0.847"), std::string::npos) << sglang;
+  EXPECT_NE(sglang.find("--kv-cache-dtype fp8_e4m3"), std::string::npos) << sglang;
+  const std::string mlx = EngineCommand(
+      R"({"model":"qwen3-4b","runtime":"mlx","format":"MLX_8BIT","kv_dtype":"q4_mlx","sections":["commands"]})");
+  EXPECT_NE(mlx.find("-q --q-bits 8 --q-group-size 64"), std::string::npos) << mlx;
+  EXPECT_NE(mlx.find("--kv-bits 4 --kv-group-size 64"), std::string::npos) << mlx;
 }
 
 }  // namespace

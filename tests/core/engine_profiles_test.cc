@@ -178,6 +178,20 @@ TEST(Ollama, Qwen25_7bAt32kMatchesTheLogAndBatchesByContext) {
   EXPECT_DOUBLE_EQ(ComputeMib(f), 608.0 + 128.0 + 28.0);
 }
 
+// ollama/ollama fb30760 envconfig/config.go: NumParallel = Uint("OLLAMA_NUM_PARALLEL", 1), so a
+// single sequence gets one slot; llm/llama_server.go passes OLLAMA_KV_CACHE_TYPE as
+// "--cache-type-k X --cache-type-v X": f16, q8_0 and q4_0 (34 and 18 bytes per 32 elements).
+TEST(Ollama, OneSlotByDefaultAndLlamaCppsCacheTypes) {
+  const Device gpu = Gpu(24);
+  Scenario s = On("ollama", Model("llama-3.1-8b"), "Q4_K_M", 8192, gpu, "q4_0");
+  EXPECT_EQ(ResolvedSettings(s).parallel, 1);
+  // 32 layers × 8,192 cells × 2,048 elements × 18/32 B = 288 MiB.
+  EXPECT_DOUBLE_EQ(FootprintOf(s).kv_cache_bytes / kMib, 288.0);
+  const RuntimeProfile& ollama = *FindRuntimeProfile("ollama");
+  EXPECT_TRUE(OffersKvDtype(ollama, "fp16") && OffersKvDtype(ollama, "q8_0") && OffersKvDtype(ollama, "q4_0"));
+  EXPECT_FALSE(OffersKvDtype(ollama, "fp8"));
+}
+
 // ---- vLLM -----------------------------------------------------------------------------------
 
 // vLLM v0.31.0 on an A100 80GB, meta-llama/Llama-3.1-8B-Instruct, defaults (course notes,
