@@ -44,20 +44,43 @@ constexpr std::string_view kOllamaCommands[] = {"ollama-engine"};
 // (server/sched.go generationBatchForContext, fb30760).
 constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 2048}};
 
+// What every engine profile shares: it names an engine and what it runs, stops the max context
+// at the model's max position, fills the whole capacity, stores weights as their format does,
+// rates against 90 % and decodes with the reference's constants (issue 13).
+struct EngineRuns {
+  std::string_view id;
+  std::string_view models;
+  std::span<const std::string_view> formats;
+  std::string_view default_format;
+  std::span<const std::string_view> kv_dtypes;
+  unsigned options;
+  std::span<const std::string_view> commands;
+};
+constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
+  RuntimeProfile p;
+  p.id = runs.id;
+  p.models = runs.models;
+  p.formats = runs.formats;
+  p.default_format = runs.default_format;
+  p.kv_dtypes = runs.kv_dtypes;
+  p.options = runs.options;
+  p.commands = runs.commands;
+  p.usable_fraction = 1;
+  p.context_within_model = true;
+  p.weights = {WeightsRule::kAsStored, false, false};
+  p.comfortable_ratio = 0.90;
+  p.bandwidth_utilization = kReferenceBandwidthUtilization;
+  p.decode_efficiency = kReferenceDecodeEfficiency;
+  p.tensor_parallel_efficiency = 0.9;
+  return p;
+}
+
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
                                         std::span<const EngineDefaults::UbatchTier> ubatch_tiers,
                                         std::span<const std::string_view> commands) {
-  RuntimeProfile p;
-  p.id = id;
-  p.models = models;
-  p.formats = kGgufFormats;
-  p.default_format = "Q4_K_M";
-  p.kv_dtypes = kGgufKv;
-  p.options = options;
+  RuntimeProfile p = EngineBase({id, models, kGgufFormats, "Q4_K_M", kGgufKv, options, commands});
   p.defaults = {.ubatch = 512, .flash_attention = true, .ubatch_tiers = ubatch_tiers};
   p.capacity = {.working_set = true, .default_utilization = 1, .margin_gib = kFitTargetGib};
-  p.usable_fraction = 1;
-  p.context_within_model = true;
   // token_embd stays on the CPU: "there is very little benefit to offloading the input layer,
   // so always keep it on the CPU"; a tied embedding is duplicated as the output (llama-model.cpp).
   p.weights = {WeightsRule::kAsStored, true, true};
@@ -68,11 +91,6 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
           .state_bytes_per_element = 4};
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
-  p.comfortable_ratio = 0.90;
-  p.bandwidth_utilization = kReferenceBandwidthUtilization;
-  p.decode_efficiency = kReferenceDecodeEfficiency;
-  p.tensor_parallel_efficiency = 0.9;
-  p.commands = commands;
   return p;
 }
 
@@ -104,23 +122,9 @@ constexpr ReserveTier kSglangTiers[] = {
 
 constexpr RuntimeProfile ServerFamily(std::string_view id, std::string_view models, unsigned options,
                                       std::span<const std::string_view> commands) {
-  RuntimeProfile p;
-  p.id = id;
-  p.models = models;
-  p.formats = kServerFormats;
-  p.default_format = "BF16";
-  p.kv_dtypes = kServerKv;
+  RuntimeProfile p = EngineBase({id, models, kServerFormats, "BF16", kServerKv, options, commands});
   p.runs_on = {true, true, false, false};  // CUDA and ROCm
-  p.options = options;
-  p.usable_fraction = 1;
-  p.context_within_model = true;
-  p.weights = {WeightsRule::kAsStored, false, false};
   p.kv_pool = true;
-  p.comfortable_ratio = 0.90;
-  p.bandwidth_utilization = kReferenceBandwidthUtilization;
-  p.decode_efficiency = kReferenceDecodeEfficiency;
-  p.tensor_parallel_efficiency = 0.9;
-  p.commands = commands;
   return p;
 }
 
@@ -178,19 +182,12 @@ constexpr std::string_view kMlxKv[] = {"fp16", "q8_mlx", "q4_mlx"};
 constexpr std::string_view kMlxCommands[] = {"mlx-lm"};
 
 constexpr RuntimeProfile Mlx() {
-  RuntimeProfile p;
-  p.id = "mlx";
-  p.models = "mlx-lm 0.28 on MLX 0.29 (macOS, 2025-10)";
-  p.formats = kMlxFormats;
-  p.default_format = "MLX_4BIT";
-  p.kv_dtypes = kMlxKv;
+  RuntimeProfile p =
+      EngineBase({"mlx", "mlx-lm 0.28 on MLX 0.29 (macOS, 2025-10)", kMlxFormats, "MLX_4BIT", kMlxKv, 0, kMlxCommands});
   p.runs_on = {false, false, false, true};  // Metal
   p.multi_device = false;
   // The wired limit is the Metal working set (generate.py wired_limit).
   p.capacity = {.working_set = true, .default_utilization = 1};
-  p.usable_fraction = 1;
-  p.context_within_model = true;
-  p.weights = {WeightsRule::kAsStored, false, false};
   // KVCache.step = 256: buffers grow in 256-token steps with the sequence; sliding-window
   // layers keep a RotatingKVCache of the window (cache.py); gated-delta state in float32
   // (gated_delta.py).
@@ -199,10 +196,6 @@ constexpr RuntimeProfile Mlx() {
   // tests/core/calibration_test.cc (tests/calibration/mlx-peak-memory.json).
   p.overhead = {OverheadRule{}, OverheadRule{kMlxRuntimeGib, 0, 0, 0}, OverheadRule{}};
   p.default_class = DeviceClass::kApple;
-  p.comfortable_ratio = 0.90;
-  p.bandwidth_utilization = kReferenceBandwidthUtilization;
-  p.decode_efficiency = kReferenceDecodeEfficiency;
-  p.commands = kMlxCommands;
   return p;
 }
 
