@@ -106,15 +106,11 @@ void WriteEngineFigures(JsonWriter& w, const SimulatorResult& s) {
   w.Field("graphs", parts.graphs_gib);
   w.Field("main_device_extra", s.main_device_extra_gib);
   w.EndObject();
-  w.Key("kv_pool");
-  if (s.kv_pool) {
-    w.BeginObject();
-    w.Field("gib", s.kv_pool->gib);
-    w.Field("tokens", s.kv_pool->tokens);
-    w.EndObject();
-  } else {
-    w.Null();
-  }
+  // What the engine logs as "Available KV cache memory" and "GPU KV cache size: N tokens".
+  w.Key("kv_pool_gib");
+  if (s.kv_pool) w.Value(s.kv_pool->gib); else w.Null();
+  w.Key("kv_pool_tokens");
+  if (s.kv_pool) w.Value(s.kv_pool->tokens); else w.Null();
   const EngineSettings& e = s.engine;
   w.Key("engine");
   w.BeginObject();

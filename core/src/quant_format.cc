@@ -19,7 +19,8 @@ constexpr double kFp8 = 8;  // FP8 with one scale per tensor or per 128 × 128 b
 // GGUF files (llama.cpp's llama-quant.cpp, llama_tensor_get_type): the output head takes Q6_K
 // (Q8_0 stays Q8_0; the IQ2/IQ3_XXS/IQ1 files take Q5_K; MXFP4 files Q8_0); the token
 // embedding takes the file's base type (IQ2_XXS: Q2_K; IQ3_XXS: IQ3_S); a tied matrix takes
-// the head's type. The body's bits are fitted to published file sizes
+// the head's type (IQ1_S and IQ1_M: embedding Q2_K, head Q5_K; IQ2_M: IQ3_S and Q5_K; IQ3_M:
+// IQ3_S and Q6_K). The body's bits are fitted to published file sizes
 // (tests/calibration/gguf-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
 // mixes give some attn_v and ffn_down tensors more bits than the base type.
 constexpr std::string_view kGgufSource =
@@ -33,7 +34,7 @@ constexpr StoredBits Uniform(double bits) { return {bits, bits, bits, bits, bits
 // (AWQ, GPTQ, FP8 and NVFP4 checkpoints list lm_head among the modules not converted).
 constexpr StoredBits LinearOnly(double bits) { return {bits, bits, kF16, kF16, kF16}; }
 
-constexpr std::array<QuantFormat, 20> kFormats{{
+constexpr std::array<QuantFormat, 24> kFormats{{
     // The reference page's eight, in its matrix's order (estimation model 1.1).
     {"FP16", "FP16 / BF16", 16.00, WeightFamily::kFloat16, "F16", Uniform(kF16), false, "16-bit"},
     {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false,
@@ -52,6 +53,10 @@ constexpr std::array<QuantFormat, 20> kFormats{{
     {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K), false, kGgufSource},
     {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K), false, kGgufSource},
     {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K), false, kGgufSource},
+    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K), false, kGgufSource},
+    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K), false, kGgufSource},
+    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K), false, kGgufSource},
+    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K), false, kGgufSource},
     {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, kQ8_0},
      true, "llama.cpp src/llama-quant.cpp: MoE tensors MXFP4, other tensors Q8_0"},
     {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16, kF16}, true,

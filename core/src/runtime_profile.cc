@@ -24,8 +24,9 @@ constexpr std::array<double, kDeviceClassCount> kReferenceDecodeEfficiency{0.85,
 
 // llama.cpp and Ollama run GGUF files (llama.cpp src/llama-quant.cpp file types) and KV cache
 // types f16, q8_0 and q4_0 (-ctk/-ctv, OLLAMA_KV_CACHE_TYPE).
-constexpr std::string_view kGgufFormats[] = {"BF16",   "Q8_0", "Q6_K",    "Q5_K_M",  "Q4_K_M",   "Q4_0",
-                                             "IQ4_XS", "Q3_K_M", "Q2_K", "IQ3_XXS", "IQ2_XXS", "MXFP4_MOE"};
+constexpr std::string_view kGgufFormats[] = {"BF16",   "Q8_0",  "Q6_K",    "Q5_K_M", "Q4_K_M", "Q4_0",  "IQ4_XS",
+                                             "Q3_K_M", "IQ3_M", "IQ3_XXS", "Q2_K",   "IQ2_M",  "IQ2_XXS", "IQ1_M",
+                                             "IQ1_S",  "MXFP4_MOE"};
 constexpr std::string_view kGgufKv[] = {"fp16", "q8_0", "q4_0"};
 // The driver and CUDA context llama.cpp's memory breakdown reports as "unaccounted": 451 to 456
 // MiB per RTX 4090 (llama.cpp PR #15860). Metal has none inside the working set.

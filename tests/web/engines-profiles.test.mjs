@@ -41,7 +41,7 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     const expected = core.evaluate({ model: 'qwen2.5-7b', device: 'a100-80gb', runtime: 'vllm' }).simulator;
     // 0.92 × 80 GiB (gpu_memory_utilization's default).
     assertClose(await numberValue(page, 'capacity'), 0.92 * 80, 1e-9, 'usable per device');
-    assert.equal(await shownText(page, 'kv-pool'), `${expected.kv_pool.tokens.toLocaleString('en')} tokens`);
+    assert.equal(await shownText(page, 'kv-pool'), `${expected.kv_pool_tokens.toLocaleString('en')} tokens`);
     await page.locator(byTestId('util')).selectOption('0.5');
     await waitForHash(env, page, hashHas('util', '0.5'), 'the link carries the option');
     assertClose(await numberValue(page, 'capacity'), 0.5 * 80, 1e-9, 'usable at 0.5');
