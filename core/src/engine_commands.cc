@@ -165,6 +165,50 @@ std::string MlxLm(const CommandInputs& in) {
   return out;
 }
 
+// "Measure it yourself": each engine's own benchmark of the estimated scenario's decode.
+std::string LlamaBench(const CommandInputs& in) {
+  const Scenario& s = *in.scenario;
+  const EngineSettings e = ResolvedSettings(s);
+  const std::string kv(KvName("llama.cpp", *s.kv_dtype));
+  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens; compare tg128 with the estimate.\n" +
+         "llama-bench -m " + GgufFile(*s.model, *s.format) + " -p 0 -n 128 -d " + std::to_string(s.context_tokens) +
+         " -ub " + std::to_string(e.ubatch) + " -fa " + (e.flash_attention ? "1" : "0") + " -ctk " + kv + " -ctv " + kv;
+}
+
+std::string OllamaBench(const CommandInputs& in) {
+  const ModelSpec& model = *in.scenario->model;
+  const std::string name = model.ollama_tag.empty() ? model.id + "-" + std::string(in.scenario->format->gguf_type)
+                                                    : model.ollama_tag;
+  return "# Decode at batch 1: Ollama prints it as \"eval rate\".\nollama run " + name + " --verbose \"Hello\"";
+}
+
+std::string VllmBench(const CommandInputs& in) {
+  const Scenario& s = *in.scenario;
+  const ServerWeights weights = ServerWeightsFor(*s.model, *s.format);
+  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens: the latency of 128 tokens.\n" +
+         "vllm bench latency --model " + weights.source +
+         (weights.quantization.empty() ? "" : " --quantization " + weights.quantization) +
+         " --tensor-parallel-size " + std::to_string(s.device_count) + " --batch-size 1 --input-len " +
+         std::to_string(s.context_tokens) + " --output-len 128 --kv-cache-dtype " +
+         std::string(KvName("vllm", *s.kv_dtype));
+}
+
+std::string SglangBench(const CommandInputs& in) {
+  const Scenario& s = *in.scenario;
+  const ServerWeights weights = ServerWeightsFor(*s.model, *s.format);
+  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens.\n" +
+         "python -m sglang.bench_one_batch --model-path " + weights.source + " --tp " + std::to_string(s.device_count) +
+         " --batch-size 1 --input-len " + std::to_string(s.context_tokens) + " --output-len 128";
+}
+
+std::string MlxBench(const CommandInputs& in) {
+  const Scenario& s = *in.scenario;
+  const std::string bits = s.format->id == "MLX_8BIT" ? "8" : "4";
+  const std::string dir = "./" + s.model->name + (s.format->family == WeightFamily::kMlx ? "-" + bits + "bit" : "-bf16");
+  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens: \"Generation\" tok/s.\n" +
+         "mlx_lm.benchmark --model " + dir + " -p " + std::to_string(s.context_tokens) + " -g 128";
+}
+
 }  // namespace
 
 std::span<const CommandTemplate> EngineCommandTemplates() {
@@ -174,6 +218,11 @@ std::span<const CommandTemplate> EngineCommandTemplates() {
       {"vllm-serve", "vllm", "cmd.vllm_serve", "sh", VllmServe},
       {"sglang-launch", "sglang", "cmd.sglang", "sh", SglangLaunch},
       {"mlx-lm", "mlx", "cmd.mlx", "sh", MlxLm},
+      {"llama-bench", "llama.cpp", "cmd.measure", "sh", LlamaBench},
+      {"ollama-bench", "ollama", "cmd.measure", "sh", OllamaBench},
+      {"vllm-bench", "vllm", "cmd.measure", "sh", VllmBench},
+      {"sglang-bench", "sglang", "cmd.measure", "sh", SglangBench},
+      {"mlx-bench", "mlx", "cmd.measure", "sh", MlxBench},
   };
   return kEngineTemplates;
 }

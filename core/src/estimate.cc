@@ -187,13 +187,34 @@ Footprint FootprintOf(const Scenario& s) {
   return footprint;
 }
 
+// Section 6: the engine's rule for the device, or nullptr (the reference formula applies).
+const DecodeRule* DecodeRuleOf(const Scenario& s) {
+  return s.runtime->DecodeRuleFor(*s.device, s.model->moe.has_value());
+}
+
 double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
   const RuntimeProfile& runtime = *s.runtime;
-  const double bytes_per_token = WeightBytesOf(s).active + footprint.kv_cache_bytes + footprint.state_bytes;
+  const double weight_bytes = WeightBytesOf(s).active;
+  const double cache_bytes = footprint.kv_cache_bytes + footprint.state_bytes;
+  if (const DecodeRule* rule = DecodeRuleOf(s)) return 1.0 / DecodeSeconds(s, *rule, weight_bytes, cache_bytes);
+  const double bytes_per_token = weight_bytes + cache_bytes;
   const double one_device = s.device->bandwidth_gbps * 1e9 * runtime.bandwidth_utilization *
                             runtime.DecodeEfficiency(s.device->device_class) / bytes_per_token;
   if (s.device_count <= 1) return one_device;
   return static_cast<double>(s.device_count) * runtime.tensor_parallel_efficiency * one_device;
+}
+
+double DecodeSeconds(const Scenario& s, const DecodeRule& rule, double weight_bytes, double cache_bytes) {
+  const MultiDeviceRule& multi = s.runtime->multi_device_decode;
+  const double n = static_cast<double>(s.device_count);
+  const double layers = static_cast<double>(s.model->num_hidden_layers);
+  const double fixed = rule.t0_ms_per_32_layers * 1e-3 * layers / 32.0;
+  const double bandwidth = s.device->bandwidth_gbps * 1e9;
+  const double reads = weight_bytes / (bandwidth * rule.efficiency) + cache_bytes / (bandwidth * rule.kv_efficiency);
+  if (s.device_count <= 1) return reads + fixed;
+  if (multi.split == SplitKind::kLayers) return reads + fixed + (n - 1) * multi.hop_ms * 1e-3;
+  const double allreduce = multi.allreduce_us[static_cast<std::size_t>(s.device->device_class)] * 1e-6;
+  return reads / n + fixed + 2.0 * layers * allreduce;
 }
 
 Fit RateFit(const RuntimeProfile& runtime, double total_gib, double capacity_gib) {

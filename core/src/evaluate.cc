@@ -228,6 +228,7 @@ SimulatorResult Simulate(const Scenario& s) {
   sim.usage_pct = 100.0 * sim.per_device_gib / sim.capacity_gib;
   sim.fit = RateFit(*s.runtime, sim.per_device_gib, sim.capacity_gib);
   sim.decode_tps = DecodeTokensPerSecond(s, footprint);
+  sim.decode_rule = DecodeRuleOf(s);
   sim.max_context_tokens = MaxContextTokens(s);
   sim.max_context_capped = sim.max_context_tokens >= kMaxContextTokens;
   sim.kv_compression = KvCompressionOf(*s.model);
@@ -271,7 +272,8 @@ std::vector<CurvePoint> BuildCurve(Scenario s) {
   for (const int64_t context_tokens : CurveContexts(*s.model)) {
     s.context_tokens = context_tokens;
     const Footprint footprint = FootprintOf(s);
-    curve.push_back(CurvePoint{context_tokens, footprint.kv_cache_bytes / kBytesPerGib, footprint.total_gib()});
+    curve.push_back(CurvePoint{context_tokens, footprint.kv_cache_bytes / kBytesPerGib, footprint.total_gib(),
+                               DecodeTokensPerSecond(s, footprint)});
   }
   return curve;
 }

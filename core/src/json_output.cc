@@ -86,6 +86,23 @@ void WriteDeviceRef(JsonWriter& w, const Device& device) {
   w.Field("bandwidth_gbps", device.bandwidth_gbps);
 }
 
+// A decode rule and its error on its calibration rows (estimation model section 6).
+void WriteDecodeRule(JsonWriter& w, const DecodeRule& rule) {
+  w.BeginObject();
+  w.Field("platform", kPlatforms.Id(rule.platform));
+  w.Field("class", rule.device_class ? kDeviceClasses.Id(*rule.device_class) : std::string_view("any"));
+  w.Field("unified_memory", kTristates.Id(rule.unified_memory));
+  w.Field("from_bandwidth_gbps", rule.from_bandwidth_gbps);
+  w.Field("moe", kTristates.Id(rule.moe));
+  w.Field("efficiency", rule.efficiency);
+  w.Field("t0_ms_per_32_layers", rule.t0_ms_per_32_layers);
+  w.Field("points", static_cast<int64_t>(rule.error.points));
+  w.Field("median_error_pct", rule.error.median_pct);
+  w.Field("p90_error_pct", rule.error.p90_pct);
+  w.Field("worst_error_pct", rule.error.worst_pct);
+  w.EndObject();
+}
+
 // The engine profiles' figures (core/ESTIMATION.md section 5): capacity, host RAM, the overhead by
 // source, the KV pool and the settings the estimate ran with.
 void WriteEngineFigures(JsonWriter& w, const SimulatorResult& s) {
@@ -111,6 +128,12 @@ void WriteEngineFigures(JsonWriter& w, const SimulatorResult& s) {
   if (s.kv_pool) w.Value(s.kv_pool->gib); else w.Null();
   w.Key("kv_pool_tokens");
   if (s.kv_pool) w.Value(s.kv_pool->tokens); else w.Null();
+  w.Key("decode_rule");
+  if (s.decode_rule) {
+    WriteDecodeRule(w, *s.decode_rule);
+  } else {
+    w.Null();
+  }
   const EngineSettings& e = s.engine;
   w.Key("engine");
   w.BeginObject();
@@ -130,6 +153,9 @@ void WriteSimulator(JsonWriter& w, const SimulatorResult& s) {
   w.Field("device_name", s.device->name);
   w.Field("memory_gib", s.device->memory_gib);
   w.Field("bandwidth_gbps", s.device->bandwidth_gbps);
+  w.Field("device_platform", kPlatforms.Id(s.device->platform));
+  w.Field("device_class", kDeviceClasses.Id(s.device->device_class));
+  w.Field("unified_memory", s.device->unified_memory);
   w.Field("runtime", s.runtime);
   w.Field("format", s.format->id);
   w.Field("kv_dtype", s.kv_dtype->id);
@@ -169,6 +195,7 @@ void WriteCurve(JsonWriter& w, const std::vector<CurvePoint>& curve) {
     w.Field("context", point.context_tokens);
     w.Field("kv_cache_gib", point.kv_cache_gib);
     w.Field("total_gib", point.total_gib);
+    w.Field("decode_tps", point.decode_tps);
     w.EndObject();
   }
   w.EndArray();
@@ -268,6 +295,10 @@ void WriteRuntime(JsonWriter& w, const RuntimeProfile& profile) {
   }
   w.EndArray();
   w.Field("multi_device", profile.multi_device);
+  w.Key("decode");  // the generated error table: every rule with its error on its calibration rows
+  w.BeginArray();
+  for (const DecodeRule& rule : profile.decode) WriteDecodeRule(w, rule);
+  w.EndArray();
   w.Field("kv_pool", profile.kv_pool);
   w.Key("options");
   w.BeginArray();

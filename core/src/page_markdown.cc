@@ -86,6 +86,23 @@ std::string MaxContextText(const Page& p) {
          p.Fill("out.max_position", {{"tokens", FormatGrouped(p.response.model.max_position_embeddings)}}) + ")";
 }
 
+// A kind of device as the error table names it: "CUDA · datacenter GPUs".
+std::string DevicesOfKind(const Page& p, const Device& device) {
+  return p.Text("platform." + std::string(kPlatforms.Id(device.platform))) + " · " +
+         p.Text(device.unified_memory ? "class.unified" : "class." + std::string(kDeviceClasses.Id(device.device_class)));
+}
+
+// How far off the decode figure is (estimation model section 6): its rule's median error on
+// the published runs it was fitted to, or that no runs were found for the device's platform.
+std::string DecodeErrorRow(const Page& p) {
+  const SimulatorResult& s = p.response.simulator;
+  const std::string text =
+      s.decode_rule ? p.Fill("decode.error", {{"median", FormatFixed(s.decode_rule->error.median_pct, 1)},
+                                              {"points", FormatGrouped(s.decode_rule->error.points)}})
+                    : p.Fill("decode.unmeasured", {{"devices", DevicesOfKind(p, *s.device)}});
+  return Row({p.Text("out.decode_error"), text});
+}
+
 // The engine profiles' rows (none under the reference profile, whose page has none): what a
 // device may hold and why, the KV pool, the weights left in host RAM.
 std::string EngineRows(const Page& p) {
@@ -106,7 +123,7 @@ std::string EngineRows(const Page& p) {
                                            p.Fill("pool.gib", {{"gib", FormatGb(s.kv_pool->gib)}})});
   }
   if (s.host_gib > 0) out += Row({p.Text("out.host"), p.Fill("host.note", {{"gib", FormatGb(s.host_gib)}})});
-  return out;
+  return out + DecodeErrorRow(p);
 }
 
 std::string Simulator(const Page& p) {

@@ -39,11 +39,38 @@ constexpr double kFitTargetGib = 1.0;
 // 32,768 cells), without it the f32 scores of every head plus the mask (164.00 and 2,144.00 MiB
 // for Mistral-7B at 2,048 and 32,768 cells). Logs in tests/core/engine_profiles_test.cc.
 constexpr ComputeRule kLlamaCppCompute{.logits = 4, .fa_mask = 4, .fa_hidden = 8, .scores = 4, .scores_hidden = 16};
-constexpr std::string_view kLlamaCppCommands[] = {"llama-server"};
-constexpr std::string_view kOllamaCommands[] = {"ollama-engine"};
+constexpr std::string_view kLlamaCppCommands[] = {"llama-server", "llama-bench"};
+constexpr std::string_view kOllamaCommands[] = {"ollama-engine", "ollama-bench"};
 // Ollama's batch: 512, 1,024 above 4,096 tokens of context × slots, 2,048 above 32,768
 // (server/sched.go generationBatchForContext, fb30760).
 constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 2048}};
+
+// ---- decode (estimation model section 6): fitted to tests/calibration/decode.json by
+// tests/core/decode_calibration_test.cc, which also recomputes each rule's recorded error.
+// Columns: platform, class, unified memory, from bandwidth, MoE, η, η_kv, t0 (ms per 32
+// layers), t0's prior, {runs, median, p90, worst error in %}. The priors, used where a rule's
+// runs cannot fix t0: CUDA and Vulkan 1.5 ms (what CUDA graphs save per token, llama.cpp #6763,
+// PR #6766), ROCm 1.6 ms, Metal 4 ms, MLX 2.3 ms and vLLM 2 ms (runtimes.md §5.1–5.2).
+using enum Platform;
+using enum Tristate;
+constexpr DecodeRule kLlamaCppDecode[] = {
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 0.956, 0.956, 1.03, 1.5, {7, 9.23, 23.39, 150.31}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.866, 0.866, 3.97, 4.0, {19, 3.22, 8.28, 12.83}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.536, 0.536, 2.33, 4.0, {12, 11.34, 20.90, 21.54}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.928, 0.635, 3.91, 4.0, {25, 7.96, 22.00, 31.21}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 0.669, 0.669, 5.50, 4.0, {20, 8.79, 55.02, 147.40}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 1.6, {10, 11.93, 44.68, 46.41}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.736, 0.736, 3.99, 1.6, {3, 0.01, 0.08, 0.08}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.772, 0.772, 1.10, 1.5, {16, 10.56, 24.15, 25.59}},
+};
+constexpr DecodeRule kVllmDecode[] = {{kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 2.0, {5, 15.41, 21.65, 21.65}}};
+constexpr DecodeRule kMlxDecode[] = {
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.805, 0.661, 1.37, 2.3, {8, 5.42, 11.93, 13.44}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.857, 0.857, 3.16, 2.3, {7, 8.18, 27.51, 28.84}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.783, 0.783, 2.94, 2.3, {4, 7.25, 12.55, 12.55}},
+};
 
 // What every engine profile shares: it names an engine and what it runs, stops the max context
 // at the model's max position, fills the whole capacity, stores weights as their format does,
@@ -92,6 +119,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
           .state_bytes_per_element = 4};
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
+  p.decode = kLlamaCppDecode;
+  // -sm layer: a token walks the GPUs one after another; 1.419 ms per extra GPU is the mean
+  // extra time of five measured 2- and 4-GPU runs (tests/core/decode_calibration_test.cc).
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 1.419};
   return p;
 }
 
@@ -99,8 +130,8 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
 // model's dtype or FP8, on CUDA and ROCm devices, with tensor parallelism.
 constexpr std::string_view kServerFormats[] = {"BF16", "FP8", "AWQ_INT4", "GPTQ_INT4", "NVFP4", "MXFP4"};
 constexpr std::string_view kServerKv[] = {"fp16", "fp8"};
-constexpr std::string_view kVllmCommands[] = {"vllm-serve"};
-constexpr std::string_view kSglangCommands[] = {"sglang-launch"};
+constexpr std::string_view kVllmCommands[] = {"vllm-serve", "vllm-bench"};
+constexpr std::string_view kSglangCommands[] = {"sglang-launch", "sglang-bench"};
 
 // vLLM's reservations (fit to the start-up logs in tests/calibration/vllm-startup.json): the
 // profiling run's peak is the larger of the forward pass (2 B per token and unit) and the
@@ -149,6 +180,12 @@ constexpr RuntimeProfile Vllm() {
   p.kv = {.granule_tokens = 16, .window_extra = WindowExtra::kBatchedTokensMinusOne, .window_spare_granules = 1,
           .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2};
   p.activation = kVllmActivation;
+  p.decode = kVllmDecode;
+  // Tensor parallelism: 1/N of the reads per GPU, two all-reduces per layer. No same-machine
+  // single-stream TP measurements were found (one 4 × GB10 run over the network is printed by
+  // the calibration test); 50 µs per all-reduce over PCIe and 15 µs over NVLink are the
+  // estimates of runtimes.md §6, uncertain by a factor of two.
+  p.multi_device_decode = {.split = SplitKind::kTensorParallel, .allreduce_us = {50, 0, 15}};
   return p;
 }
 
@@ -180,7 +217,7 @@ constexpr double kMlxRuntimeGib = 0.67;
 // 16-bit or quantized per 64 (--kv-bits).
 constexpr std::string_view kMlxFormats[] = {"BF16", "MLX_8BIT", "MLX_4BIT"};
 constexpr std::string_view kMlxKv[] = {"fp16", "q8_mlx", "q4_mlx"};
-constexpr std::string_view kMlxCommands[] = {"mlx-lm"};
+constexpr std::string_view kMlxCommands[] = {"mlx-lm", "mlx-bench"};
 
 constexpr RuntimeProfile Mlx() {
   RuntimeProfile p =
@@ -197,6 +234,7 @@ constexpr RuntimeProfile Mlx() {
   // tests/core/calibration_test.cc (tests/calibration/mlx-peak-memory.json).
   p.overhead = {OverheadRule{}, OverheadRule{kMlxRuntimeGib, 0, 0, 0}, OverheadRule{}};
   p.default_class = DeviceClass::kApple;
+  p.decode = kMlxDecode;
   return p;
 }
 
@@ -238,6 +276,33 @@ const RuntimeProfile* FindRuntimeProfile(std::string_view id) {
     if (profile.id == id) return &profile;
   }
   return nullptr;
+}
+
+namespace {
+
+bool Holds(Tristate rule, bool value) { return rule == Tristate::kAny || (rule == Tristate::kYes) == value; }
+
+// How much a rule names: its class, unified memory and MoE, one each.
+int Specificity(const DecodeRule& rule) {
+  return (rule.device_class ? 1 : 0) + (rule.unified_memory != Tristate::kAny ? 1 : 0) +
+         (rule.moe != Tristate::kAny ? 1 : 0);
+}
+
+}  // namespace
+
+const DecodeRule* RuntimeProfile::DecodeRuleFor(const Device& device, bool moe) const {
+  const DecodeRule* best = nullptr;
+  for (const DecodeRule& rule : decode) {
+    if (rule.platform != device.platform || (rule.device_class && *rule.device_class != device.device_class) ||
+        !Holds(rule.unified_memory, device.unified_memory) || !Holds(rule.moe, moe) ||
+        rule.from_bandwidth_gbps > device.bandwidth_gbps) {
+      continue;
+    }
+    const bool better = best == nullptr || Specificity(rule) > Specificity(*best) ||
+                        (Specificity(rule) == Specificity(*best) && rule.from_bandwidth_gbps > best->from_bandwidth_gbps);
+    if (better) best = &rule;
+  }
+  return best;
 }
 
 bool OffersFormat(const RuntimeProfile& runtime, std::string_view id) {

@@ -386,7 +386,7 @@ TEST(CustomDevice, ItsFiguresAndPlatformDecideWhatRunsAndHowMuchFits) {
   // llama.cpp on Vulkan: 20 GiB less --fit's 1 GiB.
   const std::string vulkan =
       Evaluated(R"({"model":"qwen3-8b","runtime":"llamacpp","device":"custom:20:800:vulkan:RX 7900 XT","sections":["simulator"]})");
-  EXPECT_NE(vulkan.find(R"("device":"custom","device_name":"RX 7900 XT","memory_gib":20.0,"bandwidth_gbps":800.0)"),
+  EXPECT_NE(vulkan.find(R"("device":"custom","device_name":"RX 7900 XT","memory_gib":20.0,"bandwidth_gbps":800.0,"device_platform":"vulkan","device_class":"consumer","unified_memory":false)"),
             std::string::npos) << vulkan;
   EXPECT_NE(vulkan.find(R"("capacity_gib":19.0)"), std::string::npos) << vulkan;
   // vLLM runs on CUDA and ROCm, not Vulkan.

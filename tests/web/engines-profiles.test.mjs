@@ -4,8 +4,10 @@
 // (loaded beside the page) and from hand calculations written out here.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, launch, loadCore, numberValue, openPage,
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, launch, loadCore, numberValue, openPage, repoRoot,
   shownText, waitForHash, waitForText,
 } from './support/harness.mjs';
 
@@ -109,5 +111,39 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await openPage(env, page, '#model=qwen3-8b&device=custom:0:800:cuda:Broken&lang=en');
     assert.match(await shownText(page, 'notice'), /device/);
     await assertHealthy(env, page, 'after a bad own device in the link');
+  });
+
+  test('each decode figure says how far off it is, with the error table one click away', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=llama-3.1-8b&runtime=llamacpp&device=rtx-4090-24gb&lang=en');
+    // The rule for one discrete CUDA consumer card is fitted to the single-GPU llama.cpp rows of
+    // the cited calibration set on such cards (tests/calibration/decode.json).
+    const calibration = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tests/calibration/decode.json'), 'utf8'));
+    const rows = calibration.rows.filter((r) => r.engine === 'llama.cpp' && r.platform === 'cuda' &&
+      r.device_class === 'consumer' && !r.unified_memory && r.gpus === 1);
+    const { decode_rule: rule } = core.evaluate({ model: 'llama-3.1-8b', runtime: 'llamacpp', device: 'rtx-4090-24gb' }).simulator;
+    assert.equal(rule.points, rows.length, 'the rule counts the set\'s rows');
+    await waitForText(env, page, 'decode-error',
+      `± ${rule.median_error_pct.toFixed(1)} % (median error on ${rows.length} published runs)`);
+    const table = page.locator(byTestId('accuracy'));
+    assert.equal(await table.isVisible(), true);
+    await table.locator('summary').click();
+    const engine = core.catalog().runtimes.find((r) => r.id === 'llamacpp');
+    assert.equal(await table.locator('tbody tr').count(), engine.decode.length, 'one row per rule');
+    assert.match(await table.locator('tbody tr.current').innerText(), /CUDA · consumer and workstation GPUs/);
+    assert.equal(await page.locator('.plot-decode').getAttribute('visibility'), 'visible', 'tok/s against context');
+    // No published llama.cpp runs on a datacenter card: said so, not a made-up error.
+    await page.locator(byTestId('device')).selectOption('h100-80gb');
+    await waitForText(env, page, 'decode-error',
+      'no published runs of this engine on CUDA · datacenter GPUs yet: the reference page\'s constants, error unknown');
+    assert.equal(await table.locator('tbody tr.current').count(), 0);
+    // The reference profile: the reference page, without either.
+    await page.locator(byTestId('runtime')).selectOption('reference');
+    await waitForHash(env, page, (hash) => [null, 'reference'].includes(new URLSearchParams(hash.slice(1)).get('runtime')),
+      'back to the reference');
+    assert.equal(await page.locator(byTestId('decode-error')).isVisible(), false);
+    assert.equal(await table.isVisible(), false);
+    assert.equal(await page.locator('.plot-decode').getAttribute('visibility'), 'hidden');
+    await assertHealthy(env, page, 'with the decode error shown');
   });
 });

@@ -9,6 +9,7 @@ import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from
 import { lazySections } from './lazy-sections.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { registerServiceWorker } from './pwa.js';
+import { renderAccuracy } from './render/accuracy.js';
 import { copyFrom, renderCommands } from './render/commands.js';
 import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
@@ -148,6 +149,7 @@ export class PageController {
     if (all) renderChoices(this.#root, response, view);
     renderControls(this.#root, response, view);
     renderSimulator(this.#root, response, view);
+    renderAccuracy(this.#root, response, view);
     renderPlot(this.#root, response, view);
     if (all) renderMatrix(this.#root, response, view);
     this.#drawLower(response, view, all);

@@ -203,6 +203,11 @@ Footprint FootprintOf(const Scenario& scenario);
 // once, at the runtime's share of the device's bandwidth; N devices in tensor parallel run at
 // N × the runtime's tensor-parallel efficiency × the one-device rate.
 double DecodeTokensPerSecond(const Scenario& scenario, const Footprint& footprint);
+// Section 6: one token's seconds under a decode rule, reading `weight_bytes` of weights and
+// `cache_bytes` of KV cache and state, on the scenario's device(s).
+double DecodeSeconds(const Scenario& scenario, const DecodeRule& rule, double weight_bytes, double cache_bytes);
+// The rule the scenario decodes by, else nullptr (the reference formula).
+const DecodeRule* DecodeRuleOf(const Scenario& scenario);
 
 // 1.7: r = total / capacity; r ≤ the profile's comfortable ratio is comfortable, ≤ 1 tight,
 // else no fit.

@@ -148,6 +148,7 @@ struct SimulatorResult {
   std::optional<KvPool> kv_pool;     // engines that preallocate one
   EngineSettings engine;             // the settings the estimate ran with
   double bits_per_weight = 0;        // effective: weights' bytes × 8 / parameters
+  const DecodeRule* decode_rule = nullptr;  // what decode_tps follows (null: the reference formula)
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
   int64_t max_context_tokens = 0;
@@ -196,6 +197,7 @@ struct CurvePoint {
   int64_t context_tokens = 0;
   double kv_cache_gib = 0;
   double total_gib = 0;  // weights + KV cache + state + overhead (the overhead constant in S)
+  double decode_tps = 0;  // batch 1 at this context: decoding slows as the cache grows
 };
 
 // Contexts the curve samples: four per octave from 512 to 1,048,576 tokens (or the next power

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -115,6 +116,46 @@ struct ActivationRule {
   double graphs_per_billion_gib = 0;
 };
 
+// Decode at batch 1 under an engine profile (estimation model section 6): one token takes
+// t = weights read / (bandwidth × efficiency) + KV cache read / (bandwidth × kv_efficiency)
+// + t0 × layers / 32, t0 the fixed per-token cost
+// of kernel launches and synchronization. A rule holds for the devices of one platform and
+// class (and unified memory or not) from a bandwidth up, for dense or mixture-of-experts
+// models; its constants are fitted to a cited calibration set (tests/calibration/decode.json)
+// and its error on that set is recorded beside them, for the page to show.
+enum class Tristate { kAny, kNo, kYes };
+inline constexpr Named<Tristate> kTristateNames[] = {{Tristate::kAny, "any"}, {Tristate::kNo, "no"}, {Tristate::kYes, "yes"}};
+inline constexpr Vocabulary<Tristate> kTristates{kTristateNames};
+struct DecodeError {
+  int points = 0;           // calibration rows the rule was fitted to
+  double median_pct = 0;    // |predicted / measured − 1|, in percent
+  double p90_pct = 0;
+  double worst_pct = 0;
+};
+struct DecodeRule {
+  Platform platform = Platform::kCuda;
+  std::optional<DeviceClass> device_class;  // none: any class
+  Tristate unified_memory = Tristate::kAny;
+  double from_bandwidth_gbps = 0;  // Apple tiers: base and Pro, Max, Ultra
+  Tristate moe = Tristate::kAny;   // mixture-of-experts models, dense ones, or both
+  double efficiency = 0;       // η: the share of peak bandwidth a token's weight reads reach
+  double kv_efficiency = 0;    // the same for the KV cache's reads (attention kernels are slower)
+  double t0_ms_per_32_layers = 0;
+  // Where the rows cannot fix t0 (too few model sizes), its prior, from the per-token cost
+  // CUDA graphs and Metal command buffers save (estimation model section 6).
+  double t0_prior_ms = 0;
+  DecodeError error;           // on the rule's calibration rows
+};
+// Several devices: a layer split reads one device after another, a token no faster than on one
+// device, plus a hop per extra device; tensor parallelism reads 1/N on each device, plus an
+// all-reduce twice per layer.
+enum class SplitKind { kTensorParallel, kLayers };
+struct MultiDeviceRule {
+  SplitKind split = SplitKind::kTensorParallel;
+  double hop_ms = 0;  // layer split, per extra device
+  std::array<double, kDeviceClassCount> allreduce_us{};  // tensor parallel, per all-reduce, by DeviceClass
+};
+
 // What the request's engine options default to.
 struct EngineDefaults {
   int64_t ubatch = 0;                 // llama.cpp -ub
@@ -159,8 +200,11 @@ struct RuntimeProfile {
   ComputeRule compute;
   ActivationRule activation;
   double comfortable_ratio = 0;  // per-device total / capacity up to this rates "comfortable" (1.7)
-  // Decode at batch 1 (1.5): bandwidth × utilization × the class's efficiency / bytes per token;
-  // N devices in tensor parallel: N × tensor_parallel_efficiency × that.
+  // Decode at batch 1 by the engine's rules (section 6); without rules, the reference page's
+  // formula (1.5): bandwidth × utilization × the class's efficiency / bytes per token; N devices
+  // in tensor parallel: N × tensor_parallel_efficiency × that.
+  std::span<const DecodeRule> decode;
+  MultiDeviceRule multi_device_decode;
   double bandwidth_utilization = 0;
   std::array<double, kDeviceClassCount> decode_efficiency{};  // by DeviceClass
   double tensor_parallel_efficiency = 0;
@@ -176,6 +220,9 @@ struct RuntimeProfile {
   bool RunsOn(Platform platform) const { return runs_on[static_cast<std::size_t>(platform)]; }
   bool RunsOn(const Device& device) const { return RunsOn(device.platform); }
   bool Takes(EngineOption option) const { return (options & option) != 0; }
+  // The decode rule for a device and model kind, else nullptr: among the rules that hold, the
+  // one naming the most (class, unified memory, MoE), then the highest bandwidth tier reached.
+  const DecodeRule* DecodeRuleFor(const Device& device, bool moe) const;
 };
 
 inline constexpr std::string_view kDefaultRuntimeId = "reference";

@@ -60,12 +60,14 @@ function svgParts(root) {
     overhead: svg('rect', { class: 'plot-overhead' }, data),
     kv: svg('path', { class: 'plot-kv' }, data),
     total: svg('path', { class: 'plot-total', 'vector-effect': 'non-scaling-stroke' }, data),
+    decode: svg('path', { class: 'plot-decode', 'vector-effect': 'non-scaling-stroke' }, data),
     capacity: line('plot-capacity'),
     maxPosition: line('plot-maxpos'),
     oomDot: svg('circle', { class: 'plot-oom-dot', r: 5 }, root),
     capacityLabel: text('plot-label', 'start'),
     oomLabel: text('plot-label plot-oom-label', 'start'),
     maxPositionLabel: text('plot-label plot-muted', 'end'),
+    decodeLabel: text('plot-label plot-decode-label', 'end'),
     xAxis: text('plot-axis', 'end'),
     yAxis: svg('text', { class: 'plot-axis', x: 4, y: 14 }, root),
   };
@@ -197,6 +199,29 @@ function drawAreas(parts, s, sim, curve) {
   set(parts.kv, { d: `M${points.join('L')}L${last},${baseY}L${first},${baseY}Z` });
 }
 
+/**
+ * Decode speed against context on its own scale (the curve's fastest point at 90 % of the
+ * height), with its values at the shortest context and at the model's maximum: it falls as the KV cache to read grows. Engine
+ * profiles only: the reference profile's plot stays the reference page's.
+ */
+function drawDecode(parts, s, response, { t, lang }) {
+  const { curve } = response;
+  const rates = curve.map((p) => p.decode_tps).filter((v) => v > 0);
+  const engine = response.simulator.runtime !== 'reference';
+  const shown = engine && rates.length === curve.length && rates.length > 1 ? 'visible' : 'hidden';
+  set(parts.decode, { visibility: shown });
+  set(parts.decodeLabel, { visibility: shown });
+  if (shown === 'hidden') return;
+  const top = Math.max(...rates) / 0.9;
+  const y = (v) => BOX.top + s.plotH - (v / top) * s.plotH;
+  set(parts.decode, { d: `M${curve.map((p) => `${r1(s.x(p.context))},${r1(y(p.decode_tps))}`).join('L')}` });
+  // The label's range ends at the model's max position (the curve may run past it).
+  const last = curve.filter((p) => p.context <= response.model.max_position_embeddings).pop() ?? curve[0];
+  set(parts.decodeLabel, { x: s.width - BOX.right, y: 14 });  // in the top margin, right of the y axis' title
+  put(parts.decodeLabel, t('plot.decode', { first: fmt.fixed(lang, rates[0], 1), last: fmt.fixed(lang, last.decode_tps, 1),
+    tokens: fmt.contextLabel(last.context) }));
+}
+
 /** The capacity line, the model's max position and the out-of-memory point. */
 function drawMarks(parts, s, response, { t, lang }) {
   const sim = response.simulator;
@@ -254,6 +279,7 @@ function draw(plot, response, view) {
   drawGrid(plot, s, view.lang);
   drawTicks(plot, s);
   drawAreas(parts, s, response.simulator, response.curve);
+  drawDecode(parts, s, response, view);
   drawMarks(parts, s, response, view);
   drawCurrent(parts, s, response.simulator, size.scale);
   describe(parts, response, view);
