@@ -3,10 +3,13 @@
 # assets/i18n/<lang>.json. Keys starting with "_" (notes for people) are left out at any depth.
 # The generator knows no schema: the program reads the text with the same reader as any
 # catalog file (core/src/schema.h), so a new field is added in the struct and its schema only.
-# DEVICE_DROP_KEYS (a ;-list) leaves those keys out of the devices as well: the wasm build drops
-# the devices' "source" texts, which the page never shows (they stay in assets/, the CLI and
-# the native tests).
-# Run as: cmake -DASSETS_DIR=... -DOUTPUT=... [-DDEVICE_DROP_KEYS=source] -P embed_assets.cmake
+# DEVICE_DROP_KEYS and MODEL_DROP_KEYS (;-lists) leave those keys out of the devices and the
+# models as well: the wasm build drops the devices' "source" texts, which the page never shows,
+# and the models' "sources", which the page's architecture card loads from model-sources.json
+# (web/tools/model_sources.mjs) when it shows them; they stay in assets/, the CLI and the native
+# tests.
+# Run as: cmake -DASSETS_DIR=... -DOUTPUT=... [-DDEVICE_DROP_KEYS=source] [-DMODEL_DROP_KEYS=sources]
+#         -P embed_assets.cmake
 
 # `out` = `json` as compact JSON text without "_" keys.
 function(json_compact out json)
@@ -87,11 +90,13 @@ endfunction()
 file(GLOB model_files "${ASSETS_DIR}/models/*.json")
 list(SORT model_files)
 set(models "")
+set(DROP_KEYS ${MODEL_DROP_KEYS})
 foreach(model_file IN LISTS model_files)
   file(READ "${model_file}" json)
   json_compact(text "${json}")
   string(APPEND models ",${text}")
 endforeach()
+set(DROP_KEYS "")
 string(REGEX REPLACE "^," "" models "${models}")
 cpp_text(models_literal "[${models}]")
 

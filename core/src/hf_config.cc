@@ -95,7 +95,30 @@ struct Shape {
   double shared = 0;
   double moe_layers = 0;
   double dense_layer_mlp = 0;
+  // Hybrids: how many layers attend (-1: all), how many keep a recurrent state instead (linear
+  // attention, SSM) with its elements per sequence and its mixer's parameters, how many carry a
+  // dense MLP (-1: those without experts) and whether attention has an output gate.
+  int64_t attention_layers = -1;
+  int64_t state_layers = 0;
+  int64_t state_elements = 0;
+  double state_mixer = 0;
+  int64_t dense_ffn_layers = -1;
+  bool attention_gate = false;
 };
+
+// The config's layer_types, one string per hidden layer.
+std::vector<std::string_view> LayerTypes(const Config& c, const ModelSpec& m) {
+  const Value kinds = c.Raw("layer_types");
+  if (!kinds.IsArray() || static_cast<int64_t>(kinds.size()) != m.num_hidden_layers) {
+    Fail("layer_types", "layer_types must list one entry per hidden layer (" + std::to_string(m.num_hidden_layers) + ").");
+  }
+  std::vector<std::string_view> types;
+  for (const Value entry : kinds.Children()) {
+    if (!entry.IsString()) Fail("layer_types", "layer_types must hold strings.");
+    types.push_back(entry.String());
+  }
+  return types;
+}
 
 // ---- windowed layers, by rule ------------------------------------------------------------
 
@@ -195,14 +218,100 @@ Experts DeepSeekExperts(const Config& c, const ModelSpec& m, Shape& shape) {
   return experts;
 }
 
+// ---- mixers other than attention, by family ---------------------------------------------------
+
+void AllAttention(const Config&, const ModelSpec&, Shape&) {}
+
+// Gated DeltaNet hybrids (Qwen3-Next, Qwen3.5, Qwen3.6): layer_types marks the linear_attention
+// layers, else every full_attention_interval-th layer is full attention. A linear layer keeps a
+// conv state of (kernel − 1) × (2 × key heads × key dim + value heads × value dim) and a
+// recurrent state of value heads × key dim × value dim per sequence (vLLM's
+// gated_delta_net_state_shape); its weights are in_proj_qkvz, in_proj_ba, the depthwise conv
+// and out_proj. Full attention has an output gate: q_proj is twice as wide.
+void GatedDeltaNet(const Config& c, const ModelSpec& m, Shape& shape) {
+  int64_t linear = 0;
+  if (c.Has("layer_types")) {
+    for (const std::string_view kind : LayerTypes(c, m)) linear += kind == "linear_attention" ? 1 : 0;
+  } else {
+    linear = m.num_hidden_layers - m.num_hidden_layers / c.Count("full_attention_interval");
+  }
+  const int64_t kernel = c.Count("linear_conv_kernel_dim");
+  const int64_t nk = c.Count("linear_num_key_heads"), dk = c.Count("linear_key_head_dim");
+  const int64_t nv = c.Count("linear_num_value_heads"), dv = c.Count("linear_value_head_dim");
+  const int64_t conv_channels = 2 * nk * dk + nv * dv;
+  const double h = static_cast<double>(m.hidden_size);
+  shape.attention_layers = m.num_hidden_layers - linear;
+  shape.state_layers = linear;
+  shape.state_elements = (kernel - 1) * conv_channels + nv * dk * dv;
+  shape.state_mixer = h * static_cast<double>(2 * nk * dk + 2 * nv * dv + 2 * nv + nv * dv) +
+                      static_cast<double>(conv_channels * kernel);
+  shape.attention_gate = c.Flag("attn_output_gate", true);
+}
+
+// Nemotron-H: hybrid_override_pattern names each layer, M Mamba2, * attention, E experts, - MLP
+// (some configs list layers_block_type: mamba, attention, moe, mlp).
+std::string NemotronPattern(const Config& c, const ModelSpec& m) {
+  std::string pattern = c.Text("hybrid_override_pattern");
+  if (pattern.empty() && c.Has("layers_block_type")) {
+    for (const std::string_view kind : [&] {
+           const Value list = c.Raw("layers_block_type");
+           std::vector<std::string_view> kinds;
+           if (list.IsArray()) for (const Value v : list.Children()) kinds.push_back(v.IsString() ? v.String() : "");
+           return kinds;
+         }()) {
+      pattern += kind == "mamba" ? 'M' : kind == "attention" ? '*' : kind == "moe" ? 'E' : kind == "mlp" ? '-' : '?';
+    }
+  }
+  if (static_cast<int64_t>(pattern.size()) != m.num_hidden_layers ||
+      pattern.find_first_not_of("M*E-") != std::string::npos) {
+    Fail("hybrid_override_pattern", "hybrid_override_pattern must give each of the " +
+                                        std::to_string(m.num_hidden_layers) + " layers one of M, *, E and -.");
+  }
+  return pattern;
+}
+
+// A Mamba2 layer keeps (conv_kernel − 1) × (inner + 2 × n_groups × state) conv and heads ×
+// head dim × state SSM elements per sequence (vLLM's mamba2_state_shape), inner = heads × head
+// dim; its weights are in_proj (z, x, B, C, dt), the conv and out_proj. Nemotron-H's MLPs are
+// relu² (up and down, no gate).
+void Mamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::string pattern = NemotronPattern(c, m);
+  const auto count = [&pattern](char kind) { return static_cast<int64_t>(std::count(pattern.begin(), pattern.end(), kind)); };
+  const int64_t heads = c.Count("mamba_num_heads"), head_dim = c.Count("mamba_head_dim");
+  const int64_t groups = c.Count("n_groups"), state = c.Count("ssm_state_size"), kernel = c.Count("conv_kernel");
+  const int64_t inner = heads * head_dim;
+  const int64_t conv_channels = inner + 2 * groups * state;
+  const double h = static_cast<double>(m.hidden_size);
+  shape.attention_layers = count('*');
+  shape.state_layers = count('M');
+  shape.state_elements = (kernel - 1) * conv_channels + inner * state;
+  shape.state_mixer = h * static_cast<double>(inner + conv_channels + heads + inner) + static_cast<double>(conv_channels * kernel);
+  shape.dense_ffn_layers = count('-');
+  if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * h * static_cast<double>(c.Count("intermediate_size"));
+}
+
+// Nemotron-H's experts: n_routed_experts relu² experts of moe_intermediate_size and
+// n_shared_experts of moe_shared_expert_intermediate_size, on the E layers.
+Experts NemotronExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::string pattern = NemotronPattern(c, m);
+  const Experts experts{c.Count("n_routed_experts"), c.Count("num_experts_per_tok"), c.CountOr("n_shared_experts", 0)};
+  const double h = static_cast<double>(m.hidden_size);
+  shape.expert = 2 * h * static_cast<double>(c.Count("moe_intermediate_size"));
+  if (experts.shared > 0) {
+    shape.shared = static_cast<double>(experts.shared) * 2 * h * static_cast<double>(c.Count("moe_shared_expert_intermediate_size"));
+  }
+  shape.moe_layers = static_cast<double>(std::count(pattern.begin(), pattern.end(), 'E'));
+  return shape.moe_layers > 0 ? experts : Experts{};
+}
+
 // ---- layer groups -------------------------------------------------------------------------
 
-// The layer groups of an attention model: one latent group (MLA), or the global layers and
-// the windowed ones.
-std::vector<LayerGroup> AttentionGroups(const Config&, const ModelSpec& m, const Shape& shape) {
+// The attention layers' groups: one latent group (MLA), or the global layers and the windowed
+// ones.
+std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, int64_t attention_layers) {
   if (shape.latent) {
     const Shape::Latent& l = *shape.latent;
-    return {LayerGroup{.kind = LayerKind::kLatent, .layers = m.num_hidden_layers, .kv_heads = 1,
+    return {LayerGroup{.kind = LayerKind::kLatent, .layers = attention_layers, .kv_heads = 1,
                        .key_dim = l.kv_lora_rank + l.qk_rope_head_dim, .query_heads = m.num_attention_heads,
                        .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim, .query_value_dim = l.v_head_dim}};
   }
@@ -210,9 +319,9 @@ std::vector<LayerGroup> AttentionGroups(const Config&, const ModelSpec& m, const
                              .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
                              .query_key_dim = m.head_dim, .query_value_dim = m.head_dim};
   std::vector<LayerGroup> groups;
-  if (m.num_hidden_layers > shape.local_layers) {
+  if (attention_layers > shape.local_layers) {
     groups.push_back(attention);
-    groups.back().layers = m.num_hidden_layers - shape.local_layers;
+    groups.back().layers = attention_layers - shape.local_layers;
   }
   if (shape.local_layers > 0) {
     groups.push_back(attention);
@@ -220,6 +329,19 @@ std::vector<LayerGroup> AttentionGroups(const Config&, const ModelSpec& m, const
     groups.back().layers = shape.local_layers;
     groups.back().window_tokens = shape.window;
   }
+  return groups;
+}
+
+// Every layer's group: attention, then the recurrent layers' state, then the layers with no
+// mixer that caches (Nemotron-H's MLP and expert layers).
+std::vector<LayerGroup> LayerGroups(const ModelSpec& m, const Shape& shape) {
+  const int64_t attention_layers = shape.attention_layers < 0 ? m.num_hidden_layers : shape.attention_layers;
+  std::vector<LayerGroup> groups = AttentionGroups(m, shape, attention_layers);
+  if (shape.state_layers > 0) {
+    groups.push_back(LayerGroup{.kind = LayerKind::kState, .layers = shape.state_layers, .state_elements = shape.state_elements});
+  }
+  const int64_t rest = m.num_hidden_layers - attention_layers - shape.state_layers;
+  if (rest > 0) groups.push_back(LayerGroup{.kind = LayerKind::kNone, .layers = rest});
   return groups;
 }
 
@@ -245,9 +367,9 @@ struct ModelType {
   std::string_view type;
   void (*window)(const Config&, const ModelSpec&, Shape&);  // when the config has no layer_types
   Experts (*experts)(const Config&, const ModelSpec&, Shape&);
-  // What its layers cache: a family whose layers are not all attention (linear attention, SSM)
-  // reads its own groups from its config.
-  std::vector<LayerGroup> (*groups)(const Config&, const ModelSpec&, const Shape&);
+  // Which layers attend: a family whose layers are not all attention (linear attention, SSM)
+  // reads its layout and recurrent state from its config.
+  void (*layout)(const Config&, const ModelSpec&, Shape&);
   bool latent;                    // DeepSeek's multi-head latent attention fields
   bool tied_by_default;           // tie_word_embeddings when the config omits it
   const char* layer_types_window;  // the window's key when layer_types marks windowed layers
@@ -255,23 +377,37 @@ struct ModelType {
 };
 
 constexpr ModelType kModelTypes[] = {
-    {"deepseek_v2", NoWindow, DeepSeekExperts, AttentionGroups, true, false, "sliding_window", NoDefaults},
-    {"deepseek_v3", NoWindow, DeepSeekExperts, AttentionGroups, true, false, "sliding_window", NoDefaults},
-    {"gemma2", AlternatingWindow, NoExperts, AttentionGroups, false, true, "sliding_window", NoDefaults},
-    {"gemma3", EveryNthGlobal, NoExperts, AttentionGroups, false, true, "sliding_window", Gemma3Defaults},
-    {"gemma3_text", EveryNthGlobal, NoExperts, AttentionGroups, false, true, "sliding_window", Gemma3Defaults},
-    {"glm4", NoWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"gpt_oss", AlternatingWindow, LocalExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"llama", NoWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"llama4", ChunkedAttention, Llama4Experts, AttentionGroups, false, false, "attention_chunk_size", NoDefaults},
-    {"llama4_text", ChunkedAttention, Llama4Experts, AttentionGroups, false, false, "attention_chunk_size", NoDefaults},
-    {"mistral", WindowOnEveryLayer, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"mixtral", WindowOnEveryLayer, LocalExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"phi3", WindowOnEveryLayer, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"qwen2", QwenWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"qwen2_moe", QwenWindow, QwenExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"qwen3", QwenWindow, NoExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
-    {"qwen3_moe", QwenWindow, QwenExperts, AttentionGroups, false, false, "sliding_window", NoDefaults},
+    {"cohere2", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"deepseek_v2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v3", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"gemma2", AlternatingWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"gemma3", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma3_text", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
+    {"glm4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"glm4_moe", NoWindow, DeepSeekExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"glm4_moe_lite", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"gpt_oss", AlternatingWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"llama", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"llama4", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
+    {"llama4_text", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
+    {"minimax_m2", NoWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"ministral3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"mistral", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"mixtral", WindowOnEveryLayer, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"nemotron_h", NoWindow, NemotronExperts, Mamba2Hybrid, false, false, "sliding_window", NoDefaults},
+    {"phi3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen2", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen2_moe", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5", NoWindow, NoExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5_moe", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5_moe_text", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5_text", NoWindow, NoExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_moe", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3_next", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_vl_moe_text", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3_vl_text", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
 };
 
 const ModelType* FindModelType(std::string_view type) {
@@ -287,14 +423,7 @@ void ReadWindow(const Config& c, const ModelType& type, const ModelSpec& m, Shap
   if (!c.Has("layer_types")) {
     type.window(c, m, shape);
   } else {
-    const Value kinds = c.Raw("layer_types");
-    if (!kinds.IsArray() || static_cast<int64_t>(kinds.size()) != m.num_hidden_layers) {
-      Fail("layer_types", "layer_types must list one entry per hidden layer (" +
-                              std::to_string(m.num_hidden_layers) + ").");
-    }
-    for (const Value entry : kinds.Children()) {
-      if (!entry.IsString()) Fail("layer_types", "layer_types must hold strings.");
-      const std::string_view kind = entry.String();
+    for (const std::string_view kind : LayerTypes(c, m)) {
       if (kind == "sliding_attention" || kind == "chunked_attention") ++shape.local_layers;
     }
     shape.pattern = "layer_types: " + std::to_string(shape.local_layers) + " windowed, " +
@@ -325,6 +454,7 @@ Shape ReadShape(const Config& c, const ModelType& type, ModelSpec& m) {
                   : m.num_key_value_heads == 1                   ? Attention::kMqa
                                                                   : Attention::kGqa;
   }
+  type.layout(c, m, shape);
   const Experts experts = type.experts(c, m, shape);
   if (experts.count > 0) {
     if (experts.per_token > experts.count) Fail("num_experts_per_tok", "More experts per token than experts.");
@@ -341,7 +471,8 @@ double AttentionParams(const Config& c, const ModelSpec& m, const Shape& shape) 
   const double heads = static_cast<double>(m.num_attention_heads);
   if (!shape.latent) {
     const double d = static_cast<double>(m.head_dim);
-    return h * heads * d * 2 + h * static_cast<double>(m.num_key_value_heads) * d * 2;  // q and o, k and v
+    const double gate = shape.attention_gate ? h * heads * d : 0;  // q_proj's second half
+    return h * heads * d * 2 + gate + h * static_cast<double>(m.num_key_value_heads) * d * 2;  // q and o, k and v
   }
   const Shape::Latent& l = *shape.latent;
   const double qk = static_cast<double>(l.qk_nope_head_dim + l.qk_rope_head_dim);
@@ -354,20 +485,34 @@ double AttentionParams(const Config& c, const ModelSpec& m, const Shape& shape) 
          heads * static_cast<double>(l.v_head_dim) * h;
 }
 
-// The arithmetic of CountParameters, for the card.
+// How many layers carry each part (CountParameters' terms).
+struct LayerCounts {
+  double attention, state, dense, moe;
+};
+LayerCounts CountsOf(const ModelSpec& m, const Shape& shape) {
+  const double layers = static_cast<double>(m.num_hidden_layers);
+  return {shape.attention_layers < 0 ? layers : static_cast<double>(shape.attention_layers),
+          static_cast<double>(shape.state_layers),
+          shape.dense_ffn_layers < 0 ? layers - shape.moe_layers : static_cast<double>(shape.dense_ffn_layers),
+          shape.moe_layers};
+}
+
+// The arithmetic of CountParameters, for the card: per layer when every layer attends and has
+// an MLP or experts, else per part (hybrids).
 std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, double attention, double router) {
   auto n = [](double value) { return FormatGrouped(static_cast<int64_t>(value)); };
-  const double dense_layers = static_cast<double>(m.num_hidden_layers) - shape.moe_layers;
+  const LayerCounts count = CountsOf(m, shape);
+  const bool per_layer = count.attention == static_cast<double>(m.num_hidden_layers) && shape.dense_ffn_layers < 0;
+  const std::string experts = m.moe ? n(static_cast<double>(m.moe->num_experts)) + " experts × " + n(shape.expert) +
+                                          (shape.shared > 0 ? " + shared " + n(shape.shared) : "") + " + router " + n(router)
+                                    : "";
   std::string formula = n(static_cast<double>(m.vocab_size)) + " × " + n(static_cast<double>(m.hidden_size)) +
                         (tied ? " (tied embeddings)" : " × 2 (untied embeddings)");
-  if (dense_layers > 0) {
-    formula += " + " + n(dense_layers) + " × (attention " + n(attention) + " + MLP " + n(shape.dense_layer_mlp) + ")";
-  }
-  if (shape.moe_layers > 0) {
-    formula += " + " + n(shape.moe_layers) + " × (attention " + n(attention) + " + " +
-               n(static_cast<double>(m.moe->num_experts)) + " experts × " + n(shape.expert) +
-               (shape.shared > 0 ? " + shared " + n(shape.shared) : "") + " + router " + n(router) + ")";
-  }
+  const std::string attend = per_layer ? "attention " + n(attention) + " + " : "";
+  if (!per_layer) formula += " + " + n(count.attention) + " × attention " + n(attention);
+  if (count.state > 0) formula += " + " + n(count.state) + " × recurrent mixer " + n(shape.state_mixer);
+  if (count.dense > 0) formula += " + " + n(count.dense) + " × (" + attend + "MLP " + n(shape.dense_layer_mlp) + ")";
+  if (count.moe > 0) formula += " + " + n(count.moe) + " × (" + attend + experts + ")";
   formula += " = " + n(m.params_total);
   if (m.moe) {
     formula += "; active per token with " + n(static_cast<double>(m.moe->experts_per_token)) +
@@ -376,27 +521,25 @@ std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, dou
   return formula + " (norms and biases, under 0.1 %, left out)";
 }
 
-// Parameters from the shapes: embeddings, attention and gated MLP or expert weights per layer
-// (gate, up and down projections).
+// Parameters from the shapes: embeddings, each attention layer's and recurrent layer's mixer,
+// and each layer's MLP or experts (gate, up and down projections, or up and down).
 void CountParameters(const Config& c, const ModelType& type, Shape& shape, ModelSpec& m) {
   const double h = static_cast<double>(m.hidden_size);
-  const double layers = static_cast<double>(m.num_hidden_layers);
   const bool tied = c.Flag("tie_word_embeddings", type.tied_by_default);
   m.tie_word_embeddings = tied;
   const double attention = AttentionParams(c, m, shape);
   const double router = m.moe ? h * static_cast<double>(m.moe->num_experts) : 0;
-  const double dense_layers = layers - shape.moe_layers;
-  if (dense_layers > 0 && shape.dense_layer_mlp == 0) {
+  const LayerCounts count = CountsOf(m, shape);
+  if (count.dense > 0 && shape.dense_layer_mlp == 0) {
     shape.dense_layer_mlp = 3 * h * static_cast<double>(c.Count("intermediate_size"));
   }
   const double embeddings = static_cast<double>(m.vocab_size) * h * (tied ? 1 : 2);
   const double experts = static_cast<double>(m.moe ? m.moe->num_experts : 0);
   const double per_token = static_cast<double>(m.moe ? m.moe->experts_per_token : 0);
-  const double per_moe_layer_total = attention + experts * shape.expert + shape.shared + router;
-  const double per_moe_layer_active = attention + per_token * shape.expert + shape.shared + router;
-  const double per_dense_layer = attention + shape.dense_layer_mlp;
-  m.params_total = embeddings + dense_layers * per_dense_layer + shape.moe_layers * per_moe_layer_total;
-  m.params_active = embeddings + dense_layers * per_dense_layer + shape.moe_layers * per_moe_layer_active;
+  const double common = embeddings + count.attention * attention + count.state * shape.state_mixer +
+                        count.dense * shape.dense_layer_mlp + count.moe * (shape.shared + router);
+  m.params_total = common + count.moe * experts * shape.expert;
+  m.params_active = common + count.moe * per_token * shape.expert;
   m.params_formula = ParamsFormula(m, shape, tied, attention, router);
   if (m.moe) m.moe->expert_params = experts * shape.expert * shape.moe_layers;
 }
@@ -453,7 +596,7 @@ ModelSpec Read(Value root) {
   const Config c(text, type.defaults());
   ModelSpec m = ReadCommon(c, outer, type.type);
   Shape shape = ReadShape(c, type, m);
-  m.layer_groups = type.groups(c, m, shape);
+  m.layer_groups = LayerGroups(m, shape);
   CountParameters(c, type, shape, m);
   m.sources = {{"architecture", "pasted config.json"}};
   return m;

@@ -123,7 +123,6 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
                     model.moe->experts_per_token > model.moe->num_experts)) {
     return Invalid("moe", "Experts per token must be between 1 and the number of experts.");
   }
-  if (model.sources.empty()) return Invalid("sources", "Every catalog entry names its source.");
   return std::nullopt;
 }
 

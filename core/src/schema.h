@@ -89,7 +89,7 @@ void VisitFields(V& v, M& m) {
   v.Count("max_position_embeddings", m.max_position_embeddings, kRequired);
   v.Objects("layer_groups", m.layer_groups, kRequired);
   v.Object("moe", m.moe, kOptional);
-  v.Objects("sources", m.sources, kRequired);
+  v.Objects("sources", m.sources, kOptional);  // the wasm module's copy leaves them out
 }
 
 template <typename V, Either<Device> D>
@@ -110,7 +110,7 @@ void VisitFields(V& v, D& d) {
 // (the models come one per file, assets/models/*.json).
 template <typename V, Either<Catalog> C>
 void VisitFields(V& v, C& catalog) {
-  v.Objects("devices", catalog.devices, kRequired);
+  v.Objects("devices", catalog.devices, kRequired | kMayBeEmpty);
   v.Texts("recommendation_ladder", catalog.recommendation_ladder, kRequired);
   v.Texts("hardware_table", catalog.hardware_table, kRequired);
 }

@@ -100,10 +100,14 @@ class SchemaReader {
     Read(value, Field(key), out.emplace(), error_);
   }
 
+  // A list given empty is an error unless the field may be empty (an optional list may be
+  // left out instead).
   template <typename T>
   void Objects(std::string_view key, std::vector<T>& out, unsigned flags) {
     const json::Value value = Member(key, flags);
-    if (value) ReadArray(value, Field(key), out, error_);
+    if (!value) return;
+    if (value.IsArray() && value.size() == 0 && (flags & kMayBeEmpty) == 0) return Fail(key, "must be a non-empty array");
+    ReadArray(value, Field(key), out, error_);
   }
 
   void Texts(std::string_view key, std::vector<std::string>& out, unsigned flags) {

@@ -8,9 +8,11 @@
 #include <sstream>
 #include <string>
 
+#include "json_dom.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"
+#include "vramcalc/i18n.h"
 #include "vramcalc/json_codec.h"
 #include "test_models.h"
 
@@ -105,7 +107,29 @@ INSTANTIATE_TEST_SUITE_P(
         // gpt-oss-20b: head_dim 64; layer_types alternate sliding (128) and full attention.
         Expected{"gpt_oss", 24, 2880, 64, 8, 64, 131072, Attention::kGqa, 128, 12, 32, 4, 0},
         // Phi-3-mini-4k-instruct: MHA; sliding_window 2047 on every layer.
-        Expected{"phi3", 32, 3072, 32, 32, 96, 4096, Attention::kMha, 2047, 32, 0, 0, 0}),
+        Expected{"phi3", 32, 3072, 32, 32, 96, 4096, Attention::kMha, 2047, 32, 0, 0, 0},
+        // Command R7B (cohere2): sliding_window_pattern 4, so 24 of 32 layers windowed at 4,096.
+        Expected{"cohere2", 32, 4096, 32, 8, 128, 8192, Attention::kGqa, 4096, 24, 0, 0, 0},
+        // GLM-4.7 (glm4_moe): 160 routed experts top-8, 1 shared, the first 3 layers dense.
+        Expected{"glm4_moe", 92, 5120, 96, 8, 128, 202752, Attention::kGqa, 0, 0, 160, 8, 1},
+        // GLM-4.7-Flash (glm4_moe_lite): MLA with v_head_dim 256; 64 experts top-4, 1 shared.
+        Expected{"glm4_moe_lite", 47, 2048, 20, 20, 256, 202752, Attention::kMla, 0, 0, 64, 4, 1},
+        // Kimi-K2-Instruct (kimi_k2): DeepSeek-V3's shape with 384 experts and 64 heads.
+        Expected{"kimi_k2", 61, 7168, 64, 64, 128, 131072, Attention::kMla, 0, 0, 384, 8, 1},
+        // MiniMax-M2.7 (minimax_m2): 256 local experts top-8 of intermediate_size 1,536.
+        Expected{"minimax_m2", 62, 3072, 48, 8, 128, 204800, Attention::kGqa, 0, 0, 256, 8, 0},
+        // Devstral-Small-2 (mistral3 around a ministral3 text_config): sliding_window null.
+        Expected{"mistral3", 40, 5120, 32, 8, 128, 393216, Attention::kGqa, 0, 0, 0, 0, 0},
+        // A Ministral-3 3B text model (ministral3): head_dim 128 although 3,072 / 32 = 96.
+        Expected{"ministral3", 26, 3072, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Qwen3-VL-8B-Instruct (qwen3_vl around a qwen3_vl_text text_config).
+        Expected{"qwen3_vl", 36, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Qwen3.5-9B (qwen3_5 around qwen3_5_text): 8 of 32 layers attend, 24 Gated DeltaNet.
+        Expected{"qwen3_5", 32, 4096, 16, 4, 256, 262144, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Qwen3-Next-80B-A3B: every 4th of 48 layers attends; 512 experts top-10, 1 shared.
+        Expected{"qwen3_next", 48, 2048, 16, 2, 256, 262144, Attention::kGqa, 0, 0, 512, 10, 1},
+        // Nemotron-3-Nano-30B-A3B (nemotron_h): 6 attention, 23 Mamba2 and 23 expert layers.
+        Expected{"nemotron_h", 52, 2688, 32, 2, 128, 262144, Attention::kGqa, 0, 0, 128, 6, 1}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, ParameterCountsFromTheShapes) {
@@ -141,7 +165,11 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"gemma2", "gemma-2-9b"},         {"gemma3", "gemma-3-4b"},
                 {"gemma3_text", "gemma-3-1b"},    {"glm4", "glm-4-9b-0414"},
                 {"deepseek_v2", "deepseek-v2-lite"}, {"gpt_oss", "gpt-oss-20b"},
-                {"phi3", "phi-3-mini-4k"}};
+                {"phi3", "phi-3-mini-4k"},        {"cohere2", "command-r7b-12-2024"},
+                {"glm4_moe", "glm-4.7"},          {"glm4_moe_lite", "glm-4.7-flash"},
+                {"kimi_k2", "kimi-k2-instruct"},  {"mistral3", "devstral-small-2-24b-2512"},
+                {"qwen3_vl", "qwen3-vl-8b-instruct"}, {"qwen3_5", "qwen3.5-9b"},
+                {"qwen3_next", "qwen3-next-80b-a3b-instruct"}, {"nemotron_h", "nemotron-3-nano-30b-a3b"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);
@@ -166,6 +194,7 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
       EXPECT_EQ(a.key_dim, b.key_dim);
       EXPECT_EQ(a.value_dim, b.value_dim);
       EXPECT_EQ(a.window_tokens, b.window_tokens);
+      EXPECT_EQ(a.state_elements, b.state_elements);
       EXPECT_EQ(a.query_heads, b.query_heads);
       EXPECT_EQ(a.query_key_dim, b.query_key_dim);
       EXPECT_EQ(a.query_value_dim, b.query_value_dim);
@@ -223,7 +252,23 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{R"({"model_type": "mixtral", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
                    "num_key_value_heads": 8, "vocab_size": 32000, "max_position_embeddings": 32768,
                    "intermediate_size": 14336, "num_local_experts": 2, "num_experts_per_tok": 8})",
-               "model.num_experts_per_tok"}));
+               "model.num_experts_per_tok"},
+        // A Gated DeltaNet hybrid without its linear heads' size; a Nemotron-H pattern that
+        // does not name every layer, or names one with a letter it does not know.
+        Broken{R"({"model_type": "qwen3_next", "num_hidden_layers": 4, "hidden_size": 2048, "num_attention_heads": 16,
+                   "num_key_value_heads": 2, "head_dim": 256, "vocab_size": 151936, "max_position_embeddings": 262144,
+                   "intermediate_size": 5120, "full_attention_interval": 4, "linear_conv_kernel_dim": 4,
+                   "linear_num_key_heads": 16, "linear_key_head_dim": 128, "linear_num_value_heads": 32,
+                   "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 512})",
+               "model.linear_value_head_dim"},
+        Broken{R"({"model_type": "nemotron_h", "num_hidden_layers": 4, "hidden_size": 2688, "num_attention_heads": 32,
+                   "num_key_value_heads": 2, "head_dim": 128, "vocab_size": 131072, "max_position_embeddings": 262144,
+                   "hybrid_override_pattern": "M*E", "intermediate_size": 1856})",
+               "model.hybrid_override_pattern"},
+        Broken{R"({"model_type": "nemotron_h", "num_hidden_layers": 3, "hidden_size": 2688, "num_attention_heads": 32,
+                   "num_key_value_heads": 2, "head_dim": 128, "vocab_size": 131072, "max_position_embeddings": 262144,
+                   "hybrid_override_pattern": "M*X", "intermediate_size": 1856})",
+               "model.hybrid_override_pattern"}));
 
 TEST(HfConfig, ARequestCarriesAConfigInPlaceOfAnId) {
   // The contract's second form of "model": the config object itself.
@@ -238,6 +283,90 @@ TEST(HfConfig, ARequestCarriesAConfigInPlaceOfAnId) {
   EXPECT_EQ(EvaluateJsonWithConfig(R"({"context": 8192})", Fixture("gemma2")).rfind(R"({"ok":true)", 0), 0u);
   EXPECT_NE(EvaluateJsonWithConfig(R"({"model": "llama-3.1-8b"})", Fixture("gemma2")).find(R"("field":"model")"),
             std::string::npos);
+}
+
+// The hybrids' layers as groups: attention layers cache tokens, recurrent layers a state per
+// sequence, the rest nothing; the figures are the engines' own (llama.cpp keeps the state in F32).
+struct HybridCase {
+  const char* type;
+  int64_t attention_layers, state_layers, none_layers;
+  int64_t state_elements;       // per recurrent layer and sequence
+  double kv_bytes_per_token;    // FP16, all attention layers
+  double state_bytes_f32;       // per sequence
+};
+
+class Hybrids : public ::testing::TestWithParam<HybridCase> {};
+
+TEST_P(Hybrids, CacheOnTheirAttentionLayersAndAStatePerSequence) {
+  const HybridCase& e = GetParam();
+  const ModelSpec m = Parse(e.type);
+  int64_t attention = 0, state = 0, none = 0, elements = 0;
+  for (const LayerGroup& g : m.layer_groups) {
+    if (g.kind == LayerKind::kFull) attention += g.layers;
+    if (g.kind == LayerKind::kState) state += g.layers, elements = g.state_elements;
+    if (g.kind == LayerKind::kNone) none += g.layers;
+  }
+  EXPECT_EQ(attention, e.attention_layers);
+  EXPECT_EQ(state, e.state_layers);
+  EXPECT_EQ(none, e.none_layers);
+  EXPECT_EQ(elements, e.state_elements);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(m, 2.0), 1, 1), e.kv_bytes_per_token);
+  EXPECT_EQ(static_cast<double>(state * elements) * 4, e.state_bytes_f32);
+  // Under llama.cpp (F32 state, one slot) the evaluate response carries it as state_gib.
+  const std::string response = EvaluateJson(R"({"model": )" + Fixture(e.type) + R"(, "runtime": "llamacpp",
+      "context": 4096, "sections": ["simulator"]})");
+  const Result<json::Document> parsed = json::Document::Parse(response);
+  ASSERT_TRUE(parsed.ok()) << response.substr(0, 300);
+  const json::Value sim = parsed.value().root().Find("simulator");
+  ASSERT_TRUE(sim) << response.substr(0, 300);
+  EXPECT_NEAR(sim.Find("state_gib").Number(), e.state_bytes_f32 / (1 << 30), 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryHybridType, Hybrids,
+    ::testing::Values(
+        // Qwen3.5-9B: 24 Gated DeltaNet layers of conv 3 × (2 × 16 × 128 + 32 × 128) = 24,576 and
+        // recurrent 32 × 128 × 128 = 524,288 elements; × 4 B = 52,690,944 B, llama.cpp's own
+        // figure ("Reserve both FP32 state buffers", architectures-2026.md §4.4; a llama-server
+        // log asks 210,763,776 B for 4 sequences). KV: 8 layers × 2 × 4 heads × 256 × 2 B.
+        HybridCase{"qwen3_5", 8, 24, 0, 548864, 8 * 2 * 4 * 256 * 2, 52690944},
+        // Qwen3-Next-80B-A3B: 36 linear layers of the same 548,864 elements (75.375 MiB per
+        // sequence in F32); 12 attention layers × 2 × 2 KV heads × 256 × 2 B = 24,576 B/token.
+        HybridCase{"qwen3_next", 12, 36, 0, 548864, 12 * 2 * 2 * 256 * 2, 79036416},
+        // Nemotron-3-Nano-30B-A3B: MEMEM*E… has 6 attention (*), 23 Mamba2 (M), 23 expert (E)
+        // layers; Mamba2 conv 3 × (64 × 64 + 2 × 8 × 128) = 18,432 and SSM 64 × 64 × 128 =
+        // 524,288 elements; 23 × 542,720 × 4 B = 49,930,240 B = 47.62 MiB per sequence
+        // (architectures-2026.md §4.5, mamba_ssm_cache_dtype float32). KV: 6 × 2 × 2 × 128 × 2 B.
+        HybridCase{"nemotron_h", 6, 23, 23, 542720, 6 * 2 * 2 * 128 * 2, 49930240}),
+    [](const ::testing::TestParamInfo<HybridCase>& info) { return std::string(info.param.type); });
+
+TEST(HfConfig, HybridParameterCountsFromTheShapes) {
+  // Qwen3.5-9B text decoder: untied 2 × 248,320 × 4,096 = 2,034,237,440; 8 attention layers of
+  // q with its gate 2 × 4,096 × 16 × 256, k and v 2 × 4,096 × 4 × 256, o 16 × 256 × 4,096 =
+  // 58,720,256; 24 Gated DeltaNet layers of in_proj_qkvz 4,096 × 12,288, in_proj_ba 4,096 × 64,
+  // conv 8,192 × 4 and out_proj 4,096 × 4,096 = 67,403,776; 32 MLPs of 3 × 4,096 × 12,288:
+  // 8,953,528,320. Hugging Face's safetensors total 9,653,104,368 less the vision tower
+  // (456,010,480) and the MTP layer (243,290,624) is 8,953,803,264: the 274,944 between are norms.
+  EXPECT_EQ(Parse("qwen3_5").params_total, 8953528320.0);
+  // Nemotron-3-Nano-30B-A3B: Hugging Face's count 31,577,940,288 (its FP8 repository's less the
+  // scales); the norms and the conv biases this leaves out are under 0.01 %.
+  const ModelSpec nano = Parse("nemotron_h");
+  EXPECT_NEAR(nano.params_total, 31577940288.0, 31577940288.0 * 1e-4);
+  EXPECT_NE(nano.params_formula.find("23 × recurrent mixer"), std::string::npos) << nano.params_formula;
+}
+
+TEST(HfConfig, ThePageNamesEveryTypeItReads) {
+  // The config.json form's help lists the model types; a text_config's own type ("qwen3_5_text")
+  // is named by its checkpoint's ("qwen3_5").
+  for (const Lang lang : {Lang::kDe, Lang::kEn}) {
+    const std::string help(BuiltinStrings(lang).Text("custom.help"));
+    for (std::string_view type : SupportedModelTypes()) {
+      if (type.ends_with("_text")) type.remove_suffix(5);
+      const bool named = help.find(" " + std::string(type) + ",") != std::string::npos ||
+                         help.find(" " + std::string(type) + ".") != std::string::npos;
+      EXPECT_TRUE(named) << type << " in " << help;
+    }
+  }
 }
 
 TEST(HfConfig, KvCacheOfAConfigMatchesAHandCalculation) {

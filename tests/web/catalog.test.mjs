@@ -98,6 +98,24 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
     await assertHealthy(env, page, 'with two GPUs');
   });
 
+  test('a Gated DeltaNet hybrid shows its recurrent state, and its card the sources it was read from',
+    { timeout: TEST_TIMEOUT_MS }, async () => {
+      const { page } = env;
+      await openPage(env, page, '#model=qwen3.5-9b&runtime=llamacpp&lang=en');
+      // 24 linear layers × (24,576 conv + 524,288 recurrent elements) × 4 B (llama.cpp's F32) =
+      // 52,690,944 B = 0.05 GB per sequence.
+      await waitForText(env, page, 'state', '0.05 GB');
+      // The sources are not in the module: the card loads them (model-sources.json) once it
+      // comes into view.
+      const entry = JSON.parse(await readFile(path.join(repoRoot, 'assets/models/qwen3.5-9b.json'), 'utf8'));
+      const card = page.locator(byTestId('arch-sources'));
+      await card.scrollIntoViewIfNeeded();
+      const link = entry.sources.find((source) => source.url.startsWith('https://')).url;
+      await card.locator(`a[href="${link}"]`).waitFor();
+      assert.equal(await card.locator('li').count(), entry.sources.length);
+      await assertHealthy(env, page, 'with a hybrid model');
+    });
+
   test('DeepSeek-V3 and Gemma 3 27B show their KV caches and sentences', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page, '#model=deepseek-v3&device=h100-80gb');

@@ -43,7 +43,10 @@ const replace = (pattern, replacement) => {
   html = html.replace(pattern, replacement);
 };
 replace(/<link rel="stylesheet" href="css\/app\.css">/, () => `<style>${css}</style>`);
-replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `<script type="module">${script}</script>`);
+// The models' sources, which the page fetches (model-sources.json), inline: nothing may be fetched.
+const sources = (await read('model-sources.json')).replaceAll('<', '\\u003c');
+replace(/<script type="module" src="js\/main\.js"><\/script>/, () =>
+  `<script type="application/json" id="vramcalc-model-sources">${sources}</script>\n  <script type="module">${script}</script>`);
 replace(/<link rel="manifest"[^>]*>\n?\s*/, '');
 // Everything is inline now, and nothing may be fetched: a policy that says exactly that.
 replace(/<meta http-equiv="Content-Security-Policy"\s+content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" ' +

@@ -10,16 +10,18 @@
 
 namespace vramcalc {
 
-// Reads the architecture from a config.json of one of SupportedModelTypes(): llama, mistral,
-// mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, gemma3 (and gemma3_text), glm4,
-// deepseek_v2, deepseek_v3, gpt_oss, phi3, llama4 (and llama4_text). A multimodal config's
-// text_config is used when present.
+// Reads the architecture from a config.json of one of SupportedModelTypes(): Llama, Mistral
+// and Ministral 3, Mixtral, Qwen 2 to 3.6 (with Qwen3-Next's and Qwen3.5's Gated DeltaNet
+// layers and Qwen3-VL), Gemma 2 and 3, GLM-4 and GLM-4.5 to 4.7 (with Flash's MLA), DeepSeek
+// V2 and V3, Kimi K2, MiniMax-M2, Nemotron-H (Mamba2 hybrids), gpt-oss, Phi-3, Llama 4 and
+// Command R7B. A multimodal config's text_config is used when present.
 //
 // Derived, per the model type's own rules: head_dim (the config's, else hidden / heads),
 // KV heads (default: all heads), windowed layers (layer_types; else Gemma 2's alternation,
 // Gemma 3's sliding_window_pattern, Qwen's use_sliding_window / max_window_layers, Mistral's
 // and Phi-3's sliding_window on every layer, Llama 4's chunked attention), MoE experts and
-// MLA dimensions, and from them the layer groups; Gemma 3's omitted text_config fields take
+// MLA dimensions, the hybrids' attention, recurrent and MLP-only layers with the recurrent
+// state per sequence, and from them the layer groups; Gemma 3's omitted text_config fields take
 // transformers' defaults. The parameter count is computed from the shapes (embeddings,
 // attention and gated MLP or expert weights; norms and biases, under 0.1 %, are left out) with
 // the arithmetic in params_formula.

@@ -1,6 +1,7 @@
 // The verified architecture card, rebuilt when the model or the language changes.
 import { byId } from '../dom.js';
 import * as fmt from '../format.js';
+import { modelSources } from '../model-sources.js';
 
 function entry(label, value, testid) {
   const wrap = document.createElement('div');
@@ -35,6 +36,8 @@ function sourceList(sources) {
   return list;
 }
 
+const observers = new WeakMap();  // per card: the one waiting for it to come into view
+
 export function renderCard(root, model, { t, lang }) {
   const card = byId(root, 'arch');
   if (!card) return;
@@ -59,6 +62,21 @@ export function renderCard(root, model, { t, lang }) {
     formula.textContent = model.params_formula;
     rows.push(entry(t('arch.params_formula'), formula, 'arch-params-formula'));
   }
-  rows.push(entry(t('arch.sources'), sourceList(model.sources), 'arch-sources'));
+  const sources = entry(t('arch.sources'), sourceList(model.sources ?? []), 'arch-sources');
+  rows.push(sources);
   card.replaceChildren(...rows);
+  card.dataset.model = model.id;
+  // A catalog model's sources are not in the module: they load once the card comes near the
+  // view (model-sources.js), after the first numbers.
+  observers.get(card)?.disconnect();
+  if (model.sources?.length) return;
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    observer.disconnect();
+    modelSources().then((all) => {
+      if (card.dataset.model === model.id && all[model.id]) sources.lastChild.replaceChildren(sourceList(all[model.id]));
+    });
+  }, { rootMargin: '200px 0px' });
+  observer.observe(sources);
+  observers.set(card, observer);
 }
