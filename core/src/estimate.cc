@@ -72,7 +72,7 @@ KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double 
   for (const LayerGroup& group : model.layer_groups) {
     // Elements per token over the group's layers (an exact integer), then bytes.
     const int64_t heads = head_divisor > 1 ? std::max<int64_t>(1, group.kv_heads / head_divisor) : group.kv_heads;
-    const int64_t elements = heads > 0 ? group.layers * heads * (group.key_dim + group.value_dim) : 0;
+    const int64_t elements = heads > 0 ? group.layers * (heads * (group.key_dim + group.value_dim) + group.index_dim) : 0;
     if (elements == 0) continue;
     const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
     auto tier = std::find_if(layout.tiers.begin(), end,

@@ -84,6 +84,7 @@ class Config {
 struct Shape {
   struct Latent {
     int64_t kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim;
+    int64_t index_dim = 0, index_heads = 0;  // DeepSeek Sparse Attention's indexer (V3.2, GLM-5)
   };
   std::optional<Latent> latent;
   int64_t window = 0;        // tokens a windowed layer keeps
@@ -312,8 +313,9 @@ std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, 
   if (shape.latent) {
     const Shape::Latent& l = *shape.latent;
     return {LayerGroup{.kind = LayerKind::kLatent, .layers = attention_layers, .kv_heads = 1,
-                       .key_dim = l.kv_lora_rank + l.qk_rope_head_dim, .query_heads = m.num_attention_heads,
-                       .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim, .query_value_dim = l.v_head_dim}};
+                       .key_dim = l.kv_lora_rank + l.qk_rope_head_dim, .index_dim = l.index_dim,
+                       .query_heads = m.num_attention_heads, .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim,
+                       .query_value_dim = l.v_head_dim}};
   }
   const LayerGroup attention{.kind = LayerKind::kFull, .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim,
                              .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
@@ -380,12 +382,14 @@ constexpr ModelType kModelTypes[] = {
     {"cohere2", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"deepseek_v2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v3", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v32", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"gemma2", AlternatingWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"gemma3", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
     {"gemma3_text", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
     {"glm4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"glm4_moe", NoWindow, DeepSeekExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"glm4_moe_lite", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"glm_moe_dsa", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"gpt_oss", AlternatingWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"llama", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
@@ -440,6 +444,10 @@ Shape ReadShape(const Config& c, const ModelType& type, ModelSpec& m) {
     m.attention = Attention::kMla;
     shape.latent = Shape::Latent{c.Count("kv_lora_rank"), c.Count("qk_rope_head_dim"), c.Count("qk_nope_head_dim"),
                                  c.Count("v_head_dim")};
+    if (c.Has("index_head_dim")) {  // an indexer key per token and layer, its own heads on the query side
+      shape.latent->index_dim = c.Count("index_head_dim");
+      shape.latent->index_heads = c.Count("index_n_heads");
+    }
     m.num_key_value_heads = m.num_attention_heads;
     m.head_dim = shape.latent->v_head_dim;
   } else {
@@ -480,9 +488,14 @@ double AttentionParams(const Config& c, const ModelSpec& m, const Shape& shape) 
   const double q = c.Has("q_lora_rank") ? h * static_cast<double>(c.Count("q_lora_rank")) +
                                               static_cast<double>(c.Count("q_lora_rank")) * heads * qk
                                         : h * heads * qk;
+  // The indexer: its query from the q low rank (wq_b), its key (wk) and its head weights.
+  const double index = static_cast<double>(l.index_dim);
+  const double indexer = l.index_dim == 0 ? 0
+                         : static_cast<double>(c.CountOr("q_lora_rank", m.hidden_size)) * static_cast<double>(l.index_heads) * index +
+                               h * index + h * static_cast<double>(l.index_heads);
   return q + h * (kv_lora + static_cast<double>(l.qk_rope_head_dim)) +
          kv_lora * heads * static_cast<double>(l.qk_nope_head_dim + l.v_head_dim) +
-         heads * static_cast<double>(l.v_head_dim) * h;
+         heads * static_cast<double>(l.v_head_dim) * h + indexer;
 }
 
 // How many layers carry each part (CountParameters' terms).

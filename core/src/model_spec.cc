@@ -24,6 +24,9 @@ std::optional<Error> ValidateGroup(const LayerGroup& group, const std::string& f
                               ? "A " + kind + " group caches kv_heads × (key_dim + value_dim) per token: both must be positive."
                               : "A " + kind + " group caches nothing per token: kv_heads, key_dim and value_dim must be 0.");
   }
+  if (group.index_dim > 0 && !rule.caches_tokens) {
+    return Invalid(field, "index_dim keys sit beside a cache: a " + kind + " group caches nothing per token.");
+  }
   if ((group.window_tokens > 0) != rule.windowed) {
     return Invalid(field, "window_tokens must be positive for a window group and 0 for every other kind.");
   }

@@ -192,6 +192,24 @@ std::string Hardware(const Page& p) {
   return out + "\n";
 }
 
+// How the layers divide when they are not all one group (the page's card says the same):
+// "48 layers: 12 full attention + 36 linear attention / SSM; 75.38 MiB recurrent state per
+// sequence at 32 bits". Empty for a model whose layers are all alike.
+std::string LayerPattern(const Page& p, const ModelSpec& m) {
+  if (m.layer_groups.size() < 2) return "";
+  std::string parts;
+  double state_elements = 0;
+  for (const LayerGroup& g : m.layer_groups) {
+    parts += (parts.empty() ? "" : " + ") +
+             p.Fill("arch.kind." + std::string(kLayerKinds.Id(g.kind)),
+                    {{"n", FormatGrouped(g.layers)}, {"window", FormatGrouped(g.window_tokens)}});
+    state_elements += static_cast<double>(g.layers) * static_cast<double>(g.state_elements);
+  }
+  std::string text = p.Fill("arch.pattern.text", {{"layers", FormatGrouped(m.num_hidden_layers)}, {"parts", parts}});
+  if (state_elements > 0) text += "; " + p.Fill("arch.pattern.state", {{"mib", FormatFixed(state_elements * 4 / (1 << 20), 2)}});
+  return text;
+}
+
 std::string Card(const Page& p) {
   const ModelSpec& m = p.response.model;
   std::string out = "## " + p.Text("arch.heading") + "\n\n| | |\n|---|---|\n";
@@ -207,6 +225,7 @@ std::string Card(const Page& p) {
                                         std::to_string(m.num_key_value_heads) + "KV (d=" + std::to_string(m.head_dim) + ")"});
   out += Row({p.Text("arch.vocab_position"),
               FormatGrouped(m.vocab_size) + " / " + FormatGrouped(m.max_position_embeddings)});
+  if (const std::string pattern = LayerPattern(p, m); !pattern.empty()) out += Row({p.Text("arch.pattern"), pattern});
   std::string sources;
   for (const Source& source : m.sources) sources += (sources.empty() ? "" : "; ") + source.what + ": " + source.url;
   out += Row({p.Text("arch.sources"), sources});

@@ -116,6 +116,36 @@ TEST(LlamaCpp, SlidingWindowLayersKeepTheWindowPlusOneUbatch) {
   EXPECT_NEAR(Mib(on_mac.weights_gib), 11536.18, 0.005 * 11536.18);
 }
 
+// Gemma 4 26B-A4B under llama.cpp with one slot: 25 sliding layers × 8 KV heads × 256 × (K + V)
+// × 2 B = 204,800 B per token, kept for GGML_PAD(min(n_ctx, 1,024 + 512), 256) = 1,536 cells,
+// and 5 global layers × 2 KV heads × 512 × (K + V) × 2 B = 20,480 B per token of context. At
+// 4K / 32K / 128K that is 398,458,880 / 985,661,440 / 2,998,927,360 B: the "correct KV" of
+// ollama/ollama#16958, 0.40 / 0.99 / 3.00 GB (10^9 B; its old estimate charged every layer the
+// whole context, 1.76 to 56.37 GB).
+TEST(LlamaCpp, Gemma4KeepsItsSlidingLayersAtTheWindowAndItsGlobalLayersWhole) {
+  const Device gpu = Gpu(80);
+  const struct {
+    int64_t context;
+    double bytes, published_gb;
+  } kCases[] = {{4096, 398458880, 0.40}, {32768, 985661440, 0.99}, {131072, 2998927360, 3.00}};
+  for (const auto& c : kCases) {
+    const Footprint f = FootprintOf(On("llamacpp", Model("gemma-4-26b-a4b"), "Q4_K_M", c.context, gpu));
+    EXPECT_DOUBLE_EQ(f.kv_cache_bytes, c.bytes) << c.context;
+    EXPECT_NEAR(f.kv_cache_bytes / 1e9, c.published_gb, 0.005) << c.context;
+  }
+}
+
+// DeepSeek-V3 and Kimi K2 cache one MLA latent of kv_lora_rank 512 + qk_rope_head_dim 64 per token
+// in each of 61 layers: 61 × 576 × 2 B = 70,272 B per token at 16 bits (architectures-2026.md
+// §4.7), 8.58 GiB at 128K.
+TEST(LlamaCpp, AnMlaLatentIs70272BytesPerTokenForDeepSeekV3AndKimiK2) {
+  const Device gpu = Gpu(1024);
+  for (const char* id : {"deepseek-v3", "kimi-k2-instruct"}) {
+    EXPECT_DOUBLE_EQ(FootprintOf(On("reference", Model(id), "Q4_K_M", 1, gpu)).kv_cache_bytes, 70272.0) << id;
+    EXPECT_DOUBLE_EQ(FootprintOf(On("llamacpp", Model(id), "Q4_K_M", 131072, gpu)).kv_cache_bytes, 70272.0 * 131072) << id;
+  }
+}
+
 // nehaai/kvcalc README (llama-server 2026, Llama-3-8B Q4_K_M): "-c 8192 -np 4" gives "2048 cells,
 // 32 layers, 4/4 seqs" of 1024.00 MiB, the same total as one slot of 8,192; "-ctk q8_0 -ctv q8_0"
 // gives 544.00 MiB (34 bytes per 32 elements).

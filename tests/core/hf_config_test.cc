@@ -114,6 +114,10 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"glm4_moe", 92, 5120, 96, 8, 128, 202752, Attention::kGqa, 0, 0, 160, 8, 1},
         // GLM-4.7-Flash (glm4_moe_lite): MLA with v_head_dim 256; 64 experts top-4, 1 shared.
         Expected{"glm4_moe_lite", 47, 2048, 20, 20, 256, 202752, Attention::kMla, 0, 0, 64, 4, 1},
+        // DeepSeek-V3.2 (deepseek_v32): DeepSeek-V3's shape plus the DSA indexer.
+        Expected{"deepseek_v32", 61, 7168, 128, 128, 128, 163840, Attention::kMla, 0, 0, 256, 8, 1},
+        // GLM-5.1 (glm_moe_dsa): MLA with v_head_dim 256 (its head_dim 64 is not the attention's).
+        Expected{"glm_moe_dsa", 78, 6144, 64, 64, 256, 202752, Attention::kMla, 0, 0, 256, 8, 1},
         // Kimi-K2-Instruct (kimi_k2): DeepSeek-V3's shape with 384 experts and 64 heads.
         Expected{"kimi_k2", 61, 7168, 64, 64, 128, 131072, Attention::kMla, 0, 0, 384, 8, 1},
         // MiniMax-M2.7 (minimax_m2): 256 local experts top-8 of intermediate_size 1,536.
@@ -169,7 +173,8 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"glm4_moe", "glm-4.7"},          {"glm4_moe_lite", "glm-4.7-flash"},
                 {"kimi_k2", "kimi-k2-instruct"},  {"mistral3", "devstral-small-2-24b-2512"},
                 {"qwen3_vl", "qwen3-vl-8b-instruct"}, {"qwen3_5", "qwen3.5-9b"},
-                {"qwen3_next", "qwen3-next-80b-a3b-instruct"}, {"nemotron_h", "nemotron-3-nano-30b-a3b"}};
+                {"qwen3_next", "qwen3-next-80b-a3b-instruct"}, {"nemotron_h", "nemotron-3-nano-30b-a3b"},
+                {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);
@@ -193,6 +198,7 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
       EXPECT_EQ(a.kv_heads, b.kv_heads);
       EXPECT_EQ(a.key_dim, b.key_dim);
       EXPECT_EQ(a.value_dim, b.value_dim);
+      EXPECT_EQ(a.index_dim, b.index_dim);
       EXPECT_EQ(a.window_tokens, b.window_tokens);
       EXPECT_EQ(a.state_elements, b.state_elements);
       EXPECT_EQ(a.query_heads, b.query_heads);
@@ -367,6 +373,21 @@ TEST(HfConfig, ThePageNamesEveryTypeItReads) {
       EXPECT_TRUE(named) << type << " in " << help;
     }
   }
+}
+
+TEST(HfConfig, SparseAttentionKeepsAnIndexerKeyBesideTheLatent) {
+  // DeepSeek-V3.2: per token and layer the latent of 512 + 64 and an indexer key of
+  // index_head_dim 128, at 16 bits 61 × (576 + 128) × 2 B = 85,888 B (architectures-2026.md
+  // §4.8: vLLM's BF16 layout; its FP8 default stores 656 + 132 B). GLM-5.1: 78 × 704 × 2 B.
+  const ModelSpec v32 = Parse("deepseek_v32");
+  ASSERT_EQ(v32.layer_groups.size(), 1u);
+  EXPECT_EQ(v32.layer_groups[0].index_dim, 128);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(v32, 2.0), 1, 1), 85888.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(Parse("glm_moe_dsa"), 2.0), 1, 1), 78.0 * 704 * 2);
+  // The indexer's weights per layer: wq_b 1,536 × 64 heads × 128, wk 7,168 × 128 and the head
+  // weights 7,168 × 64 = 13,959,168; over 61 layers DeepSeek-V3.2 counts 851,509,248 more than
+  // DeepSeek-V3 (whose config is the same otherwise).
+  EXPECT_EQ(v32.params_total - Parse("deepseek_v3").params_total, 61.0 * 13959168);
 }
 
 TEST(HfConfig, KvCacheOfAConfigMatchesAHandCalculation) {

@@ -98,6 +98,19 @@ TEST(PageMarkdown, GermanReferenceSectionsInOrder) {
   }
 }
 
+// The card's layer pattern, for models whose layers are not all one group (none for the
+// reference page's GLM-4-32B): Nemotron-3-Nano's 52 layers, and 23 Mamba2 layers × 542,720
+// state elements × 4 B / 2^20 = 47.62 MiB per sequence.
+TEST(PageMarkdown, TheCardSaysHowTheLayersDivide) {
+  EXPECT_NE(Page("nemotron-3-nano-30b-a3b", Lang::kEn)
+                .find(Row({"Layer pattern", "52 layers: 6 full attention + 23 linear attention / SSM + 23 without "
+                                            "attention; 47.62 MiB recurrent state per sequence at 32 bits"})),
+            std::string::npos);
+  EXPECT_NE(Page("gemma-3-27b", Lang::kDe).find(Row({"Schichtmuster", "62 Schichten: 10 volle Attention + 52 Sliding Window (1,024 Tokens)"})),
+            std::string::npos);
+  EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("Layer pattern"), std::string::npos);
+}
+
 TEST(PageMarkdown, EnglishHasNoUntranslatedKeysOrPlaceholders) {
   for (const char* model : {"glm-4-32b-0414", "glm-4-9b-0414"}) {
     for (const Lang lang : {Lang::kDe, Lang::kEn}) {

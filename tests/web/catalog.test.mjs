@@ -105,6 +105,8 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
       // 24 linear layers × (24,576 conv + 524,288 recurrent elements) × 4 B (llama.cpp's F32) =
       // 52,690,944 B = 0.05 GB per sequence.
       await waitForText(env, page, 'state', '0.05 GB');
+      await waitForText(env, page, 'arch-pattern',
+        '32 layers: 8 full attention + 24 linear attention / SSM; 50.25 MiB recurrent state per sequence at 32 bits');
       // The sources are not in the module: the card loads them (model-sources.json) once it
       // comes into view.
       const entry = JSON.parse(await readFile(path.join(repoRoot, 'assets/models/qwen3.5-9b.json'), 'utf8'));

@@ -96,7 +96,7 @@ struct KvLayout {
   std::span<const Tier> used() const { return std::span<const Tier>(tiers).first(tier_count); }
 };
 
-// 1.2 and Part 2 over the layer groups: each group caches kv_heads × (key_dim + value_dim)
+// 1.2 and Part 2 over the layer groups: each group caches kv_heads × (key_dim + value_dim) + index_dim
 // elements per token and layer (GQA: keys and values per KV head; MLA: one latent), windowed
 // groups up to their window; state groups keep state_elements × state_bytes_per_element.
 // With head_divisor N > 1 (tensor parallel, KvSplit::kHeadsMinOne) it is one device's share:

@@ -25,8 +25,8 @@ inline constexpr Vocabulary<Attention> kAttentions{kAttentionNames};
 
 // What a group of layers keeps per sequence. The kind names the mechanism (for the card and the
 // checks); the memory follows from the group's numbers alone, the same way for every kind:
-// per token kv_heads × (key_dim + value_dim) elements, up to window_tokens tokens when the kind
-// is windowed, plus state_elements per sequence whatever the context.
+// per token kv_heads × (key_dim + value_dim) + index_dim elements, up to window_tokens tokens
+// when the kind is windowed, plus state_elements per sequence whatever the context.
 enum class LayerKind {
   kFull,    // attention over the whole context: keys and values of every KV head
   kWindow,  // sliding-window or chunked attention: the same, for the last window_tokens tokens
@@ -65,6 +65,9 @@ struct LayerGroup {
   int64_t kv_heads = 0;
   int64_t key_dim = 0;
   int64_t value_dim = 0;
+  // A sparse-attention indexer's key per token beside the group's cache (DeepSeek-V3.2, GLM-5:
+  // index_head_dim): it holds every token, though attention reads only the top-k it selects.
+  int64_t index_dim = 0;
   int64_t window_tokens = 0;   // windowed kinds: the cache stops growing here
   int64_t state_elements = 0;  // per sequence (recurrent layers: conv + recurrent state)
   // The attention a naive MHA cache would hold instead, for "the saving against naive MHA":

@@ -36,9 +36,24 @@ function sourceList(sources) {
   return list;
 }
 
+/**
+ * How the layers divide when they are not all alike (hybrids, sliding windows, shared KV):
+ * "48 layers: 12 full attention + 36 linear attention / SSM; 75.38 MiB recurrent state per
+ * sequence at 32 bits". Null for a model whose layers are all one group.
+ */
+function layerPattern(model, { t, lang }) {
+  const groups = model.layer_groups ?? [];
+  if (groups.length < 2) return null;
+  const parts = groups.map((g) => t(`arch.kind.${g.kind}`, { n: fmt.integer(lang, g.layers), window: fmt.integer(lang, g.window_tokens) }));
+  const text = t('arch.pattern.text', { layers: fmt.integer(lang, model.num_hidden_layers), parts: parts.join(' + ') });
+  const state = groups.reduce((sum, g) => sum + g.layers * g.state_elements, 0) * 4 / 2 ** 20;
+  return state > 0 ? `${text}; ${t('arch.pattern.state', { mib: fmt.fixed(lang, state, 2) })}` : text;
+}
+
 const observers = new WeakMap();  // per card: the one waiting for it to come into view
 
-export function renderCard(root, model, { t, lang }) {
+export function renderCard(root, model, view) {
+  const { t, lang } = view;
   const card = byId(root, 'arch');
   if (!card) return;
   const topology = t(`topology.${model.topology}`);
@@ -56,6 +71,8 @@ export function renderCard(root, model, { t, lang }) {
     entry(t('arch.vocab_position'),
       `${fmt.integer(lang, model.vocab_size)} / ${fmt.integer(lang, model.max_position_embeddings)}`, 'arch-vocab'),
   ];
+  const pattern = layerPattern(model, view);
+  if (pattern) rows.push(entry(t('arch.pattern'), pattern, 'arch-pattern'));
   if (model.params_formula) {
     const formula = document.createElement('span');
     formula.className = 'formula';
