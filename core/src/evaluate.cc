@@ -325,7 +325,8 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
     const double other_total = footprint.total_gib();
     ranked.push_back(Ranked{std::abs(other_total - total_gib),
                             RelatedModel{&other, other_total,
-                                         RateFit(*s.runtime, footprint.per_device_gib(), CapacityGib(s))},
+                                         RateFit(*s.runtime, footprint.per_device_gib(), CapacityGib(s)),
+                                         s.context_tokens > other.max_position_embeddings},
                             i});
   }
   const std::size_t shown = std::min(kMaxRelated, ranked.size());

@@ -571,6 +571,29 @@ const ModelType& TypeOf(const Config& outer, const Config& text) {
   return *row;
 }
 
+// The format a quantized checkpoint is published in (quantization_config, at the top or in the
+// text_config): transformers' quant_method fp8, mxfp4, awq and gptq (4-bit), ModelOpt's
+// quant_algo FP8 or NVFP4, llm-compressor's float-quantized or nvfp4-pack-quantized packing.
+// Anything else is left to the request's format.
+std::string CheckpointFormat(const Config& outer, const Config& text) {
+  Value q = text.Raw("quantization_config");
+  if (!q || !q.IsObject()) q = outer.Raw("quantization_config");
+  if (!q || !q.IsObject()) return "";
+  const Config quant(q, NoDefaults());
+  const std::string method = quant.Text("quant_method");
+  const std::string algo = quant.Text("quant_algo");
+  const bool four_bit = quant.Raw("bits") && quant.Raw("bits").IsInteger() && quant.Raw("bits").Integer() == 4;
+  if (method == "fp8" || (method == "modelopt" && algo == "FP8")) return "FP8";
+  if (method == "mxfp4") return "MXFP4";
+  if (method == "modelopt" && algo == "NVFP4") return "NVFP4";
+  // llm-compressor's checkpoints name their packing: FP8 floats or NVFP4.
+  if (method == "compressed-tensors" && quant.Text("format") == "float-quantized") return "FP8";
+  if (method == "compressed-tensors" && quant.Text("format") == "nvfp4-pack-quantized") return "NVFP4";
+  if (method == "awq" && four_bit) return "AWQ_INT4";
+  if (method == "gptq" && four_bit) return "GPTQ_INT4";
+  return "";
+}
+
 // The fields every type shares, named as every type names them.
 ModelSpec ReadCommon(const Config& c, const Config& outer, std::string_view type) {
   ModelSpec m;
@@ -608,6 +631,7 @@ ModelSpec Read(Value root) {
   const ModelType& type = TypeOf(outer, Config(text, NoDefaults()));
   const Config c(text, type.defaults());
   ModelSpec m = ReadCommon(c, outer, type.type);
+  m.checkpoint_format = CheckpointFormat(outer, Config(text, NoDefaults()));
   Shape shape = ReadShape(c, type, m);
   m.layer_groups = LayerGroups(m, shape);
   CountParameters(c, type, shape, m);

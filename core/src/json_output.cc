@@ -254,6 +254,8 @@ void WriteRelated(JsonWriter& w, const std::vector<RelatedModel>& related) {
     w.Field("params_total", row.model->params_total);
     w.Field("total_gib", row.total_gib);
     w.Field("fit", kFits.Id(row.fit));
+    w.Field("max_position", row.model->max_position_embeddings);
+    w.Field("beyond_max_position", row.beyond_max_position);
     w.EndObject();
   }
   w.EndArray();

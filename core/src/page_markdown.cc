@@ -251,8 +251,10 @@ std::string Related(const Page& p) {
               p.Fill("related.col.fit", {{"device", s.device->name}})});
   out += "|---|---:|---:|---|\n";
   for (const RelatedModel& row : p.response.related) {
-    out += Row({row.model->name, ParamsLabel(row.model->params_total), FormatGb(row.total_gib),
-                p.Named("fit", kFits, row.fit)});
+    const std::string fit = row.beyond_max_position
+                                ? p.Fill("related.beyond", {{"tokens", FormatGrouped(row.model->max_position_embeddings)}})
+                                : p.Named("fit", kFits, row.fit);
+    out += Row({row.model->name, ParamsLabel(row.model->params_total), FormatGb(row.total_gib), fit});
   }
   return out;
 }

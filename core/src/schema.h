@@ -73,6 +73,7 @@ void VisitFields(V& v, M& m) {
   v.Text("checkpoint", m.checkpoint, kRequired);
   v.Text("ollama_tag", m.ollama_tag, kMayBeEmpty);
   v.Text("ollama_tag_weights", m.ollama_tag_weights, kOptional);
+  v.Text("checkpoint_format", m.checkpoint_format, kOptional | kMayBeEmpty);
   v.Text("license", m.license, kRequired);
   v.Text("release", m.release, kRequired);
   v.Enum("topology", m.topology, kTopologies, kRequired);

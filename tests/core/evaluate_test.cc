@@ -206,6 +206,26 @@ TEST(Evaluate, RelatedModelsAreTheNearestByTotalMemory) {
   }
 }
 
+TEST(Evaluate, ARelatedModelBeyondItsMaximumContextSaysSo) {
+  // At 8,192 tokens every listed model whose own maximum is shorter is flagged, and none that
+  // reaches 8,192 is.
+  Request request = For("qwen3-8b");
+  request.context_tokens = 8192;
+  for (const char* id : {"qwen3-8b", "phi-3.5-mini", "yi-1.5-34b", "gemma-2-9b"}) {
+    request.model = id;
+    for (const RelatedModel& related : EvaluateOk(request).related) {
+      EXPECT_EQ(related.beyond_max_position, related.model->max_position_embeddings < 8192) << related.model->id;
+    }
+  }
+  // Beside Gemma 2 9B at 8K: OLMo-2-1124-7B, whose config stops at 4,096 positions.
+  request.model = "gemma-2-9b";
+  const Response gemma = EvaluateOk(request);
+  const auto olmo = std::find_if(gemma.related.begin(), gemma.related.end(),
+                                 [](const RelatedModel& x) { return x.model->id == "olmo-2-7b"; });
+  ASSERT_NE(olmo, gemma.related.end());
+  EXPECT_TRUE(olmo->beyond_max_position);
+}
+
 }  // namespace
 }  // namespace vramcalc
 

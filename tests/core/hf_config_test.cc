@@ -390,6 +390,21 @@ TEST(HfConfig, SparseAttentionKeepsAnIndexerKeyBesideTheLatent) {
   EXPECT_EQ(v32.params_total - Parse("deepseek_v3").params_total, 61.0 * 13959168);
 }
 
+TEST(HfConfig, AQuantizedCheckpointNamesItsFormat) {
+  // quantization_config as the published files state it: DeepSeek-V3, Kimi K2 and MiniMax-M2.7
+  // {"quant_method": "fp8", "weight_block_size": [128, 128]}, gpt-oss {"quant_method": "mxfp4"};
+  // the 16-bit checkpoints have none.
+  for (const char* type : {"deepseek_v3", "deepseek_v32", "kimi_k2", "minimax_m2"}) EXPECT_EQ(Parse(type).checkpoint_format, "FP8") << type;
+  EXPECT_EQ(Parse("gpt_oss").checkpoint_format, "MXFP4");
+  for (const char* type : {"llama", "qwen3_5", "nemotron_h", "glm4_moe"}) EXPECT_EQ(Parse(type).checkpoint_format, "") << type;
+  // An unknown method names no format rather than a wrong one.
+  const Result<ModelSpec> other = ParseHfConfig(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
+      "num_attention_heads": 4, "vocab_size": 100, "max_position_embeddings": 128, "intermediate_size": 128,
+      "quantization_config": {"quant_method": "bitsandbytes", "load_in_4bit": true}})");
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other.value().checkpoint_format, "");
+}
+
 TEST(HfConfig, KvCacheOfAConfigMatchesAHandCalculation) {
   // gemma-3-4b-it at 32,768 tokens, FP16: 5 global layers × 32,768 + 29 windowed × 1,024 tokens,
   // each 2 × 4 KV heads × 256 × 2 B = 4,096 B per token and layer:

@@ -49,6 +49,18 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
     await page.evaluate(() => localStorage.clear());
   });
 
+  test('a quantized checkpoint\'s config.json is estimated in its published format', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen3-8b&runtime=vllm&device=h100-80gb&lang=en');
+    // Kimi-K2-Instruct's config.json: {"quant_method": "fp8", "fmt": "e4m3", …}.
+    await page.locator('#custom summary').click();
+    await page.locator(byTestId('custom-config')).fill(await fixture('kimi_k2'));
+    await page.locator(byTestId('custom-apply')).click();
+    await waitForHash(env, page, hashHas('format', 'FP8'), 'the published format');
+    assert.match(await shownText(page, 'notice'), /published in FP8/);
+    await assertHealthy(env, page, 'with a quantized config.json');
+  });
+
   test('a broken config.json is refused with the field named, and the page keeps working',
     { timeout: TEST_TIMEOUT_MS }, async () => {
       const { page } = env;
@@ -117,6 +129,42 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
       assert.equal(await card.locator('li').count(), entry.sources.length);
       await assertHealthy(env, page, 'with a hybrid model');
     });
+
+  test('the model picker filters as one types, by family groups, and Enter picks the first match',
+    { timeout: TEST_TIMEOUT_MS }, async () => {
+      const { page } = env;
+      await openPage(env, page, '#model=qwen3-8b&lang=en');
+      const shown = () => page.locator(`${byTestId('model')} option:not([hidden])`).evaluateAll(
+        (list) => list.map((o) => o.value));
+      const filter = page.locator(byTestId('model-filter'));
+      await filter.fill('nemotron');
+      // The two Nemotron entries, and the model in use, which a filter never hides.
+      assert.deepEqual((await shown()).sort(), ['nemotron-3-nano-30b-a3b', 'nemotron-nano-9b-v2', 'qwen3-8b']);
+      const groups = await page.locator(`${byTestId('model')} optgroup:not([hidden])`).evaluateAll(
+        (list) => list.map((g) => g.label));
+      assert.deepEqual(groups.sort(), ['Alibaba Qwen', 'NVIDIA Nemotron']);
+      await filter.fill('qwen3.5 moe');  // every word must match: no Qwen3.5 id or name says "moe"
+      assert.deepEqual(await shown(), ['qwen3-8b']);
+      await filter.fill('nano 30b');
+      await filter.press('Enter');
+      await waitForHash(env, page, hashHas('model', 'nemotron-3-nano-30b-a3b'), 'Enter picks the match');
+      await filter.fill('');
+      assert.equal(await page.locator(`${byTestId('model')} option[hidden], ${byTestId('model')} optgroup[hidden]`).count(), 0,
+        'an empty filter shows every model');
+      assert.ok((await shown()).length >= core.catalog().models.length);
+      await assertHealthy(env, page, 'after filtering the models');
+    });
+
+  test('a related model that stops short of the context says so instead of a rating', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=gemma-2-9b&context=8192&lang=en');
+    // OLMo-2-1124-7B's config.json stops at 4,096 positions.
+    const row = page.locator('#related tr[data-model="olmo-2-7b"]');
+    await row.scrollIntoViewIfNeeded();
+    await waitForText(env, page, '#related tr[data-model="olmo-2-7b"] td:last-child',
+      'context longer than the model supports (4,096 tokens)');
+    await assertHealthy(env, page, 'with a related model beyond its context');
+  });
 
   test('DeepSeek-V3 and Gemma 3 27B show their KV caches and sentences', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;

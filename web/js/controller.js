@@ -7,6 +7,7 @@ import { frameScheduler } from './frame.js';
 import { browserLang, makeTranslator } from './i18n.js';
 import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from './custom-config.js';
 import { lazySections } from './lazy-sections.js';
+import { bindModelFilter } from './model-filter.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { registerServiceWorker } from './pwa.js';
 import { renderAccuracy } from './render/accuracy.js';
@@ -18,7 +19,7 @@ import { renderRelated } from './render/related.js';
 import { renderSimulator } from './render/simulator.js';
 import {
   CUSTOM_MODEL, customDevice, customDeviceText, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
-  scenarioFromHash,
+  runtimeOf, scenarioFromHash,
 } from './state.js';
 
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
@@ -108,8 +109,13 @@ export class PageController {
     }
     this.#custom = text;
     storeConfig(text);
-    this.update({ model: CUSTOM_MODEL });
+    // A quantized checkpoint (FP8, MXFP4, NVFP4, AWQ, GPTQ) is estimated in the format it is
+    // published in, where the engine runs it.
+    const published = check.model.checkpoint_format;
+    const runs = published && runtimeOf(this.#scenario, this.catalog).formats.includes(published);
+    this.update(runs ? { model: CUSTOM_MODEL, format: published } : { model: CUSTOM_MODEL });
     this.commit();
+    if (runs) this.#notices = [t('custom.published_format', { format: published })];
   }
 
   #evaluate() {
@@ -182,6 +188,8 @@ export class PageController {
       reject: (key, value) => this.reject(value),
     };
     bindControls(byId(root, 'controls'), handlers);
+    const form = byId(root, 'controls');
+    bindModelFilter(form.elements['model-filter'], form.elements.model);
     bindControls(byId(root, 'prefs'), handlers);
     this.#bindTables();
     bindCustomConfig(root, (text) => this.applyConfig(text));

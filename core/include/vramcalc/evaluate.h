@@ -190,6 +190,9 @@ struct RelatedModel {
   const ModelSpec* model = nullptr;  // into the catalog
   double total_gib = 0;
   Fit fit = Fit::kComfortable;
+  // The context asked is longer than the model's own maximum: its total is what the memory
+  // would be, and the page says the model does not go that far.
+  bool beyond_max_position = false;
 };
 
 // Memory against context for the simulator's format and device, for the page's plot.

@@ -26,6 +26,9 @@ namespace vramcalc {
 // attention and gated MLP or expert weights; norms and biases, under 0.1 %, are left out) with
 // the arithmetic in params_formula.
 //
+// A quantization_config (fp8, mxfp4, awq and gptq at 4 bits, ModelOpt's FP8 and NVFP4,
+// llm-compressor's float-quantized and nvfp4-pack-quantized) names the checkpoint's format.
+//
 // Errors name the field as "model.<field>" (e.g. "model.num_attention_heads").
 Result<ModelSpec> ParseHfConfig(std::string_view config_json);
 

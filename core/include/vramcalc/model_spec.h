@@ -98,6 +98,9 @@ struct ModelSpec {
   std::string checkpoint;   // Hugging Face repo id
   std::string ollama_tag;   // empty when the Ollama library has no build of this model
   std::string ollama_tag_weights = "Q4_K_M";  // what that tag holds (gpt-oss: "MXFP4")
+  // The format the checkpoint is published in, from a config.json's quantization_config (FP8,
+  // MXFP4, NVFP4, AWQ_INT4, GPTQ_INT4); empty for 16-bit weights or a method not recognized.
+  std::string checkpoint_format;
   std::string license;
   std::string release;      // e.g. "2025-Q2"
   Topology topology = Topology::kDense;

@@ -30,7 +30,11 @@ export function renderRelated(root, response, { t, lang }) {
     setAttr(head.firstChild, 'aria-label', t('related.select', { model: data.name }));
     put(params, fmt.params(lang, data.params_total), data.params_total);
     put(total, fmt.gb(lang, data.total_gib), data.total_gib);
-    put(fit, t(`fit.${data.fit}`), data.fit);
-    if (fit.className !== `fit-${data.fit}`) fit.className = `fit-${data.fit}`;
+    // A context the model does not reach is said so, never rated as fitting.
+    const beyond = data.beyond_max_position;
+    put(fit, beyond ? t('related.beyond', { tokens: fmt.integer(lang, data.max_position) }) : t(`fit.${data.fit}`),
+      beyond ? 'beyond_max_position' : data.fit);
+    const className = beyond ? 'fit-beyond' : `fit-${data.fit}`;
+    if (fit.className !== className) fit.className = className;
   });
 }
