@@ -133,8 +133,10 @@ WeightParams WeightParamsOf(const ModelSpec& m) {
                                 static_cast<double>(m.moe->num_experts);
     params.experts = (m.params_total - m.params_active) / unused_share;
   }
-  params.experts = std::min(params.experts, std::max(0.0, m.params_total - params.embedding - params.head));
-  params.body = std::max(0.0, m.params_total - params.experts - params.embedding - params.head);
+  params.per_layer_embedding = m.per_layer_embedding_params;
+  const double lookups = params.embedding + params.per_layer_embedding + params.head;
+  params.experts = std::min(params.experts, std::max(0.0, m.params_total - lookups));
+  params.body = std::max(0.0, m.params_total - params.experts - lookups);
   return params;
 }
 
@@ -150,8 +152,9 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const StoredBits& bits = format.stored;
   const WeightParams p = WeightParamsOf(*s.model);
   const bool tied = s.model->tie_word_embeddings;
-  const double embedding = p.embedding * (tied ? bits.tied : bits.embedding) / 8.0;
-  const double head = tied ? (runtime.weights.tied_head_copy ? embedding : 0.0) : p.head * bits.head / 8.0;
+  const double token_embedding = p.embedding * (tied ? bits.tied : bits.embedding) / 8.0;
+  const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0) : p.head * bits.head / 8.0;
+  const double embedding = token_embedding + p.per_layer_embedding * bits.embedding / 8.0;
   const double experts = p.experts * bits.experts / 8.0;
   const double body = p.body * bits.body / 8.0;
   // With unified memory host RAM is the device's memory: on Apple the mapped file, token

@@ -119,8 +119,11 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
   if ((model.topology == Topology::kMoe) != model.moe.has_value()) {
     return Invalid("moe", "A mixture-of-experts model needs the moe block, and only MoE has one.");
   }
-  if (model.topology == Topology::kDense && model.params_active != model.params_total) {
-    return Invalid("params_active", "A dense model reads all its parameters per token.");
+  if (model.per_layer_embedding_params < 0 || model.per_layer_embedding_params >= model.params_total) {
+    return Invalid("per_layer_embedding_params", "The per-layer embeddings are a part of the parameters.");
+  }
+  if (model.topology == Topology::kDense && model.params_active != model.params_total - model.per_layer_embedding_params) {
+    return Invalid("params_active", "A dense model reads all its parameters per token but its per-layer embeddings.");
   }
   if (model.moe && (model.moe->experts_per_token <= 0 ||
                     model.moe->experts_per_token > model.moe->num_experts)) {

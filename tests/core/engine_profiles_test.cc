@@ -135,6 +135,26 @@ TEST(LlamaCpp, Gemma4KeepsItsSlidingLayersAtTheWindowAndItsGlobalLayersWhole) {
   }
 }
 
+// Gemma 4 E2B's per-layer embeddings, 262,144 × 35 layers × 256 = 2,348,810,240 parameters
+// (hidden_size_per_layer_input 256): a lookup per token like the token embedding, so decoding
+// does not read them, and llama.cpp keeps them in host RAM with it (an input tensor,
+// llama-arch.cpp). At Q4_K_M both are the file's base type, Q4_K (144 bytes per 256), except the
+// tied token embedding, which takes the head's Q6_K (210 per 256) and is copied as the head.
+TEST(LlamaCpp, PerLayerEmbeddingsStayInHostRamAndAreNotReadPerToken) {
+  const ModelSpec& e2b = Model("gemma-4-e2b");
+  EXPECT_EQ(e2b.per_layer_embedding_params, 262144.0 * 35 * 256);
+  const Device gpu = Gpu(24);
+  const Scenario s = On("llamacpp", e2b, "Q4_K_M", 4096, gpu);
+  const double ple = 262144.0 * 35 * 256 * 144 / 256;
+  const double token = 262144.0 * 1536 * 210 / 256;
+  EXPECT_DOUBLE_EQ(FootprintOf(s).host_gib * kGib, ple + token);
+  // The reference profile's flat weights count them; its decode reads params_active, which
+  // leaves them out: params_total − params_active = the table.
+  EXPECT_DOUBLE_EQ(e2b.params_total - e2b.params_active, 262144.0 * 35 * 256);
+  const WeightBytes flat = WeightBytesOf(On("reference", e2b, "Q4_K_M", 4096, gpu));
+  EXPECT_NEAR(flat.device - flat.active, 262144.0 * 35 * 256 * 4.85 / 8, 1.0);
+}
+
 // DeepSeek-V3 and Kimi K2 cache one MLA latent of kv_lora_rank 512 + qk_rope_head_dim 64 per token
 // in each of 61 layers: 61 × 576 × 2 B = 70,272 B per token at 16 bits (architectures-2026.md
 // §4.7), 8.58 GiB at 128K.

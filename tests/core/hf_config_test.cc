@@ -108,6 +108,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"gpt_oss", 24, 2880, 64, 8, 64, 131072, Attention::kGqa, 128, 12, 32, 4, 0},
         // Phi-3-mini-4k-instruct: MHA; sliding_window 2047 on every layer.
         Expected{"phi3", 32, 3072, 32, 32, 96, 4096, Attention::kMha, 2047, 32, 0, 0, 0},
+        // OLMo-2-1124-7B (olmo2): MHA, no head_dim key (4,096 / 32 = 128), 4,096 positions.
+        Expected{"olmo2", 32, 4096, 32, 32, 128, 4096, Attention::kMha, 0, 0, 0, 0, 0},
         // Command R7B (cohere2): sliding_window_pattern 4, so 24 of 32 layers windowed at 4,096.
         Expected{"cohere2", 32, 4096, 32, 8, 128, 8192, Attention::kGqa, 4096, 24, 0, 0, 0},
         // GLM-4.7 (glm4_moe): 160 routed experts top-8, 1 shared, the first 3 layers dense.
@@ -174,7 +176,7 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"kimi_k2", "kimi-k2-instruct"},  {"mistral3", "devstral-small-2-24b-2512"},
                 {"qwen3_vl", "qwen3-vl-8b-instruct"}, {"qwen3_5", "qwen3.5-9b"},
                 {"qwen3_next", "qwen3-next-80b-a3b-instruct"}, {"nemotron_h", "nemotron-3-nano-30b-a3b"},
-                {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}};
+                {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}, {"olmo2", "olmo-2-7b"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);

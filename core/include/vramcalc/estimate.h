@@ -130,7 +130,8 @@ double OverheadGib(const ModelSpec& model, double weights_gib, const OverheadRul
 struct WeightParams {
   double body = 0;
   double experts = 0;
-  double embedding = 0;
+  double embedding = 0;            // the token embedding
+  double per_layer_embedding = 0;  // Gemma's per-layer embeddings, stored and placed like it
   double head = 0;
 };
 WeightParams WeightParamsOf(const ModelSpec& model);

@@ -107,6 +107,11 @@ struct ModelSpec {
   Attention attention = Attention::kGqa;
   double params_total = 0;   // parameters resident in memory (all experts)
   double params_active = 0;  // parameters read per decoded token
+  // Gemma 3n and Gemma 4 E-models: the per-layer embedding table (vocab_size_per_layer_input ×
+  // layers × hidden_size_per_layer_input). Part of params_total; like the token embedding a
+  // lookup of one row per token, not read whole, and kept in host RAM by llama.cpp (an input
+  // tensor, llama-arch.cpp LLM_TENSOR_PER_LAYER_TOKEN_EMBD).
+  double per_layer_embedding_params = 0;
   // For a model from a pasted config.json whose parameter count was computed from its
   // architecture: the arithmetic, for the card. Empty for catalog entries.
   std::string params_formula;
