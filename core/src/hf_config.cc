@@ -250,23 +250,24 @@ void GatedDeltaNet(const Config& c, const ModelSpec& m, Shape& shape) {
 }
 
 // Nemotron-H: hybrid_override_pattern names each layer, M Mamba2, * attention, E experts, - MLP
-// (some configs list layers_block_type: mamba, attention, moe, mlp).
+// (some configs list layers_block_type: mamba, attention, moe, mlp, as those letters).
+char BlockLetter(Value kind) {
+  const std::string_view k = kind.IsString() ? kind.String() : "";
+  return k == "mamba" ? 'M' : k == "attention" ? '*' : k == "moe" ? 'E' : k == "mlp" ? '-' : '?';
+}
+
 std::string NemotronPattern(const Config& c, const ModelSpec& m) {
   std::string pattern = c.Text("hybrid_override_pattern");
-  if (pattern.empty() && c.Has("layers_block_type")) {
-    for (const std::string_view kind : [&] {
-           const Value list = c.Raw("layers_block_type");
-           std::vector<std::string_view> kinds;
-           if (list.IsArray()) for (const Value v : list.Children()) kinds.push_back(v.IsString() ? v.String() : "");
-           return kinds;
-         }()) {
-      pattern += kind == "mamba" ? 'M' : kind == "attention" ? '*' : kind == "moe" ? 'E' : kind == "mlp" ? '-' : '?';
-    }
+  const Value blocks = c.Raw("layers_block_type");
+  const bool listed = pattern.empty() && blocks && blocks.IsArray();
+  if (listed) {
+    for (const Value kind : blocks.Children()) pattern += BlockLetter(kind);
   }
+  const char* field = listed ? "layers_block_type" : "hybrid_override_pattern";
   if (static_cast<int64_t>(pattern.size()) != m.num_hidden_layers ||
       pattern.find_first_not_of("M*E-") != std::string::npos) {
-    Fail("hybrid_override_pattern", "hybrid_override_pattern must give each of the " +
-                                        std::to_string(m.num_hidden_layers) + " layers one of M, *, E and -.");
+    Fail(field, std::string(field) + " must give each of the " + std::to_string(m.num_hidden_layers) +
+                    " layers one of M (mamba), * (attention), E (moe) and - (mlp).");
   }
   return pattern;
 }

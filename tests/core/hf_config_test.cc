@@ -128,6 +128,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"mistral3", 40, 5120, 32, 8, 128, 393216, Attention::kGqa, 0, 0, 0, 0, 0},
         // A Ministral-3 3B text model (ministral3): head_dim 128 although 3,072 / 32 = 96.
         Expected{"ministral3", 26, 3072, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Qwen3-VL-30B-A3B-Instruct (qwen3_vl_moe around qwen3_vl_moe_text): 128 experts top-8.
+        Expected{"qwen3_vl_moe", 48, 2048, 32, 4, 128, 262144, Attention::kGqa, 0, 0, 128, 8, 0},
         // Qwen3-VL-8B-Instruct (qwen3_vl around a qwen3_vl_text text_config).
         Expected{"qwen3_vl", 36, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 0, 0, 0},
         // Qwen3.5-9B (qwen3_5 around qwen3_5_text): 8 of 32 layers attend, 24 Gated DeltaNet.
@@ -176,7 +178,8 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"kimi_k2", "kimi-k2-instruct"},  {"mistral3", "devstral-small-2-24b-2512"},
                 {"qwen3_vl", "qwen3-vl-8b-instruct"}, {"qwen3_5", "qwen3.5-9b"},
                 {"qwen3_next", "qwen3-next-80b-a3b-instruct"}, {"nemotron_h", "nemotron-3-nano-30b-a3b"},
-                {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}, {"olmo2", "olmo-2-7b"}};
+                {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}, {"olmo2", "olmo-2-7b"},
+                {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);
@@ -276,7 +279,11 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{R"({"model_type": "nemotron_h", "num_hidden_layers": 3, "hidden_size": 2688, "num_attention_heads": 32,
                    "num_key_value_heads": 2, "head_dim": 128, "vocab_size": 131072, "max_position_embeddings": 262144,
                    "hybrid_override_pattern": "M*X", "intermediate_size": 1856})",
-               "model.hybrid_override_pattern"}));
+               "model.hybrid_override_pattern"},
+        Broken{R"({"model_type": "nemotron_h", "num_hidden_layers": 3, "hidden_size": 2688, "num_attention_heads": 32,
+                   "num_key_value_heads": 2, "head_dim": 128, "vocab_size": 131072, "max_position_embeddings": 262144,
+                   "layers_block_type": ["mamba", "attention", "ssm"], "intermediate_size": 1856})",
+               "model.layers_block_type"}));
 
 TEST(HfConfig, ARequestCarriesAConfigInPlaceOfAnId) {
   // The contract's second form of "model": the config object itself.
@@ -347,6 +354,32 @@ INSTANTIATE_TEST_SUITE_P(
         // (architectures-2026.md §4.5, mamba_ssm_cache_dtype float32). KV: 6 × 2 × 2 × 128 × 2 B.
         HybridCase{"nemotron_h", 6, 23, 23, 542720, 6 * 2 * 2 * 128 * 2, 49930240}),
     [](const ::testing::TestParamInfo<HybridCase>& info) { return std::string(info.param.type); });
+
+TEST(HfConfig, NemotronHReadsLayersBlockTypeLikeItsPattern) {
+  // Some Nemotron-H configs list layers_block_type instead of hybrid_override_pattern: the same
+  // 52 layers written as words give the same groups.
+  std::string config = Fixture("nemotron_h");
+  const std::string key = R"("hybrid_override_pattern": ")";
+  const std::size_t at = config.find(key);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t end = config.find('"', at + key.size());
+  std::string list = R"("layers_block_type": [)";
+  for (std::size_t i = at + key.size(); i < end; ++i) {
+    const char c = config[i];
+    list += std::string(i == at + key.size() ? "" : ", ") + (c == 'M' ? R"("mamba")" : c == '*' ? R"("attention")"
+                                                                      : c == 'E' ? R"("moe")" : R"("mlp")");
+  }
+  config.replace(at, end + 1 - at, list + "]");
+  const Result<ModelSpec> listed = ParseHfConfig(config);
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  const ModelSpec pattern = Parse("nemotron_h");
+  ASSERT_EQ(listed.value().layer_groups.size(), pattern.layer_groups.size());
+  for (std::size_t i = 0; i < pattern.layer_groups.size(); ++i) {
+    EXPECT_EQ(listed.value().layer_groups[i].kind, pattern.layer_groups[i].kind);
+    EXPECT_EQ(listed.value().layer_groups[i].layers, pattern.layer_groups[i].layers);
+  }
+  EXPECT_EQ(listed.value().params_total, pattern.params_total);
+}
 
 TEST(HfConfig, HybridParameterCountsFromTheShapes) {
   // Qwen3.5-9B text decoder: untied 2 × 248,320 × 4,096 = 2,034,237,440; 8 attention layers of

@@ -137,6 +137,10 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await waitForText(env, page, 'decode-error',
       'no published runs of this engine on CUDA · datacenter GPUs yet: the reference page\'s constants, error unknown');
     assert.equal(await table.locator('tbody tr.current').count(), 0);
+    // vLLM's one rule holds for CUDA GPUs of any class, and says so in words.
+    await page.locator(byTestId('runtime')).selectOption('vllm');
+    await waitForText(env, page, 'decode-error', '± 15.4 % (median error on 5 published runs)');
+    assert.deepEqual(await table.locator('tbody th').allInnerTexts(), ['CUDA · all GPUs']);
     // The reference profile: the reference page, without either.
     await page.locator(byTestId('runtime')).selectOption('reference');
     await waitForHash(env, page, (hash) => [null, 'reference'].includes(new URLSearchParams(hash.slice(1)).get('runtime')),
