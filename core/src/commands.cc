@@ -143,8 +143,7 @@ std::string OllamaModelfile(const CommandInputs& in) {
     note = "# Ollama cannot load AWQ; Q4_K_M (4.85 bpw) is the nearest GGUF type.\n";
   }
   std::string from;
-  const bool tag_holds_format = !model.ollama_tag.empty() && model.ollama_tag_weights == gguf_type;
-  if (tag_holds_format) {
+  if (model.OllamaTagHolds(gguf_type)) {
     from = model.ollama_tag;
     note += "# " + model.ollama_tag + " is the Ollama library's " + std::string(gguf_type) + " build.\n";
   } else {

@@ -69,19 +69,23 @@ std::string LlamaServer(const CommandInputs& in) {
   return out;
 }
 
+// The Ollama library's tag when it holds the format, else the name `ollama create` gives the GGUF.
+std::string OllamaName(const ModelSpec& model, const QuantFormat& format) {
+  return model.OllamaTagHolds(format.gguf_type) ? model.ollama_tag : model.id + "-" + std::string(format.gguf_type);
+}
+
 std::string OllamaEngine(const CommandInputs& in) {
   const Scenario& s = *in.scenario;
   const EngineSettings e = ResolvedSettings(s);
   const ModelSpec& model = *s.model;
-  const bool tag_holds_format = !model.ollama_tag.empty() && model.ollama_tag_weights == s.format->gguf_type;
   std::string out = Headline(in, "");
   out += "# OLLAMA_NUM_PARALLEL slots × " + FormatGrouped(s.context_tokens) + " tokens each; Ollama picks batch " +
          std::to_string(e.ubatch) + " for this context.\n";
   out += "OLLAMA_CONTEXT_LENGTH=" + std::to_string(s.context_tokens) +
          " OLLAMA_NUM_PARALLEL=" + std::to_string(e.parallel) + " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=" +
          std::string(KvName("llama.cpp", *s.kv_dtype)) + " ollama serve\n";
-  if (tag_holds_format) return out + "ollama run " + model.ollama_tag;
-  const std::string name = model.id + "-" + std::string(s.format->gguf_type);
+  const std::string name = OllamaName(model, *s.format);
+  if (model.OllamaTagHolds(s.format->gguf_type)) return out + "ollama run " + name;
   out += "# Download " + GgufFile(model, *s.format).substr(2) + " first.\n";
   out += "printf 'FROM " + GgufFile(model, *s.format) + "\\n' > Modelfile && ollama create " + name +
          " -f Modelfile && ollama run " + name;
@@ -147,12 +151,19 @@ std::string SglangLaunch(const CommandInputs& in) {
   return out;
 }
 
+// mlx-lm's weights: quantized by mlx_lm.convert to 4 or 8 bits, else converted to bfloat16,
+// into a folder named after both.
+std::string MlxBits(const QuantFormat& format) { return format.id == "MLX_8BIT" ? "8" : "4"; }
+std::string MlxDir(const ModelSpec& model, const QuantFormat& format) {
+  return "./" + model.name + (format.family == WeightFamily::kMlx ? "-" + MlxBits(format) + "bit" : "-bf16");
+}
+
 std::string MlxLm(const CommandInputs& in) {
   const Scenario& s = *in.scenario;
   const ModelSpec& model = *s.model;
   const bool quantized = s.format->family == WeightFamily::kMlx;
-  const std::string bits = s.format->id == "MLX_8BIT" ? "8" : "4";
-  const std::string dir = "./" + model.name + (quantized ? "-" + bits + "bit" : "-bf16");
+  const std::string bits = MlxBits(*s.format);
+  const std::string dir = MlxDir(model, *s.format);
   std::string out = Headline(in, " (the Metal working set)");
   out += "# More: sudo sysctl iogpu.wired_limit_mb=<MB> (below the RAM size).\n";
   out += "mlx_lm.convert --hf-path " + model.checkpoint + " --mlx-path " + dir +
@@ -165,27 +176,29 @@ std::string MlxLm(const CommandInputs& in) {
   return out;
 }
 
-// "Measure it yourself": each engine's own benchmark of the estimated scenario's decode.
+// "Measure it yourself": each engine's own benchmark of the estimated scenario's decode, under
+// a comment that says at which context.
+std::string DecodeAt(const Scenario& s) { return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens"; }
+
 std::string LlamaBench(const CommandInputs& in) {
   const Scenario& s = *in.scenario;
   const EngineSettings e = ResolvedSettings(s);
   const std::string kv(KvName("llama.cpp", *s.kv_dtype));
-  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens; compare tg128 with the estimate.\n" +
+  return DecodeAt(s) + "; compare tg128 with the estimate.\n" +
          "llama-bench -m " + GgufFile(*s.model, *s.format) + " -p 0 -n 128 -d " + std::to_string(s.context_tokens) +
          " -ub " + std::to_string(e.ubatch) + " -fa " + (e.flash_attention ? "1" : "0") + " -ctk " + kv + " -ctv " + kv;
 }
 
 std::string OllamaBench(const CommandInputs& in) {
-  const ModelSpec& model = *in.scenario->model;
-  const std::string name = model.ollama_tag.empty() ? model.id + "-" + std::string(in.scenario->format->gguf_type)
-                                                    : model.ollama_tag;
-  return "# Decode at batch 1: Ollama prints it as \"eval rate\".\nollama run " + name + " --verbose \"Hello\"";
+  // The model the Ollama command runs: the library's tag only where it holds the format.
+  return "# Decode at batch 1: Ollama prints it as \"eval rate\".\nollama run " +
+         OllamaName(*in.scenario->model, *in.scenario->format) + " --verbose \"Hello\"";
 }
 
 std::string VllmBench(const CommandInputs& in) {
   const Scenario& s = *in.scenario;
   const ServerWeights weights = ServerWeightsFor(*s.model, *s.format);
-  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens: the latency of 128 tokens.\n" +
+  return DecodeAt(s) + ": the latency of 128 tokens.\n" +
          "vllm bench latency --model " + weights.source +
          (weights.quantization.empty() ? "" : " --quantization " + weights.quantization) +
          " --tensor-parallel-size " + std::to_string(s.device_count) + " --batch-size 1 --input-len " +
@@ -196,17 +209,15 @@ std::string VllmBench(const CommandInputs& in) {
 std::string SglangBench(const CommandInputs& in) {
   const Scenario& s = *in.scenario;
   const ServerWeights weights = ServerWeightsFor(*s.model, *s.format);
-  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens.\n" +
+  return DecodeAt(s) + ".\n" +
          "python -m sglang.bench_one_batch --model-path " + weights.source + " --tp " + std::to_string(s.device_count) +
          " --batch-size 1 --input-len " + std::to_string(s.context_tokens) + " --output-len 128";
 }
 
 std::string MlxBench(const CommandInputs& in) {
   const Scenario& s = *in.scenario;
-  const std::string bits = s.format->id == "MLX_8BIT" ? "8" : "4";
-  const std::string dir = "./" + s.model->name + (s.format->family == WeightFamily::kMlx ? "-" + bits + "bit" : "-bf16");
-  return "# Decode at batch 1 after " + FormatGrouped(s.context_tokens) + " tokens: \"Generation\" tok/s.\n" +
-         "mlx_lm.benchmark --model " + dir + " -p " + std::to_string(s.context_tokens) + " -g 128";
+  return DecodeAt(s) + ": \"Generation\" tok/s.\n" + "mlx_lm.benchmark --model " + MlxDir(*s.model, *s.format) +
+         " -p " + std::to_string(s.context_tokens) + " -g 128";
 }
 
 }  // namespace

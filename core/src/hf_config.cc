@@ -290,19 +290,19 @@ void Mamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.state_mixer = h * static_cast<double>(inner + conv_channels + heads + inner) + static_cast<double>(conv_channels * kernel);
   shape.dense_ffn_layers = count('-');
   if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * h * static_cast<double>(c.Count("intermediate_size"));
+  shape.moe_layers = static_cast<double>(count('E'));  // NemotronExperts sizes their experts
 }
 
 // Nemotron-H's experts: n_routed_experts relu² experts of moe_intermediate_size and
-// n_shared_experts of moe_shared_expert_intermediate_size, on the E layers.
+// n_shared_experts of moe_shared_expert_intermediate_size, on the E layers Mamba2Hybrid counted
+// (a type's layout runs before its experts).
 Experts NemotronExperts(const Config& c, const ModelSpec& m, Shape& shape) {
-  const std::string pattern = NemotronPattern(c, m);
   const Experts experts{c.Count("n_routed_experts"), c.Count("num_experts_per_tok"), c.CountOr("n_shared_experts", 0)};
   const double h = static_cast<double>(m.hidden_size);
   shape.expert = 2 * h * static_cast<double>(c.Count("moe_intermediate_size"));
   if (experts.shared > 0) {
     shape.shared = static_cast<double>(experts.shared) * 2 * h * static_cast<double>(c.Count("moe_shared_expert_intermediate_size"));
   }
-  shape.moe_layers = static_cast<double>(std::count(pattern.begin(), pattern.end(), 'E'));
   return shape.moe_layers > 0 ? experts : Experts{};
 }
 
@@ -464,7 +464,7 @@ Shape ReadShape(const Config& c, const ModelType& type, ModelSpec& m) {
                   : m.num_key_value_heads == 1                   ? Attention::kMqa
                                                                   : Attention::kGqa;
   }
-  type.layout(c, m, shape);
+  type.layout(c, m, shape);  // first: a hybrid's layout counts the layers its experts sit on
   const Experts experts = type.experts(c, m, shape);
   if (experts.count > 0) {
     if (experts.per_token > experts.count) Fail("num_experts_per_tok", "More experts per token than experts.");

@@ -129,11 +129,7 @@ void WriteEngineFigures(JsonWriter& w, const SimulatorResult& s) {
   w.Key("kv_pool_tokens");
   if (s.kv_pool) w.Value(s.kv_pool->tokens); else w.Null();
   w.Key("decode_rule");
-  if (s.decode_rule) {
-    WriteDecodeRule(w, *s.decode_rule);
-  } else {
-    w.Null();
-  }
+  if (s.decode_rule) WriteDecodeRule(w, *s.decode_rule); else w.Null();
   const EngineSettings& e = s.engine;
   w.Key("engine");
   w.BeginObject();

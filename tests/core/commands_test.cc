@@ -143,10 +143,13 @@ namespace vramcalc {
 namespace {
 
 // The engine profiles' commands carry the settings their estimate used (estimation model 5.6).
-std::string EngineCommand(const std::string& request_json) {
+// `n` picks the profile's n-th command: 0 its server, 1 its benchmark ("measure it yourself").
+std::string EngineCommand(const std::string& request_json, int n = 0) {
   const std::string response = EvaluateJson(request_json);
-  const std::size_t at = response.find("\"text\":\"");
+  std::size_t at = response.find("\"text\":\"");
+  for (int i = 0; i < n && at != std::string::npos; ++i) at = response.find("\"text\":\"", at + 1);
   EXPECT_NE(at, std::string::npos) << response;
+  if (at == std::string::npos) return "";
   std::string text;  // unescape the JSON string: \n, \" and \\ are all the commands use
   for (std::size_t i = at + 8; i < response.size() && response[i] != '"'; ++i) {
     if (response[i] == '\\') {
@@ -192,6 +195,33 @@ TEST(EngineCommands, OllamaSglangAndMlxCarryTheirSettings) {
       R"({"model":"qwen3-4b","runtime":"mlx","format":"MLX_8BIT","kv_dtype":"q4_mlx","sections":["commands"]})");
   EXPECT_NE(mlx.find("-q --q-bits 8 --q-group-size 64"), std::string::npos) << mlx;
   EXPECT_NE(mlx.find("--kv-bits 4 --kv-group-size 64"), std::string::npos) << mlx;
+}
+
+// Each benchmark measures the scenario the estimate is for: its file or folder, its context as
+// the depth or prompt, 128 generated tokens, its cache type and device split.
+TEST(EngineCommands, EachBenchmarkMeasuresTheEstimatedScenario) {
+  const std::string llama = EngineCommand(
+      R"({"model":"qwen2.5-7b","runtime":"llamacpp","context":8192,"parallel":3,"kv_dtype":"q8_0","ubatch":1024,"device":"rtx-4090-24gb","sections":["commands"]})", 1);
+  EXPECT_NE(llama.find("llama-bench -m ./Qwen2.5-7B-Instruct-Q4_K_M.gguf -p 0 -n 128 -d 8192 -ub 1024 -fa 1 -ctk q8_0 -ctv q8_0"),
+            std::string::npos) << llama;
+  const std::string vllm = EngineCommand(
+      R"({"model":"qwen3-32b","runtime":"vllm","format":"FP8","context":16384,"kv_dtype":"fp8","device":"h100-80gb","device_count":2,"sections":["commands"]})", 1);
+  EXPECT_NE(vllm.find("vllm bench latency --model Qwen/Qwen3-32B --quantization fp8 --tensor-parallel-size 2 --batch-size 1 "
+                      "--input-len 16384 --output-len 128 --kv-cache-dtype fp8"),
+            std::string::npos) << vllm;
+  // mlx-lm converts to ./Qwen3-4B-8bit and the benchmark reads the same folder.
+  const std::string mlx_request = R"({"model":"qwen3-4b","runtime":"mlx","format":"MLX_8BIT","context":4096,"sections":["commands"]})";
+  EXPECT_NE(EngineCommand(mlx_request).find("--mlx-path ./Qwen3-4B-8bit"), std::string::npos);
+  EXPECT_NE(EngineCommand(mlx_request, 1).find("mlx_lm.benchmark --model ./Qwen3-4B-8bit -p 4096 -g 128"), std::string::npos)
+      << EngineCommand(mlx_request, 1);
+  // Ollama runs the library's qwen2.5:7b where it holds the format (Q4_K_M), else the model
+  // its server command creates from the GGUF.
+  EXPECT_NE(EngineCommand(R"({"model":"qwen2.5-7b","runtime":"ollama","sections":["commands"]})", 1)
+                .find("ollama run qwen2.5:7b --verbose"),
+            std::string::npos);
+  const std::string q8 = R"({"model":"qwen2.5-7b","runtime":"ollama","format":"Q8_0","sections":["commands"]})";
+  EXPECT_NE(EngineCommand(q8).find("ollama create qwen2.5-7b-Q8_0"), std::string::npos) << EngineCommand(q8);
+  EXPECT_NE(EngineCommand(q8, 1).find("ollama run qwen2.5-7b-Q8_0 --verbose"), std::string::npos) << EngineCommand(q8, 1);
 }
 
 }  // namespace

@@ -5,13 +5,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, launch, loadCore, numberValue, openPage, repoRoot,
-  shownText, waitForExactDataValue, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, hashHas, launch, loadCore, numberValue, openPage,
+  repoRoot, shownText, waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
 
 const fixture = (type) => readFile(path.join(repoRoot, 'tests/golden/configs', `${type}.json`), 'utf8');
-const hashHas = (key, value) => (hash) => new URLSearchParams(hash.slice(1)).get(key) === value;
 
 let env;
 let core;

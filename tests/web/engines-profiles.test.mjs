@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, launch, loadCore, numberValue, openPage, repoRoot,
-  shownText, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, hashHas, hashParams, launch, loadCore, numberValue, openPage,
+  repoRoot, shownText, waitForHash, waitForText,
 } from './support/harness.mjs';
 
-const hashHas = (key, value) => (hash) => new URLSearchParams(hash.slice(1)).get(key) === value;
 const options = (page, testId) => page.locator(`${byTestId(testId)} option`).evaluateAll(
   (list) => list.map((o) => o.value));
 
@@ -143,7 +142,7 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     assert.deepEqual(await table.locator('tbody th').allInnerTexts(), ['CUDA · all GPUs']);
     // The reference profile: the reference page, without either.
     await page.locator(byTestId('runtime')).selectOption('reference');
-    await waitForHash(env, page, (hash) => [null, 'reference'].includes(new URLSearchParams(hash.slice(1)).get('runtime')),
+    await waitForHash(env, page, (hash) => [null, 'reference'].includes(hashParams(hash).get('runtime')),
       'back to the reference');
     assert.equal(await page.locator(byTestId('decode-error')).isVisible(), false);
     assert.equal(await table.isVisible(), false);

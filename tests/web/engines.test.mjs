@@ -20,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from '../support/static-server.mjs';
 import { selectedEngines } from './support/engines.mjs';
 import {
-  FORBIDDEN_TEXT, TEST_TIMEOUT_MS, WAIT_MS, missingPrerequisites, repoRoot, siteDir,
+  FORBIDDEN_TEXT, TEST_TIMEOUT_MS, WAIT_MS, hashParams, missingPrerequisites, repoRoot, siteDir,
 } from './support/harness.mjs';
 import { REFERENCE, referenceNumber, toGerman } from './support/reference.mjs';
 import { readReferenceView, referenceViewDifferences } from './support/reference-view.mjs';
@@ -139,8 +139,6 @@ async function assertHealthy(session, where) {
   assert.deepEqual([...session.problems, ...report.problems], [], `${where}: problems`);
   assert.deepEqual(report.foreign, [], `${where}: resources from another origin`);
 }
-
-const hashParams = (hash) => new URLSearchParams(hash.slice(1));
 
 // ---- the sites under test: copies of the build with the probe in every page ----
 

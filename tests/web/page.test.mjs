@@ -9,8 +9,9 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, dataValue, launch, loadCore, missingPrerequisites,
-  numberValue, openPage, settle, shownText, waitForDataValue, waitForExactDataValue, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, dataValue, hashHas, hashParams, launch,
+  loadCore, missingPrerequisites, numberValue, openPage, settle, shownText, waitForDataValue,
+  waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
 
@@ -27,9 +28,6 @@ const Q4_AT_128K = toGerman(referenceMatrix.Q4_K_M[5]); // "27,50 GB"
 // KV cache of the reference scenario in GiB, exactly: 2 (K and V) × 61 layers × 2 KV heads ×
 // 128 (head dim) × 32768 tokens × 2 bytes (FP16) / 2^30 = 1.90625 (shown as "1.91 GB").
 const KV_FP16_GIB = (2 * 61 * 2 * 128 * 32768 * 2) / 2 ** 30;
-
-const hashParams = (hash) => new URLSearchParams(hash.replace(/^#/, ''));
-const hashHas = (key, value) => (hash) => hashParams(hash).get(key) === value;
 
 /** Chooses an option of a selector and waits until the page has rendered the frame after it. */
 async function choose(page, testId, value) {

@@ -2,13 +2,15 @@
 // or family lack any of the typed words are hidden, and so are the groups left empty; Enter
 // picks the first match. The select keeps its value, so the page never changes model by itself.
 
+const wordsOf = (input) => input.value.toLowerCase().split(/\s+/).filter(Boolean);
+
 function matches(option, words) {
   const text = `${option.textContent} ${option.value} ${option.parentElement?.label ?? ''}`.toLowerCase();
   return words.every((word) => text.includes(word));
 }
 
 function apply(input, select) {
-  const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = wordsOf(input);
   let shown = 0;
   for (const option of select.options) {
     const hide = words.length > 0 && !matches(option, words) && option.value !== select.value;
@@ -31,7 +33,7 @@ export function bindModelFilter(input, select) {
   input.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter') return;
     event.preventDefault();
-    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const words = wordsOf(input);
     const first = [...select.options].find((option) => matches(option, words));
     if (!first || first.value === select.value) return;
     select.value = first.value;

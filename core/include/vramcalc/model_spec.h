@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vramcalc/result.h"
@@ -127,6 +128,9 @@ struct ModelSpec {
   std::vector<LayerGroup> layer_groups;  // their layers add up to num_hidden_layers
   std::optional<MoeSpec> moe;
   std::vector<Source> sources;
+
+  // Whether the Ollama library's tag holds weights of this GGUF type (else `ollama create` builds it).
+  bool OllamaTagHolds(std::string_view gguf_type) const { return !ollama_tag.empty() && ollama_tag_weights == gguf_type; }
 };
 
 // The most different window sizes a model's groups may have (the estimate keeps one tier per

@@ -219,6 +219,11 @@ export async function waitForExactDataValue(env, page, testId, expected) {
     `data-value of ${testId} should become ${expected}`);
 }
 
+/** The page link's settings: "#model=x&lang=en" → URLSearchParams. */
+export const hashParams = (hash) => new URLSearchParams(hash.replace(/^#/, ''));
+/** A waitForHash predicate: the link sets `key` to `value` (null: leaves it out). */
+export const hashHas = (key, value) => (hash) => hashParams(hash).get(key) === value;
+
 /** Waits until a predicate on location.hash holds (the page writes the hash with replaceState). */
 export async function waitForHash(env, page, accept, what) {
   return waitInPage(env, page, () => location.hash, null, accept, what);
