@@ -53,6 +53,7 @@ KvCompression KvCompressionOf(const ModelSpec& model) {
     return std::any_of(model.layer_groups.begin(), model.layer_groups.end(),
                        [kind](const LayerGroup& group) { return group.kind == kind; });
   };
+  if (any(LayerKind::kCompressed)) return KvCompression::kCompressedLatent;
   if (any(LayerKind::kLatent)) return KvCompression::kLatent;
   const bool grouped = model.num_key_value_heads < model.num_attention_heads;
   const bool windowed = any(LayerKind::kWindow);
@@ -66,24 +67,39 @@ double WeightsGib(double params, double bits_per_weight) {
   return params * bits_per_weight / 8.0 / kBytesPerGib;
 }
 
+namespace {
+
+// Adds `bytes_per_token` to the tier capped at `tokens_cap`, opening it when it is new.
+void AddToTier(KvLayout& layout, int64_t tokens_cap, double bytes_per_token) {
+  const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
+  auto tier = std::find_if(layout.tiers.begin(), end, [&](const KvLayout::Tier& t) { return t.tokens_cap == tokens_cap; });
+  if (tier == end) {
+    if (layout.tier_count == KvLayout::kMaxTiers) return;  // ValidateModel rules this out
+    tier = end;
+    tier->tokens_cap = tokens_cap;
+    ++layout.tier_count;
+  }
+  tier->bytes_per_token += bytes_per_token;
+}
+
+}  // namespace
+
 KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element,
                     int64_t head_divisor) {
   KvLayout layout;
   for (const LayerGroup& group : model.layer_groups) {
     // Elements per token over the group's layers (an exact integer), then bytes.
     const int64_t heads = head_divisor > 1 ? std::max<int64_t>(1, group.kv_heads / head_divisor) : group.kv_heads;
-    const int64_t elements = heads > 0 ? group.layers * (heads * (group.key_dim + group.value_dim) + group.index_dim) : 0;
-    if (elements == 0) continue;
-    const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
-    auto tier = std::find_if(layout.tiers.begin(), end,
-                             [&](const KvLayout::Tier& t) { return t.tokens_cap == group.window_tokens; });
-    if (tier == end) {
-      if (layout.tier_count == KvLayout::kMaxTiers) continue;  // ValidateModel rules this out
-      tier = end;
-      tier->tokens_cap = group.window_tokens;
-      ++layout.tier_count;
+    const int64_t cached = group.layers * heads * (group.key_dim + group.value_dim);
+    const int64_t indexed = group.layers * group.index_dim;
+    if (heads == 0 || cached == 0) continue;
+    if (group.compress_ratio > 1) {
+      // The window of latents, and over the whole context one latent and index key per ratio tokens.
+      AddToTier(layout, group.window_tokens, static_cast<double>(cached) * kv_bytes_per_element);
+      AddToTier(layout, 0, static_cast<double>(cached + indexed) * kv_bytes_per_element / static_cast<double>(group.compress_ratio));
+    } else {
+      AddToTier(layout, group.window_tokens, static_cast<double>(cached + indexed) * kv_bytes_per_element);
     }
-    tier->bytes_per_token += static_cast<double>(elements) * kv_bytes_per_element;
   }
   std::sort(layout.tiers.begin() + 1, layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count),
             [](const KvLayout::Tier& a, const KvLayout::Tier& b) { return a.tokens_cap < b.tokens_cap; });

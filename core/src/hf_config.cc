@@ -50,6 +50,12 @@ class Config {
     const Value value = Get(key);
     return value ? CountValue(key, value) : fallback;
   }
+  // A count that may be 0 and may be left out (then 0), e.g. num_kv_shared_layers.
+  int64_t CountOrZero(const char* key) const {
+    const Value value = Get(key);
+    if (value && value.IsInteger() && value.Integer() == 0) return 0;
+    return value ? CountValue(key, value) : 0;
+  }
   bool Flag(const char* key, bool fallback) const {
     const Value value = Get(key);
     if (!value) return fallback;
@@ -105,6 +111,21 @@ struct Shape {
   double state_mixer = 0;
   int64_t dense_ffn_layers = -1;
   bool attention_gate = false;
+  // DeepSeek-V4's compressed attention: how many layers keep each compress ratio (0: the window
+  // only), and what its family sizes itself: each attention layer's weights and the rest (the
+  // compressors and indexers), with their name for the formula.
+  std::vector<std::pair<int64_t, int64_t>> compressed;  // (ratio, layers)
+  int64_t compressed_index_dim = 0;                     // the ratio-4 layers' indexer key
+  double attention_params = 0;
+  double extra_params = 0;
+  std::string extra_label;
+  // Gemma 4: the global layers' own KV heads and head size, the last layers that reuse an
+  // earlier layer's KV, all layers' attention weights when they differ by type (-1: uniform),
+  // and the per-layer embedding table.
+  int64_t global_kv_heads = 0, global_head_dim = 0;
+  int64_t kv_shared_layers = 0;
+  double attention_sum = -1;
+  double per_layer_embedding = 0;
 };
 
 // The config's layer_types, one string per hidden layer.
@@ -306,11 +327,146 @@ Experts NemotronExperts(const Config& c, const ModelSpec& m, Shape& shape) {
   return shape.moe_layers > 0 ? experts : Experts{};
 }
 
+// DeepSeek-V4: compress_ratios gives each layer's ratio (a trailing entry per MTP layer): 0 keeps
+// only the sliding_window of latents, r > 1 adds one latent per r tokens, and ratio-4 layers an
+// indexer key of index_head_dim for each (design note 4.9). The latent is one head_dim-wide K = V
+// head. Weights as the checkpoint's tensors are shaped: per layer the q low rank (wq_a, wq_b),
+// wkv, the grouped output low rank (wo_a: heads × head_dim / o_groups → o_groups × o_lora_rank,
+// wo_b) and the hyper-connections' mixing, 2 × (2 + hc) × hc × hc × hidden; per compressed layer
+// its compressor's wkv and wgate, head_dim wide per ratio window (twice at ratio 4, whose windows
+// overlap), and at ratio 4 the indexer: its own compressor, wq_b and weights_proj.
+void CompressedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Value ratios = c.Raw("compress_ratios");
+  if (!ratios.IsArray() || static_cast<int64_t>(ratios.size()) < m.num_hidden_layers) {
+    Fail("compress_ratios", "compress_ratios must give each of the " + std::to_string(m.num_hidden_layers) + " layers a ratio.");
+  }
+  const double h = static_cast<double>(m.hidden_size), d = static_cast<double>(c.Count("head_dim"));
+  const double q_lora = static_cast<double>(c.Count("q_lora_rank")), heads = static_cast<double>(m.num_attention_heads);
+  const double index_dim = static_cast<double>(c.Count("index_head_dim")), index_heads = static_cast<double>(c.Count("index_n_heads"));
+  const double hc = static_cast<double>(c.Count("hc_mult"));
+  const double o_width = static_cast<double>(c.Count("o_groups") * c.Count("o_lora_rank"));
+  shape.attention_params = h * q_lora + q_lora * heads * d + h * d + heads * d / static_cast<double>(c.Count("o_groups")) * o_width +
+                           o_width * h + 2 * (2 + hc) * hc * hc * h;
+  int64_t layer = 0;
+  for (const Value ratio : ratios.Children()) {
+    if (layer++ == m.num_hidden_layers) break;  // the MTP layers' entries
+    if (!ratio.IsInteger() || ratio.Integer() < 0 || ratio.Integer() == 1) Fail("compress_ratios", "compress_ratios must hold 0 or ratios above 1.");
+    const int64_t r = ratio.Integer();
+    auto group = std::find_if(shape.compressed.begin(), shape.compressed.end(), [r](const auto& g) { return g.first == r; });
+    if (group == shape.compressed.end()) group = shape.compressed.insert(shape.compressed.end(), {r, 0});
+    ++group->second;
+    const double overlap = r == 4 ? 2 : 1;
+    if (r > 0) shape.extra_params += 2 * h * d * overlap;
+    if (r == 4) shape.extra_params += 2 * h * index_dim * overlap + q_lora * index_heads * index_dim + h * index_heads;
+  }
+  shape.extra_label = "compressors and indexers";
+  shape.window = c.Count("sliding_window");
+  shape.compressed_index_dim = c.Count("index_head_dim");
+}
+
+// Gemma 4 (and its E-models): layer_types marks sliding and full layers; full layers attend with
+// global_head_dim and, with attention_k_eq_v, num_global_key_value_heads heads whose V is their
+// K (no v_proj; runtimes still store V), else num_key_value_heads. The last num_kv_shared_layers
+// reuse an earlier layer's KV: only the layers before them cache, and only they have k_proj and
+// v_proj. With hidden_size_per_layer_input the E-models add a per-layer embedding table
+// (vocab_size_per_layer_input × layers × that width), its projection from the hidden state and
+// per layer a gate and a projection; use_double_wide_mlp doubles the shared layers' MLP
+// (transformers' configuration_gemma4.py and modeling_gemma4.py).
+void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::vector<std::string_view> types = LayerTypes(c, m);
+  shape.kv_shared_layers = c.CountOrZero("num_kv_shared_layers");
+  if (shape.kv_shared_layers >= m.num_hidden_layers) Fail("num_kv_shared_layers", "num_kv_shared_layers must leave a layer that caches.");
+  const int64_t caching = m.num_hidden_layers - shape.kv_shared_layers;
+  shape.attention_layers = caching;
+  const bool k_eq_v = c.Flag("attention_k_eq_v", false);
+  shape.global_head_dim = c.Count("global_head_dim");
+  shape.global_kv_heads = k_eq_v ? c.Count("num_global_key_value_heads") : m.num_key_value_heads;
+  const double h = static_cast<double>(m.hidden_size), heads = static_cast<double>(m.num_attention_heads);
+  shape.attention_sum = 0;
+  for (int64_t i = 0; i < m.num_hidden_layers; ++i) {
+    const bool full = types[static_cast<std::size_t>(i)] == "full_attention";
+    const double d = static_cast<double>(full ? shape.global_head_dim : m.head_dim);
+    const double kv = static_cast<double>(full ? shape.global_kv_heads : m.num_key_value_heads);
+    shape.attention_sum += 2 * h * heads * d + (i < caching ? h * kv * d * (full && k_eq_v ? 1 : 2) : 0);
+    if (i < caching && !full) ++shape.local_layers;
+  }
+  shape.window = c.Count("sliding_window");
+  shape.pattern = "layer_types among the " + std::to_string(caching) + " caching layers";
+  const int64_t ple = c.CountOrZero("hidden_size_per_layer_input");
+  if (ple > 0) {
+    shape.per_layer_embedding = static_cast<double>(c.Count("vocab_size_per_layer_input")) * static_cast<double>(m.num_hidden_layers * ple);
+    shape.extra_params = shape.per_layer_embedding + h * static_cast<double>(m.num_hidden_layers * ple) +
+                         static_cast<double>(m.num_hidden_layers) * 2 * h * static_cast<double>(ple);
+    shape.extra_label = "per-layer embeddings";
+  }
+  if (c.Flag("use_double_wide_mlp", false)) {
+    shape.extra_params += static_cast<double>(shape.kv_shared_layers) * 3 * h * static_cast<double>(c.Count("intermediate_size"));
+    shape.extra_label += shape.extra_label.empty() ? "double-wide MLPs" : " and double-wide MLPs";
+  }
+}
+
+// Gemma 4's experts (enable_moe_block): num_experts of moe_intermediate_size, top_k_experts per
+// token, on every layer beside the dense MLP of intermediate_size, which counts as shared.
+Experts Gemma4Experts(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Flag("enable_moe_block", false)) return {};
+  const double h = static_cast<double>(m.hidden_size);
+  shape.expert = 3 * h * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.shared = 3 * h * static_cast<double>(c.Count("intermediate_size"));
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return Experts{c.Count("num_experts"), c.Count("top_k_experts"), 1};
+}
+
+// Hunyuan's cross-layer attention (use_cla: cla_share_factor layers share one KV) is not read;
+// its checkpoints with it off are plain GQA.
+void NoCrossLayerAttention(const Config& c, const ModelSpec&, Shape&) {
+  if (c.Flag("use_cla", false)) Fail("use_cla", "Cross-layer attention (use_cla true) is not supported yet; only configs with use_cla false.");
+}
+
+// LFM2: layer_types marks the short-convolution layers ("conv") and the attention ones. A conv
+// layer keeps (conv_L_cache − 1) × conv_dim elements per sequence (vLLM's short_conv_state_shape);
+// its weights are in_proj (hidden → 3 × conv_dim), the depthwise conv and out_proj. Every layer's
+// SwiGLU MLP is intermediate_size wide, or with block_auto_adjust_ff_dim 2/3 of it times
+// block_ffn_dim_multiplier, rounded up to block_multiple_of (transformers' Lfm2MLP).
+void ShortConvHybrid(const Config& c, const ModelSpec& m, Shape& shape) {
+  int64_t conv = 0;
+  for (const std::string_view kind : LayerTypes(c, m)) conv += kind == "conv" ? 1 : 0;
+  const int64_t width = c.Count("conv_dim"), kernel = c.Count("conv_L_cache");
+  const double h = static_cast<double>(m.hidden_size);
+  shape.attention_layers = m.num_hidden_layers - conv;
+  shape.state_layers = conv;
+  shape.state_elements = (kernel - 1) * width;
+  shape.state_mixer = h * 3 * static_cast<double>(width) + static_cast<double>(width * kernel) + static_cast<double>(width) * h;
+  double ff = static_cast<double>(c.Count("intermediate_size"));
+  if (c.Flag("block_auto_adjust_ff_dim", false)) {
+    ff = std::floor(2 * ff / 3);
+    if (const Value multiplier = c.Raw("block_ffn_dim_multiplier"); multiplier && multiplier.IsNumber()) {
+      ff = std::floor(multiplier.Number() * ff);
+    }
+    const double multiple = static_cast<double>(c.CountOr("block_multiple_of", 1));
+    ff = multiple * std::ceil(ff / multiple);
+  }
+  shape.dense_layer_mlp = 3 * h * ff;
+}
+
 // ---- layer groups -------------------------------------------------------------------------
 
 // The attention layers' groups: one latent group (MLA), or the global layers and the windowed
 // ones.
+// DeepSeek-V4's groups: per compress ratio, one K = V latent of head_dim per token in the window
+// and per ratio tokens beyond (index keys at ratio 4); ratio 0 is a plain window.
+std::vector<LayerGroup> CompressedGroups(const ModelSpec& m, const Shape& shape) {
+  std::vector<LayerGroup> groups;
+  for (const auto& [ratio, layers] : shape.compressed) {
+    groups.push_back(LayerGroup{.kind = ratio > 0 ? LayerKind::kCompressed : LayerKind::kWindow, .layers = layers,
+                                .kv_heads = 1, .key_dim = m.head_dim, .index_dim = ratio == 4 ? shape.compressed_index_dim : 0,
+                                .window_tokens = shape.window, .compress_ratio = ratio, .query_heads = m.num_attention_heads,
+                                .query_key_dim = m.head_dim, .query_value_dim = m.head_dim});
+  }
+  return groups;
+}
+
 std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, int64_t attention_layers) {
+  if (!shape.compressed.empty()) return CompressedGroups(m, shape);
   if (shape.latent) {
     const Shape::Latent& l = *shape.latent;
     return {LayerGroup{.kind = LayerKind::kLatent, .layers = attention_layers, .kv_heads = 1,
@@ -325,6 +481,11 @@ std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, 
   if (attention_layers > shape.local_layers) {
     groups.push_back(attention);
     groups.back().layers = attention_layers - shape.local_layers;
+    if (shape.global_head_dim > 0) {  // Gemma 4's global layers attend with their own geometry
+      groups.back().kv_heads = shape.global_kv_heads;
+      groups.back().key_dim = groups.back().value_dim = shape.global_head_dim;
+      groups.back().query_key_dim = groups.back().query_value_dim = shape.global_head_dim;
+    }
   }
   if (shape.local_layers > 0) {
     groups.push_back(attention);
@@ -343,7 +504,8 @@ std::vector<LayerGroup> LayerGroups(const ModelSpec& m, const Shape& shape) {
   if (shape.state_layers > 0) {
     groups.push_back(LayerGroup{.kind = LayerKind::kState, .layers = shape.state_layers, .state_elements = shape.state_elements});
   }
-  const int64_t rest = m.num_hidden_layers - attention_layers - shape.state_layers;
+  if (shape.kv_shared_layers > 0) groups.push_back(LayerGroup{.kind = LayerKind::kShared, .layers = shape.kv_shared_layers});
+  const int64_t rest = m.num_hidden_layers - attention_layers - shape.state_layers - shape.kv_shared_layers;
   if (rest > 0) groups.push_back(LayerGroup{.kind = LayerKind::kNone, .layers = rest});
   return groups;
 }
@@ -366,6 +528,12 @@ Value Gemma3Defaults() {
   return kGemma3.root();
 }
 
+// Gemma4TextConfig's global_head_dim when a config leaves it out (architectures-2026.md §5).
+Value Gemma4Defaults() {
+  static const json::Document kGemma4 = json::Document::Parse(R"({"global_head_dim": 512})").value();
+  return kGemma4.root();
+}
+
 struct ModelType {
   std::string_view type;
   void (*window)(const Config&, const ModelSpec&, Shape&);  // when the config has no layer_types
@@ -375,7 +543,7 @@ struct ModelType {
   void (*layout)(const Config&, const ModelSpec&, Shape&);
   bool latent;                    // DeepSeek's multi-head latent attention fields
   bool tied_by_default;           // tie_word_embeddings when the config omits it
-  const char* layer_types_window;  // the window's key when layer_types marks windowed layers
+  const char* layer_types_window;  // the window's key when layer_types marks windowed layers (null: the layout reads them)
   Value (*defaults)();
 };
 
@@ -384,15 +552,23 @@ constexpr ModelType kModelTypes[] = {
     {"deepseek_v2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v3", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v32", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v4", NoWindow, DeepSeekExperts, CompressedAttention, false, false, "sliding_window", NoDefaults},
+    {"ernie4_5", NoWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"exaone4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"gemma2", AlternatingWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"gemma3", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
     {"gemma3_text", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma4", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
+    {"gemma4_text", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
     {"glm4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"glm4_moe", NoWindow, DeepSeekExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"glm4_moe_lite", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"glm_moe_dsa", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"gpt_oss", AlternatingWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"hunyuan_v1_dense", NoWindow, NoExperts, NoCrossLayerAttention, false, true, "sliding_window", NoDefaults},
     {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"kimi_k25", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"lfm2", NoWindow, NoExperts, ShortConvHybrid, false, true, "sliding_window", NoDefaults},
     {"llama", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"llama4", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
     {"llama4_text", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
@@ -414,6 +590,7 @@ constexpr ModelType kModelTypes[] = {
     {"qwen3_next", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
     {"qwen3_vl_moe_text", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"qwen3_vl_text", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"smollm3", QwenWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
 };
 
 const ModelType* FindModelType(std::string_view type) {
@@ -428,7 +605,7 @@ const ModelType* FindModelType(std::string_view type) {
 void ReadWindow(const Config& c, const ModelType& type, const ModelSpec& m, Shape& shape) {
   if (!c.Has("layer_types")) {
     type.window(c, m, shape);
-  } else {
+  } else if (type.layer_types_window != nullptr) {  // else the type's layout read them
     for (const std::string_view kind : LayerTypes(c, m)) {
       if (kind == "sliding_attention" || kind == "chunked_attention") ++shape.local_layers;
     }
@@ -517,15 +694,21 @@ LayerCounts CountsOf(const ModelSpec& m, const Shape& shape) {
 std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, double attention, double router) {
   auto n = [](double value) { return FormatGrouped(static_cast<int64_t>(value)); };
   const LayerCounts count = CountsOf(m, shape);
-  const bool per_layer = count.attention == static_cast<double>(m.num_hidden_layers) && shape.dense_ffn_layers < 0;
+  const bool per_layer = count.attention == static_cast<double>(m.num_hidden_layers) && shape.dense_ffn_layers < 0 &&
+                         shape.attention_sum < 0;
   const std::string experts = m.moe ? n(static_cast<double>(m.moe->num_experts)) + " experts × " + n(shape.expert) +
                                           (shape.shared > 0 ? " + shared " + n(shape.shared) : "") + " + router " + n(router)
                                     : "";
   std::string formula = n(static_cast<double>(m.vocab_size)) + " × " + n(static_cast<double>(m.hidden_size)) +
                         (tied ? " (tied embeddings)" : " × 2 (untied embeddings)");
   const std::string attend = per_layer ? "attention " + n(attention) + " + " : "";
-  if (!per_layer) formula += " + " + n(count.attention) + " × attention " + n(attention);
+  if (shape.attention_sum >= 0) {
+    formula += " + attention by layer type " + n(shape.attention_sum);
+  } else if (!per_layer) {
+    formula += " + " + n(count.attention) + " × attention " + n(attention);
+  }
   if (count.state > 0) formula += " + " + n(count.state) + " × recurrent mixer " + n(shape.state_mixer);
+  if (shape.extra_params > 0) formula += " + " + shape.extra_label + " " + n(shape.extra_params);
   if (count.dense > 0) formula += " + " + n(count.dense) + " × (" + attend + "MLP " + n(shape.dense_layer_mlp) + ")";
   if (count.moe > 0) formula += " + " + n(count.moe) + " × (" + attend + experts + ")";
   formula += " = " + n(m.params_total);
@@ -542,7 +725,7 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
   const double h = static_cast<double>(m.hidden_size);
   const bool tied = c.Flag("tie_word_embeddings", type.tied_by_default);
   m.tie_word_embeddings = tied;
-  const double attention = AttentionParams(c, m, shape);
+  const double attention = shape.attention_params > 0 ? shape.attention_params : AttentionParams(c, m, shape);
   const double router = m.moe ? h * static_cast<double>(m.moe->num_experts) : 0;
   const LayerCounts count = CountsOf(m, shape);
   if (count.dense > 0 && shape.dense_layer_mlp == 0) {
@@ -551,10 +734,12 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
   const double embeddings = static_cast<double>(m.vocab_size) * h * (tied ? 1 : 2);
   const double experts = static_cast<double>(m.moe ? m.moe->num_experts : 0);
   const double per_token = static_cast<double>(m.moe ? m.moe->experts_per_token : 0);
-  const double common = embeddings + count.attention * attention + count.state * shape.state_mixer +
-                        count.dense * shape.dense_layer_mlp + count.moe * (shape.shared + router);
+  const double attention_all = shape.attention_sum >= 0 ? shape.attention_sum : count.attention * attention;
+  const double common = embeddings + attention_all + count.state * shape.state_mixer +
+                        count.dense * shape.dense_layer_mlp + count.moe * (shape.shared + router) + shape.extra_params;
   m.params_total = common + count.moe * experts * shape.expert;
-  m.params_active = common + count.moe * per_token * shape.expert;
+  m.params_active = common + count.moe * per_token * shape.expert - shape.per_layer_embedding;  // a lookup, not read whole
+  m.per_layer_embedding_params = shape.per_layer_embedding;
   m.params_formula = ParamsFormula(m, shape, tied, attention, router);
   if (m.moe) m.moe->expert_params = experts * shape.expert * shape.moe_layers;
 }
@@ -636,6 +821,7 @@ ModelSpec Read(Value root) {
   m.checkpoint_format = CheckpointFormat(outer, Config(text, NoDefaults()));
   Shape shape = ReadShape(c, type, m);
   m.layer_groups = LayerGroups(m, shape);
+  if (!shape.compressed.empty()) m.attention = Attention::kMla;  // a latent, compressed
   CountParameters(c, type, shape, m);
   m.sources = {{"architecture", "pasted config.json"}};
   return m;

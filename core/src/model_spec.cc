@@ -33,6 +33,9 @@ std::optional<Error> ValidateGroup(const LayerGroup& group, const std::string& f
   if ((group.state_elements > 0) != rule.has_state) {
     return Invalid(field, "state_elements must be positive for a state group and 0 for every other kind.");
   }
+  if ((group.compress_ratio > 1) != rule.compressed || group.compress_ratio < 0) {
+    return Invalid(field, "compress_ratio must be above 1 for a compressed group and 0 for every other kind.");
+  }
   if (rule.caches_tokens && (group.query_heads <= 0 || group.query_key_dim <= 0)) {
     return Invalid(field, "An attention group needs query_heads and query_key_dim for the naive MHA comparison.");
   }
@@ -48,7 +51,7 @@ std::optional<Error> ValidateGroups(const ModelSpec& model) {
     const LayerGroup& group = model.layer_groups[i];
     if (auto invalid = ValidateGroup(group, "layer_groups[" + std::to_string(i) + "]")) return invalid;
     layers += group.layers;
-    latent = latent || group.kind == LayerKind::kLatent;
+    latent = latent || group.kind == LayerKind::kLatent || group.kind == LayerKind::kCompressed;
     if (std::find(windows.begin(), windows.end(), group.window_tokens) == windows.end()) {
       windows.push_back(group.window_tokens);
     }
@@ -61,7 +64,7 @@ std::optional<Error> ValidateGroups(const ModelSpec& model) {
                                        std::to_string(model.num_hidden_layers) + ").");
   }
   if (latent != (model.attention == Attention::kMla)) {
-    return Invalid("attention", "Latent attention (MLA) caches a latent: exactly MLA models have latent layer groups.");
+    return Invalid("attention", "Latent attention (MLA) caches a latent: exactly MLA models have latent or compressed layer groups.");
   }
   return std::nullopt;
 }

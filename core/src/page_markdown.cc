@@ -202,7 +202,7 @@ std::string LayerPattern(const Page& p, const ModelSpec& m) {
   for (const LayerGroup& g : m.layer_groups) {
     parts += (parts.empty() ? "" : " + ") +
              p.Fill("arch.kind." + std::string(kLayerKinds.Id(g.kind)),
-                    {{"n", FormatGrouped(g.layers)}, {"window", FormatGrouped(g.window_tokens)}});
+                    {{"n", FormatGrouped(g.layers)}, {"window", FormatGrouped(g.window_tokens)}, {"ratio", FormatGrouped(g.compress_ratio)}});
     state_elements += static_cast<double>(g.layers) * static_cast<double>(g.state_elements);
   }
   std::string text = p.Fill("arch.pattern.text", {{"layers", FormatGrouped(m.num_hidden_layers)}, {"parts", parts}});

@@ -58,6 +58,7 @@ void VisitFields(V& v, G& g) {
   v.Count("key_dim", g.key_dim, kZeroByDefault);
   v.Count("value_dim", g.value_dim, kZeroByDefault);
   v.Count("index_dim", g.index_dim, kZeroByDefault);
+  v.Count("compress_ratio", g.compress_ratio, kZeroByDefault);
   v.Count("window_tokens", g.window_tokens, kZeroByDefault);
   v.Count("state_elements", g.state_elements, kZeroByDefault);
   v.Count("query_heads", g.query_heads, kZeroByDefault);

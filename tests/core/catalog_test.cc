@@ -282,9 +282,12 @@ TEST(BuiltinCatalog, EveryEntryIsConsistentAndSourced) {
       case Attention::kMha: EXPECT_EQ(m.num_key_value_heads, m.num_attention_heads); break;
       case Attention::kMqa: EXPECT_EQ(m.num_key_value_heads, 1); break;
       case Attention::kGqa: EXPECT_LT(m.num_key_value_heads, m.num_attention_heads); break;
-      case Attention::kMla:
-        ASSERT_EQ(m.layer_groups.size(), 1u);
-        EXPECT_EQ(m.layer_groups[0].kind, LayerKind::kLatent);
+      case Attention::kMla:  // one latent "head" per token, no separate value (DeepSeek-V4: compressed, windowed)
+        for (const LayerGroup& group : m.layer_groups) {
+          EXPECT_TRUE(group.kind == LayerKind::kLatent || group.kind == LayerKind::kCompressed || group.kind == LayerKind::kWindow);
+          EXPECT_EQ(group.kv_heads, 1);
+          EXPECT_EQ(group.value_dim, 0);
+        }
         break;
     }
     int64_t layers = 0;
@@ -384,7 +387,7 @@ TEST(Catalog, MixtureOfExpertsModelsStateTheirExpertParameters) {
     EXPECT_GT(model.moe->expert_params, 0) << model.id;
     EXPECT_LT(model.moe->expert_params, model.params_total) << model.id;
   }
-  EXPECT_EQ(moe_models, 36);
+  EXPECT_EQ(moe_models, 37);
   // gpt-oss-20b: 24 layers × 32 experts × (2,880 × 5,760 + 5,760 + 2,880 × 2,880 + 2,880).
   EXPECT_EQ(BuiltinCatalog().value().FindModel("gpt-oss-20b")->moe->expert_params, 24.0 * 32 * 24891840);
 }

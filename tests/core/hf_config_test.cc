@@ -63,9 +63,9 @@ TEST_P(Configs, ReadTheArchitecture) {
     EXPECT_EQ(m.layer_groups[0].kind, LayerKind::kLatent);
     EXPECT_EQ(m.layer_groups[0].key_dim, 576);
   }
-  if (e.experts == 0) {
+  if (e.experts == 0) {  // every weight read per token but a per-layer embedding table's
     EXPECT_EQ(m.topology, Topology::kDense);
-    EXPECT_EQ(m.params_active, m.params_total);
+    EXPECT_EQ(m.params_active, m.params_total - m.per_layer_embedding_params);
   } else {
     ASSERT_TRUE(m.moe);
     EXPECT_EQ(m.moe->num_experts, e.experts);
@@ -136,6 +136,23 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"qwen3_5", 32, 4096, 16, 4, 256, 262144, Attention::kGqa, 0, 0, 0, 0, 0},
         // Qwen3-Next-80B-A3B: every 4th of 48 layers attends; 512 experts top-10, 1 shared.
         Expected{"qwen3_next", 48, 2048, 16, 2, 256, 262144, Attention::kGqa, 0, 0, 512, 10, 1},
+        // Gemma 4 E4B (gemma4 around gemma4_text): 42 layers, the last 18 reuse earlier KV; of the
+        // 24 caching layers 20 are sliding at 512 tokens.
+        Expected{"gemma4", 42, 2560, 8, 2, 256, 131072, Attention::kGqa, 512, 20, 0, 0, 0},
+        // Gemma 4 31B (transformers' printout of its config): 50 of 60 layers sliding at 1,024.
+        Expected{"gemma4_31b", 60, 5376, 32, 16, 256, 262144, Attention::kGqa, 1024, 50, 0, 0, 0},
+        // SmolLM3-3B: use_sliding_window false, layer_types all full attention; tied by default.
+        Expected{"smollm3", 36, 2048, 16, 4, 128, 65536, Attention::kGqa, 0, 0, 0, 0, 0},
+        // EXAONE-4.0-1.2B: head_dim 64 stated; sliding_window null.
+        Expected{"exaone4", 30, 2048, 32, 8, 64, 65536, Attention::kGqa, 0, 0, 0, 0, 0},
+        // ERNIE-4.5-0.3B-Base-PT: head_dim 128 although 1,024 / 16 = 64.
+        Expected{"ernie4_5", 18, 1024, 16, 2, 128, 131072, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Hy-MT2-7B (hunyuan_v1_dense, Hunyuan-7B's shape): use_cla false.
+        Expected{"hunyuan_v1_dense", 32, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Kimi-K2.5 (kimi_k25 around a deepseek_v3 text_config): 384 experts, 262,144 positions.
+        Expected{"kimi_k25", 61, 7168, 64, 64, 128, 262144, Attention::kMla, 0, 0, 384, 8, 1},
+        // LFM2.5-1.2B (lfm2): no head_dim key, 2,048 / 32 = 64.
+        Expected{"lfm2", 16, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 0, 0, 0},
         // Nemotron-3-Nano-30B-A3B (nemotron_h): 6 attention, 23 Mamba2 and 23 expert layers.
         Expected{"nemotron_h", 52, 2688, 32, 2, 128, 262144, Attention::kGqa, 0, 0, 128, 6, 1}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
@@ -155,6 +172,13 @@ TEST(HfConfig, ParameterCountsFromTheShapes) {
   const ModelSpec lite = Parse("deepseek_v2");
   EXPECT_EQ(lite.params_total, 15706357760.0);
   EXPECT_EQ(lite.params_active, 2661023744.0);
+  // LFM2.5-1.2B: tied 65,536 × 2,048 + 6 attention layers × (2 × 2,048² + 2 × 2,048 × 512) + 10
+  // conv layers × (in_proj 2,048 × 6,144 + conv 2,048 × 3 + out_proj 2,048²) + 16 SwiGLU MLPs of
+  // 2/3 × 12,288 = 8,192 (a multiple of 256): 3 × 2,048 × 8,192 = 1,170,272,256, the 1.17B its
+  // quantization run's request.json states.
+  EXPECT_EQ(Parse("lfm2").params_total, 65536.0 * 2048 + 6 * (2 * 2048 * 2048.0 + 2 * 2048 * 512.0) +
+                                            10 * (2048 * 6144.0 + 2048 * 3 + 2048 * 2048.0) + 16 * 3 * 2048 * 8192.0);
+  EXPECT_EQ(Parse("lfm2").params_total, 1170272256.0);
   EXPECT_NE(lite.params_formula.find("26 × (attention 13,762,560 + 64 experts × 8,650,752 + shared "
                                      "17,301,504 + router 131,072)"),
             std::string::npos)
@@ -179,7 +203,9 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"qwen3_vl", "qwen3-vl-8b-instruct"}, {"qwen3_5", "qwen3.5-9b"},
                 {"qwen3_next", "qwen3-next-80b-a3b-instruct"}, {"nemotron_h", "nemotron-3-nano-30b-a3b"},
                 {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}, {"olmo2", "olmo-2-7b"},
-                {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct"}};
+                {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct"}, {"deepseek_v4", "deepseek-v4-flash"},
+                {"gemma4", "gemma-4-e4b"}, {"gemma4_31b", "gemma-4-31b"}, {"smollm3", "smollm3-3b"},
+                {"exaone4", "exaone-4.0-1.2b"}, {"kimi_k25", "kimi-k2.5"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);
@@ -204,6 +230,7 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
       EXPECT_EQ(a.key_dim, b.key_dim);
       EXPECT_EQ(a.value_dim, b.value_dim);
       EXPECT_EQ(a.index_dim, b.index_dim);
+      EXPECT_EQ(a.compress_ratio, b.compress_ratio);
       EXPECT_EQ(a.window_tokens, b.window_tokens);
       EXPECT_EQ(a.state_elements, b.state_elements);
       EXPECT_EQ(a.query_heads, b.query_heads);
@@ -283,7 +310,28 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{R"({"model_type": "nemotron_h", "num_hidden_layers": 3, "hidden_size": 2688, "num_attention_heads": 32,
                    "num_key_value_heads": 2, "head_dim": 128, "vocab_size": 131072, "max_position_embeddings": 262144,
                    "layers_block_type": ["mamba", "attention", "ssm"], "intermediate_size": 1856})",
-               "model.layers_block_type"}));
+               "model.layers_block_type"},
+        // DeepSeek-V4 with a ratio of 1 (0 or above 1 only) and with too few ratios.
+        Broken{R"({"model_type": "deepseek_v4", "num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 64,
+                   "num_key_value_heads": 1, "head_dim": 512, "vocab_size": 129280, "max_position_embeddings": 1048576,
+                   "q_lora_rank": 1024, "o_lora_rank": 1024, "o_groups": 8, "index_head_dim": 128, "index_n_heads": 64,
+                   "hc_mult": 4, "sliding_window": 128, "compress_ratios": [0, 1, 4],
+                   "n_routed_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 2048})",
+               "model.compress_ratios"},
+        Broken{R"({"model_type": "deepseek_v4", "num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 64,
+                   "num_key_value_heads": 1, "head_dim": 512, "vocab_size": 129280, "max_position_embeddings": 1048576,
+                   "compress_ratios": [0, 4]})",
+               "model.compress_ratios"},
+        // Hunyuan with cross-layer attention, which the importer does not read.
+        Broken{R"({"model_type": "hunyuan_v1_dense", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+                   "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128167, "max_position_embeddings": 262144,
+                   "intermediate_size": 14336, "use_cla": true, "cla_share_factor": 2})",
+               "model.use_cla"},
+        // Gemma 4 whose shared layers leave none to cache.
+        Broken{R"({"model_type": "gemma4_text", "num_hidden_layers": 2, "hidden_size": 1536, "num_attention_heads": 8,
+                   "num_key_value_heads": 1, "head_dim": 256, "vocab_size": 262144, "max_position_embeddings": 131072,
+                   "layer_types": ["sliding_attention", "full_attention"], "num_kv_shared_layers": 2})",
+               "model.num_kv_shared_layers"}));
 
 TEST(HfConfig, ARequestCarriesAConfigInPlaceOfAnId) {
   // The contract's second form of "model": the config object itself.
@@ -352,7 +400,11 @@ INSTANTIATE_TEST_SUITE_P(
         // layers; Mamba2 conv 3 × (64 × 64 + 2 × 8 × 128) = 18,432 and SSM 64 × 64 × 128 =
         // 524,288 elements; 23 × 542,720 × 4 B = 49,930,240 B = 47.62 MiB per sequence
         // (architectures-2026.md §4.5, mamba_ssm_cache_dtype float32). KV: 6 × 2 × 2 × 128 × 2 B.
-        HybridCase{"nemotron_h", 6, 23, 23, 542720, 6 * 2 * 2 * 128 * 2, 49930240}),
+        HybridCase{"nemotron_h", 6, 23, 23, 542720, 6 * 2 * 2 * 128 * 2, 49930240},
+        // LFM2.5-1.2B: layer_types holds 10 conv and 6 full_attention layers; a conv layer keeps
+        // (conv_L_cache 3 − 1) × conv_dim 2,048 = 4,096 elements (architectures-2026.md §4.6):
+        // 10 × 4,096 × 4 B = 163,840 B per sequence. KV: 6 × 2 × 8 heads × 64 × 2 B.
+        HybridCase{"lfm2", 6, 10, 0, 4096, 6 * 2 * 8 * 64 * 2, 163840}),
     [](const ::testing::TestParamInfo<HybridCase>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, NemotronHReadsLayersBlockTypeLikeItsPattern) {
@@ -423,6 +475,66 @@ TEST(HfConfig, SparseAttentionKeepsAnIndexerKeyBesideTheLatent) {
   // weights 7,168 × 64 = 13,959,168; over 61 layers DeepSeek-V3.2 counts 851,509,248 more than
   // DeepSeek-V3 (whose config is the same otherwise).
   EXPECT_EQ(v32.params_total - Parse("deepseek_v3").params_total, 61.0 * 13959168);
+}
+
+TEST(HfConfig, CompressedAttentionKeepsAWindowAndOneLatentPerRatioTokens) {
+  // DeepSeek-V4-Flash: compress_ratios [0, 0, 4, 128, 4, …, 128, 4, 0] over 43 layers and the MTP
+  // layer: 2 window-only layers, 21 at ratio 4 with an indexer key, 20 at ratio 128; every layer
+  // keeps a sliding_window of 128 K = V latents of head_dim 512 (architectures-2026.md §4.9).
+  const ModelSpec v4 = Parse("deepseek_v4");
+  EXPECT_EQ(v4.attention, Attention::kMla);
+  ASSERT_EQ(v4.layer_groups.size(), 3u);
+  EXPECT_EQ(v4.layer_groups[0].kind, LayerKind::kWindow);
+  EXPECT_EQ(v4.layer_groups[0].layers, 2);
+  EXPECT_EQ(v4.layer_groups[1].compress_ratio, 4);
+  EXPECT_EQ(v4.layer_groups[1].layers, 21);
+  EXPECT_EQ(v4.layer_groups[1].index_dim, 128);
+  EXPECT_EQ(v4.layer_groups[2].compress_ratio, 128);
+  EXPECT_EQ(v4.layer_groups[2].layers, 20);
+  EXPECT_EQ(v4.layer_groups[2].index_dim, 0);
+  // One sequence of 131,072 tokens at 16 bits: the windows 43 × 128 × 1,024 B = 5,636,096; the
+  // ratio-4 latents 21 × 32,768 × 1,024 = 704,643,072 and index keys 21 × 32,768 × 256 =
+  // 176,160,768; the ratio-128 latents 20 × 1,024 × 1,024 = 20,971,520: 907,411,456 B (0.845 GiB,
+  // against 43 × 1,024 × 131,072 = 5.38 GiB for a plain latent on every layer).
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(v4, 2.0), 131072, 1), 907411456.0);
+  // At 1,048,576 tokens, 8 times the compressed part plus the same windows.
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(v4, 2.0), 1048576, 1), 5636096.0 + 8 * (704643072.0 + 176160768 + 20971520));
+  // Weights: untied 2 × 129,280 × 4,096 = 1,059,061,760; per layer wq_a 4,096 × 1,024, wq_b
+  // 1,024 × 64 × 512, wkv 4,096 × 512, wo_a 4,096 × 8,192, wo_b 8,192 × 4,096 and the
+  // hyper-connections 2 × 24 × 16,384: 107,741,184; per ratio-4 layer the compressor 2 × 4,096 ×
+  // 1,024 and the indexer 2 × 4,096 × 256 + 4,096 × 64 + 1,024 × 64 × 128 (19,136,512), per
+  // ratio-128 layer 2 × 4,096 × 512; per layer 257 experts × 3 × 4,096 × 2,048 and the router
+  // 4,096 × 256: 284,330,295,296, within 0.001 % of the 284,332,240,471 the checkpoint's tensor
+  // list holds (catalog entry: norms, compressor position biases, sinks and the head's mixing).
+  EXPECT_EQ(v4.params_total, 1059061760.0 + 43 * 107741184.0 + 21 * 19136512.0 + 20 * 8388608.0 / 2 +
+                                 43 * (257 * 25165824.0 + 1048576));
+  EXPECT_EQ(v4.params_total, 284330295296.0);
+}
+
+TEST(HfConfig, Gemma4AttendsGloballyWithItsOwnHeadsAndSharesKv) {
+  // Gemma 4 E4B: the last num_kv_shared_layers 18 of 42 layers reuse earlier KV; of the 24 that
+  // cache, the 4 full layers keep 2 KV heads × global_head_dim 512 (attention_k_eq_v false: the
+  // ordinary KV heads) and the 20 sliding ones 2 × 256 for 512 tokens. At 16 bits and 32,768
+  // tokens: 4 × 2 × 1,024 × 2 B × 32,768 + 20 × 2 × 512 × 2 B × 512 = 557,842,432 B.
+  const ModelSpec e4b = Parse("gemma4");
+  ASSERT_EQ(e4b.layer_groups.size(), 3u);
+  EXPECT_EQ(e4b.layer_groups[2].kind, LayerKind::kShared);
+  EXPECT_EQ(e4b.layer_groups[2].layers, 18);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(e4b, 2.0), 32768, 1), 16384.0 * 32768 + 40960.0 * 512);
+  // Its per-layer embeddings: vocab_size_per_layer_input 262,144 × 42 layers × 256, counted in
+  // the weights but not read per token.
+  EXPECT_EQ(e4b.per_layer_embedding_params, 262144.0 * 42 * 256);
+  EXPECT_EQ(e4b.params_total - e4b.params_active, 262144.0 * 42 * 256);
+  // Gemma 4 31B: attention_k_eq_v, so its 10 full layers keep num_global_key_value_heads 4 × 512
+  // (V stored like K) and have no v_proj: per full layer q and o 2 × 5,376 × 32 × 512 and k
+  // 5,376 × 4 × 512; per sliding layer q and o 2 × 5,376 × 32 × 256, k and v 2 × 5,376 × 16 × 256
+  // (the shapes the checkpoint's tensor list shows, catalog entry gemma-4-31b).
+  const ModelSpec g31 = Parse("gemma4_31b");
+  EXPECT_EQ(g31.layer_groups[0].kv_heads, 4);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(g31, 2.0), 131072, 1), 10 * 4 * 1024 * 2 * 131072.0 + 50 * 16 * 512 * 2 * 1024.0);
+  const double attention = 10 * (2 * 5376 * 32 * 512.0 + 5376 * 4 * 512.0) + 50 * (2 * 5376 * 32 * 256.0 + 2 * 5376 * 16 * 256.0);
+  EXPECT_EQ(attention, 8477736960.0);
+  EXPECT_NE(g31.params_formula.find("attention by layer type 8,477,736,960"), std::string::npos) << g31.params_formula;
 }
 
 TEST(HfConfig, AQuantizedCheckpointNamesItsFormat) {

@@ -67,14 +67,16 @@ inline constexpr Named<Fit> kFitNames[] = {
 inline constexpr Vocabulary<Fit> kFits{kFitNames};
 
 // What shrinks a model's KV cache against naive multi-head attention: grouped or multi-query
-// KV heads, a latent (MLA), windowed layers, both of the first and the last, or nothing.
-enum class KvCompression { kNone, kGroupedHeads, kLatent, kWindow, kGroupedHeadsAndWindow };
+// KV heads, a latent (MLA), windowed layers, both of the first and the last, a latent
+// compressed along the sequence (DeepSeek-V4), or nothing.
+enum class KvCompression { kNone, kGroupedHeads, kLatent, kWindow, kGroupedHeadsAndWindow, kCompressedLatent };
 inline constexpr Named<KvCompression> kKvCompressionNames[] = {
     {KvCompression::kNone, "none"},
     {KvCompression::kGroupedHeads, "grouped_heads"},
     {KvCompression::kLatent, "latent"},
     {KvCompression::kWindow, "window"},
-    {KvCompression::kGroupedHeadsAndWindow, "grouped_heads_window"}};
+    {KvCompression::kGroupedHeadsAndWindow, "grouped_heads_window"},
+    {KvCompression::kCompressedLatent, "compressed_latent"}};
 inline constexpr Vocabulary<KvCompression> kKvCompressions{kKvCompressionNames};
 KvCompression KvCompressionOf(const ModelSpec& model);
 
@@ -99,6 +101,8 @@ struct KvLayout {
 // 1.2 and Part 2 over the layer groups: each group caches kv_heads × (key_dim + value_dim) + index_dim
 // elements per token and layer (GQA: keys and values per KV head; MLA: one latent), windowed
 // groups up to their window; state groups keep state_elements × state_bytes_per_element.
+// Compressed groups keep their window of latents plus (latent + index_dim) / compress_ratio per
+// token of the whole context (ceil(S / ratio) entries, taken as S / ratio: under one entry per layer).
 // With head_divisor N > 1 (tensor parallel, KvSplit::kHeadsMinOne) it is one device's share:
 // max(1, kv_heads / N) heads per group, so latents (one "head") stay whole on every device.
 KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element = 0,

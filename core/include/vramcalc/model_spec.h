@@ -27,7 +27,9 @@ inline constexpr Vocabulary<Attention> kAttentions{kAttentionNames};
 // What a group of layers keeps per sequence. The kind names the mechanism (for the card and the
 // checks); the memory follows from the group's numbers alone, the same way for every kind:
 // per token kv_heads × (key_dim + value_dim) + index_dim elements, up to window_tokens tokens
-// when the kind is windowed, plus state_elements per sequence whatever the context.
+// when the kind is windowed, plus state_elements per sequence whatever the context. A compressed
+// group keeps its window of latents and, beside it, one latent (+ index key) per compress_ratio
+// tokens of the whole context.
 enum class LayerKind {
   kFull,    // attention over the whole context: keys and values of every KV head
   kWindow,  // sliding-window or chunked attention: the same, for the last window_tokens tokens
@@ -35,12 +37,16 @@ enum class LayerKind {
   kState,   // linear attention or SSM: a fixed recurrent state per sequence, no per-token cache
   kShared,  // reuses the cache of an earlier layer: allocates nothing
   kNone,    // no attention cache at all
+  // DeepSeek-V4's compressed attention: a window of latents plus one compressed latent per
+  // compress_ratio tokens (ratio 4 with indexer keys, "CSA"; ratio 128 without, "HCA").
+  kCompressed,
 };
 // Each kind's rule: what its numbers must hold (ValidateModel checks every group against it).
 struct LayerKindRule {
   bool caches_tokens;  // kv_heads, key_dim > 0 (value_dim may be 0: a latent is keys and values)
   bool windowed;       // window_tokens > 0 (and only then)
   bool has_state;      // state_elements > 0 (and only then)
+  bool compressed;     // compress_ratio > 1 (and only then)
 };
 struct LayerKindInfo {
   LayerKind value;
@@ -48,12 +54,13 @@ struct LayerKindInfo {
   LayerKindRule rule;
 };
 inline constexpr LayerKindInfo kLayerKindInfo[] = {
-    {LayerKind::kFull, "full", {true, false, false}},
-    {LayerKind::kWindow, "window", {true, true, false}},
-    {LayerKind::kLatent, "latent", {true, false, false}},
-    {LayerKind::kState, "state", {false, false, true}},
-    {LayerKind::kShared, "shared", {false, false, false}},
-    {LayerKind::kNone, "none", {false, false, false}},
+    {LayerKind::kFull, "full", {true, false, false, false}},
+    {LayerKind::kWindow, "window", {true, true, false, false}},
+    {LayerKind::kLatent, "latent", {true, false, false, false}},
+    {LayerKind::kState, "state", {false, false, true, false}},
+    {LayerKind::kShared, "shared", {false, false, false, false}},
+    {LayerKind::kNone, "none", {false, false, false, false}},
+    {LayerKind::kCompressed, "compressed", {true, true, false, true}},
 };
 inline constexpr Vocabulary<LayerKind, LayerKindInfo> kLayerKinds{kLayerKindInfo};
 
@@ -70,6 +77,9 @@ struct LayerGroup {
   // index_head_dim): it holds every token, though attention reads only the top-k it selects.
   int64_t index_dim = 0;
   int64_t window_tokens = 0;   // windowed kinds: the cache stops growing here
+  // Compressed groups: one more latent per compress_ratio tokens of the whole context, with the
+  // index key (index_dim) kept for those entries only.
+  int64_t compress_ratio = 0;
   int64_t state_elements = 0;  // per sequence (recurrent layers: conv + recurrent state)
   // The attention a naive MHA cache would hold instead, for "the saving against naive MHA":
   // every query head's keys and values (MLA: qk_nope + qk_rope and v_head_dim).

@@ -44,7 +44,9 @@ function sourceList(sources) {
 function layerPattern(model, { t, lang }) {
   const groups = model.layer_groups ?? [];
   if (groups.length < 2) return null;
-  const parts = groups.map((g) => t(`arch.kind.${g.kind}`, { n: fmt.integer(lang, g.layers), window: fmt.integer(lang, g.window_tokens) }));
+  const parts = groups.map((g) => t(`arch.kind.${g.kind}`, {
+    n: fmt.integer(lang, g.layers), window: fmt.integer(lang, g.window_tokens), ratio: fmt.integer(lang, g.compress_ratio ?? 0),
+  }));
   const text = t('arch.pattern.text', { layers: fmt.integer(lang, model.num_hidden_layers), parts: parts.join(' + ') });
   const state = groups.reduce((sum, g) => sum + g.layers * g.state_elements, 0) * 4 / 2 ** 20;
   return state > 0 ? `${text}; ${t('arch.pattern.state', { mib: fmt.fixed(lang, state, 2) })}` : text;
