@@ -6,10 +6,11 @@
 # DEVICE_DROP_KEYS and MODEL_DROP_KEYS (;-lists) leave those keys out of the devices and the
 # models as well: the wasm build drops the devices' "source" texts, which the page never shows,
 # and the models' "sources", which the page's architecture card loads from model-sources.json
-# (web/tools/model_sources.mjs) when it shows them; they stay in assets/, the CLI and the native
+# (web/tools/site_data.mjs) when it shows them; they stay in assets/, the CLI and the native
 # tests.
+# EMBED_STRINGS=OFF leaves the UI strings out (empty tables): the wasm module's page loads them.
 # Run as: cmake -DASSETS_DIR=... -DOUTPUT=... [-DDEVICE_DROP_KEYS=source] [-DMODEL_DROP_KEYS=sources]
-#         -P embed_assets.cmake
+#         [-DEMBED_STRINGS=OFF] -P embed_assets.cmake
 
 # `out` = `json` as compact JSON text without "_" keys.
 function(json_compact out json)
@@ -107,8 +108,12 @@ set(DROP_KEYS "")
 cpp_text(devices_literal "${text}")
 
 foreach(lang IN ITEMS de en)
-  file(READ "${ASSETS_DIR}/i18n/${lang}.json" json)
-  json_compact(text "${json}")
+  if(DEFINED EMBED_STRINGS AND NOT EMBED_STRINGS)
+    set(text "{}")  # the program carries no UI strings (the wasm module: the page loads them)
+  else()
+    file(READ "${ASSETS_DIR}/i18n/${lang}.json" json)
+    json_compact(text "${json}")
+  endif()
   cpp_text(strings_${lang} "${text}")
 endforeach()
 

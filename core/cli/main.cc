@@ -52,6 +52,7 @@ constexpr std::string_view kPageFields[] = {"model",   "format",  "context",    
                                             "memory_utilization", "max_num_batched_tokens", "ubatch",
                                             "flash_attention",    "parallel"};
 constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
+constexpr std::string_view kDeviceSweepFields[] = {"device", "device_count", "context", "batch", "kv_dtype", "runtime"};
 
 bool IsOk(const std::string& response) { return response.rfind("{\"ok\":true", 0) == 0; }
 
@@ -128,8 +129,9 @@ std::string SweepHelp() {
          vramcalc::JoinIds(kSweepFields, [](std::string_view n) { return n; }, "and", false) +
          ", as for `vramcalc evaluate`.\n"
          "The second prints, for one device, each model's most precise format that fits (FP16 first,\n"
-         "IQ4_XS last), with its memory, decode rate and largest context. Options:\n" +
-         FlagHelp(kSweepFields) + "\nExample: vramcalc sweep --device rtx-4090-24gb --context 8192\n";
+         "IQ4_XS last), with its memory, decode rate and largest context (at most the model's own\n"
+         "maximum), and apart the models whose maximum context is below the one asked. Options:\n" +
+         FlagHelp(kDeviceSweepFields) + "\nExample: vramcalc sweep --device rtx-4090-24gb --context 8192\n";
 }
 
 // The whole file, or an error message naming it.
@@ -263,25 +265,42 @@ int Page(const Args& args) {
 }
 
 // For one device: each model's most precise format that fits, as a table.
-void PrintDeviceSweep(const vramcalc::SweepResult& result, const vramcalc::Device& device) {
-  const std::size_t d = static_cast<std::size_t>(
-      std::find(result.devices.begin(), result.devices.end(), &device) - result.devices.begin());
+// One device's sweep as the page's fits view lists it: each model's most precise format that
+// fits; a model whose own maximum context is below the one asked, apart; a largest context the
+// model's maximum stops ("*": memory would allow more).
+void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   const vramcalc::SweepRequest& r = result.request;
-  std::cout << device.name << ", " << vramcalc::FormatGrouped(r.context_tokens) << " tokens × " << r.batch
-            << ", KV cache " << r.kv_dtype << ", runtime " << r.runtime << "\n\n";
+  const vramcalc::Device& device = *result.devices.front();
+  std::cout << (r.device_count > 1 ? std::to_string(r.device_count) + "× " : "") << device.name << ", "
+            << vramcalc::FormatGrouped(r.context_tokens) << " tokens × " << r.batch << ", KV cache " << r.kv_dtype
+            << ", runtime " << r.runtime << "\n\n";
   std::vector<std::vector<std::string>> rows = {{"model", "best format", "memory", "decode", "max context"}};
+  std::vector<std::vector<std::string>> beyond = {{"model", "its maximum context"}};
+  bool capped = false;
   for (std::size_t m = 0; m < result.models.size(); ++m) {
-    std::vector<std::string> row = {result.models[m]->name, "does not fit in any format"};
+    const vramcalc::ModelSpec& model = *result.models[m];
+    if (vramcalc::BeyondMaxPosition(r, model)) {
+      beyond.push_back({model.name, vramcalc::FormatGrouped(model.max_position_embeddings)});
+      continue;
+    }
+    std::vector<std::string> row = {model.name, "does not fit in any format"};
     for (std::size_t f = 0; f < result.formats.size(); ++f) {
-      const auto& cell = result.cells[(m * result.formats.size() + f) * result.devices.size() + d];
+      const auto& cell = result.cells[m * result.formats.size() + f];  // one device: device index 0
       if (cell.fit == vramcalc::Fit::kNoFit) continue;
-      row = {result.models[m]->name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib),
-             vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s", vramcalc::FormatGrouped(cell.max_context_tokens)};
+      capped = capped || cell.max_context_capped;
+      row = {model.name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib),
+             vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s",
+             vramcalc::FormatGrouped(cell.max_context_tokens) + (cell.max_context_capped ? "*" : "")};
       break;
     }
     rows.push_back(std::move(row));
   }
   PrintTable(rows);
+  if (capped) std::cout << "\n* the model's own maximum context; memory would allow more.\n";
+  if (beyond.size() > 1) {
+    std::cout << "\nContext longer than the model supports (" << vramcalc::FormatGrouped(r.context_tokens) << " tokens):\n\n";
+    PrintTable(beyond);
+  }
 }
 
 int Sweep(const Args& args) {
@@ -295,12 +314,11 @@ int Sweep(const Args& args) {
     std::cout << response << "\n";
     return IsOk(response) ? kExitOk : kExitNotOk;
   }
-  std::string device_id;
-  const FlagRequest request = RequestFromFlags(args, kSweepFields, [&](std::string_view flag, std::string_view value) {
-    if (flag != "--device") return false;
-    device_id = std::string(value);
-    return true;
-  });
+  const FlagRequest request = RequestFromFlags(args, kDeviceSweepFields, [](std::string_view, std::string_view) { return false; });
+  if (request.error.empty() && request.json.find("\"device\"") == std::string::npos) {
+    std::cerr << "vramcalc sweep: options need --device\n\n" << SweepHelp();
+    return kExitUsage;
+  }
   if (!request.error.empty()) {
     std::cerr << "vramcalc sweep: " << request.error << "\n\n" << SweepHelp();
     return kExitUsage;
@@ -311,17 +329,12 @@ int Sweep(const Args& args) {
     std::cerr << "vramcalc sweep: " << (parsed.ok() ? catalog.error() : parsed.error()).message << "\n";
     return kExitNotOk;
   }
-  const vramcalc::Device* device = catalog.value().FindDevice(device_id);
-  if (device == nullptr) {
-    std::cerr << "vramcalc sweep: unknown device \"" << device_id.substr(0, 64) << "\"; `vramcalc devices` lists them.\n";
-    return kExitNotOk;
-  }
   const auto sweep = vramcalc::Sweep(parsed.value(), catalog.value());
   if (!sweep.ok()) {
     std::cerr << "vramcalc sweep: " << sweep.error().message << "\n";
     return kExitNotOk;
   }
-  PrintDeviceSweep(sweep.value(), *device);
+  PrintDeviceSweep(sweep.value());
   return kExitOk;
 }
 

@@ -422,6 +422,52 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   return response;
 }
 
+namespace {
+
+// The devices a sweep covers: the request's (a device of one's own kept in the result), else
+// every catalog device the runtime runs on.
+std::optional<Error> SweepDevices(const SweepRequest& request, const Catalog& catalog, const Scenario& s,
+                                  SweepResult& result) {
+  if (request.custom_device) result.own_device = std::make_unique<const Device>(*request.custom_device);
+  for (std::size_t i = 0; i < request.devices.size(); ++i) {
+    const char* field = i == 0 ? "device" : "compare";
+    const Device* device = i == 0 && result.own_device ? result.own_device.get() : catalog.FindDevice(request.devices[i]);
+    if (device == nullptr) {
+      return Unknown("unknown_device", "device", request.devices[i], "a catalog id such as \"rtx-4090-24gb\"", field);
+    }
+    if (!s.runtime->RunsOn(*device)) {
+      return Error{"unsupported_device", "Runtime " + std::string(s.runtime->id) + " does not run on " + device->name + ".", field};
+    }
+    result.devices.push_back(device);
+  }
+  if (request.devices.empty()) {
+    for (const Device& device : catalog.devices) {
+      if (s.runtime->RunsOn(device)) result.devices.push_back(&device);
+    }
+  }
+  return std::nullopt;
+}
+
+// One model × format × device: what the simulator says, the largest context stopping at the
+// model's own maximum.
+SweepCell SweepCellOf(const Scenario& s) {
+  SweepCell cell;
+  if (s.format->moe_only && !s.model->moe) {  // nothing to quantize: an empty, "no fit" cell
+    cell.fit = Fit::kNoFit;
+    return cell;
+  }
+  const Footprint footprint = FootprintOf(s);
+  cell.total_gib = footprint.total_gib();
+  cell.fit = RateFit(*s.runtime, cell.total_gib, CapacityGib(s));
+  cell.decode_tps = DecodeTokensPerSecond(s, footprint);
+  const int64_t by_memory = MaxContextTokens(s);
+  cell.max_context_tokens = std::min(by_memory, s.model->max_position_embeddings);
+  cell.max_context_capped = by_memory > s.model->max_position_embeddings;
+  return cell;
+}
+
+}  // namespace
+
 Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   Request tables;
   tables.kv_dtype = request.kv_dtype;
@@ -430,13 +476,16 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   if (auto error = ResolveTables(tables, catalog, s)) return *error;
   s.context_tokens = request.context_tokens;
   s.batch = request.batch;
+  s.device_count = request.device_count;
+  if (s.device_count > 1 && !s.runtime->multi_device) {
+    return Error{"unsupported_device_count",
+                 "Runtime " + std::string(s.runtime->id) + " runs on one device; device_count must be 1.", "device_count"};
+  }
   SweepResult result;
   result.request = request;
+  if (auto error = SweepDevices(request, catalog, s, result)) return *error;
   for (const ModelSpec& model : catalog.models) result.models.push_back(&model);
   for (const std::string_view id : s.runtime->formats) result.formats.push_back(FindQuantFormat(id));
-  for (const Device& device : catalog.devices) {
-    if (s.runtime->RunsOn(device)) result.devices.push_back(&device);
-  }
   result.cells.reserve(result.models.size() * result.formats.size() * result.devices.size());
   for (const ModelSpec* model : result.models) {
     for (const QuantFormat* format : result.formats) {
@@ -444,18 +493,7 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
         s.model = model;
         s.format = format;
         s.device = device;
-        SweepCell cell;
-        if (format->moe_only && !model->moe) {  // nothing to quantize: an empty, "no fit" cell
-          cell.fit = Fit::kNoFit;
-          result.cells.push_back(cell);
-          continue;
-        }
-        const Footprint footprint = FootprintOf(s);
-        cell.total_gib = footprint.total_gib();
-        cell.fit = RateFit(*s.runtime, cell.total_gib, CapacityGib(s));
-        cell.decode_tps = DecodeTokensPerSecond(s, footprint);
-        cell.max_context_tokens = MaxContextTokens(s);
-        result.cells.push_back(cell);
+        result.cells.push_back(SweepCellOf(s));
       }
     }
   }

@@ -409,11 +409,17 @@ Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
   const Result<json::Document> parsed = ParseRequestObject(request_json, R"({"context": 32768})");
   if (!parsed.ok()) return parsed.error();
   try {
-    constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
+    constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime", "device", "compare",
+                                                 "device_count"};
     RejectUnknown(parsed.value().root(), kSweepFields);
     Request fields;
     ReadPresent(parsed.value().root(), fields);
-    return SweepRequest{fields.context_tokens, fields.batch, fields.kv_dtype, fields.runtime};
+    SweepRequest sweep{fields.context_tokens, fields.batch, fields.kv_dtype, fields.runtime};
+    if (fields.device) sweep.devices.push_back(*fields.device);
+    sweep.devices.insert(sweep.devices.end(), fields.compare.begin(), fields.compare.end());
+    sweep.custom_device = fields.custom_device;
+    sweep.device_count = fields.device_count.value_or(1);
+    return sweep;
   } catch (const FieldError& e) {
     return Error{e.code, e.message, e.field};
   }

@@ -385,6 +385,10 @@ Result<Document> Document::Parse(std::string_view text, int max_depth, ParseFail
   // Node offsets are 32-bit: far beyond anything the core reads (requests are capped at 1 MiB).
   if (text.size() >= (std::size_t{1} << 31)) return Error{"malformed_json", "The text is too large.", ""};
   document.source_ = std::string(text);
+  // About one node per 12 bytes of typical JSON, and the strings' text at most the whole text:
+  // reserved once, not grown by copying (catalog files are tens of kilobytes).
+  document.nodes_.reserve(text.size() / 12 + 4);
+  document.strings_.reserve(text.size());
   Parser parser(document.source_, max_depth, document);
   const std::string error = parser.Run();
   if (!error.empty()) {

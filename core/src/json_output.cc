@@ -385,13 +385,21 @@ void WriteRequestVocabulary(JsonWriter& w) {
   w.EndObject();
 }
 
+// The languages, and the UI strings of those the program carries (the wasm module carries none:
+// the page loads each language's table from i18n/<lang>.json when it first speaks it).
 void WriteStrings(JsonWriter& w) {
+  w.Key("langs");
+  w.BeginArray();
+  for (const auto& entry : kLangs.entries()) w.Value(entry.id);
+  w.EndArray();
   w.Key("strings");
   w.BeginObject();
   for (const auto& entry : kLangs.entries()) {
+    const Strings& strings = BuiltinStrings(entry.value);
+    if (strings.texts().empty()) continue;
     w.Key(entry.id);
     w.BeginObject();
-    for (const auto& [key, value] : BuiltinStrings(entry.value).texts()) w.Field(key, value);
+    for (const auto& [key, value] : strings.texts()) w.Field(key, value);
     w.EndObject();
   }
   w.EndObject();
@@ -491,7 +499,12 @@ std::string SerializeSweep(const SweepResult& sweep) {
   w.Field("batch", sweep.request.batch);
   w.Field("kv_dtype", sweep.request.kv_dtype);
   w.Field("runtime", sweep.request.runtime);
+  w.Field("device_count", sweep.request.device_count);
   IdArray(w, "models", sweep.models, [](const ModelSpec* m) { return std::string_view(m->id); });
+  w.Key("max_position");  // each model's own maximum context
+  w.BeginArray();
+  for (const ModelSpec* model : sweep.models) w.Value(model->max_position_embeddings);
+  w.EndArray();
   IdArray(w, "formats", sweep.formats, [](const QuantFormat* f) { return f->id; });
   IdArray(w, "devices", sweep.devices, [](const Device* d) { return std::string_view(d->id); });
   IdArray(w, "fit_ids", kFits.entries(), [](const auto& entry) { return entry.id; });
@@ -510,6 +523,10 @@ std::string SerializeSweep(const SweepResult& sweep) {
   w.Key("max_context");
   w.BeginArray();
   for (const SweepCell& cell : sweep.cells) w.Value(cell.max_context_tokens);
+  w.EndArray();
+  w.Key("max_context_capped");  // 1: memory would allow more than the model's maximum
+  w.BeginArray();
+  for (const SweepCell& cell : sweep.cells) w.Value(int64_t{cell.max_context_capped ? 1 : 0});
   w.EndArray();
   w.EndObject();
   return std::move(w).Take();

@@ -55,15 +55,20 @@ for (let i = 0; i < 7; i += 1) {
 // The first sweep runs in the baseline compiler's code; the median of the rest is the figure.
 results.sweep = { ms: median(sweeps.slice(1)), first_ms: sweeps[0], cells: sweepCells };
 
-// 2. Bytes: what the page loads before its first numbers (seen by the browser below), and
+// 2. Bytes: what a page loads before its first numbers (seen by the browser below), and
 // everything a first visit downloads including the service worker's precache.
-const sizeOf = async (file) => {
-  const bytes = await readFile(path.join(siteDir, file));
+const sizeOf = async (dir, file) => {
+  const bytes = await readFile(path.join(dir, file));
   return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 };
 
-// 3. The browser: cold loads in fresh profiles, slider updates, dropped frames.
-const server = await startServer(siteDir);
+// 3. The browser, for the page and for a bare control page (tests/bench/control/: one input,
+// one number) in the same run, so that each figure is also a ratio to the control: this
+// machine's speed drifts 15-25 % between runs. Issue 15's method:
+// - bytes: the responses completed before the first number appears;
+// - first result: the page's `vramcalc:first-numbers` mark, median of five fresh profiles;
+// - per change: (a loop of input changes − a loop that only waits the same frames) / changes,
+//   for Chrome's own ScriptDuration + RecalcStyleDuration + LayoutDuration, and TaskDuration.
 const launch = async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'vramcalc-bench-'));
   const context = await chromium.launchPersistentContext(dir, {
@@ -73,90 +78,140 @@ const launch = async () => {
   });
   return { context, close: async () => { await context.close(); await rm(dir, { recursive: true, force: true }); } };
 };
-const coldLoads = [];
-let firstNumbersFiles = null;
-for (let i = 0; i < 5; i += 1) {
-  const { context, close } = await launch();
-  const page = context.pages()[0] ?? await context.newPage();
-  const loaded = [];
-  page.on('requestfinished', (request) => loaded.push({ url: request.url(), at: Date.now() }));
-  await page.goto(server.url);
-  await page.waitForFunction(() => performance.getEntriesByName('vramcalc:first-numbers').length > 0);
-  const doneAt = Date.now();
-  coldLoads.push(await page.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers')[0].startTime));
-  if (!firstNumbersFiles) {
-    firstNumbersFiles = [...new Set(loaded.filter((entry) => entry.at <= doneAt)
-      .map((entry) => decodeURIComponent(new URL(entry.url).pathname.slice(1)) || 'index.html'))];
-  }
-  await close();
-}
-results.cold_load_ms = { median: median(coldLoads), runs: coldLoads };
-results.first_numbers = { files: await Promise.all(firstNumbersFiles.map(sizeOf)) };
-results.first_numbers.raw = results.first_numbers.files.reduce((sum, f) => sum + f.raw, 0);
-results.first_numbers.gzip = results.first_numbers.files.reduce((sum, f) => sum + f.gzip, 0);
-const precache = (await readFile(path.join(siteDir, 'sw.js'), 'utf8')).match(/const PRECACHE = \[(.*)\];/)[1]
-  .split(',').map((entry) => JSON.parse(entry.trim())).filter((file) => file !== './');
-const visit = await Promise.all([...new Set([...firstNumbersFiles, ...precache, 'sw.js'])].map(sizeOf));
-results.first_visit = { raw: visit.reduce((s, f) => s + f.raw, 0), gzip: visit.reduce((s, f) => s + f.gzip, 0) };
+const firstNumbers = (page) => page.waitForFunction(() => performance.getEntriesByName('vramcalc:first-numbers').length > 0);
 
-{
+/** Five cold loads: the first result's time, and which files finished before it (the first load's). */
+async function coldLoads(url) {
+  const times = [];
+  let files = null;
+  for (let i = 0; i < 5; i += 1) {
+    const { context, close } = await launch();
+    const page = context.pages()[0] ?? await context.newPage();
+    const loaded = [];
+    page.on('requestfinished', (request) => loaded.push({ url: request.url(), at: Date.now() }));
+    await page.goto(url);
+    await firstNumbers(page);
+    const doneAt = Date.now();
+    times.push(await page.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers')[0].startTime));
+    files ??= [...new Set(loaded.filter((entry) => entry.at <= doneAt)
+      .map((entry) => decodeURIComponent(new URL(entry.url).pathname.slice(1)) || 'index.html'))];
+    await close();
+  }
+  return { median: median(times), runs: times, files };
+}
+
+const CHANGES = 200;
+const METRICS = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'];
+/** Main-thread time per input change, net of the frames alone, and the frames over 16.7 ms. */
+async function perChange(url) {
   const { context, close } = await launch();
   const page = context.pages()[0] ?? await context.newPage();
-  await page.goto(server.url);
-  await page.waitForFunction(() => performance.getEntriesByName('vramcalc:first-numbers').length > 0);
+  await page.goto(url);
+  await firstNumbers(page);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
-  const taskDuration = async () => (await cdp.send('Performance.getMetrics')).metrics
-    .find((metric) => metric.name === 'TaskDuration').value;
-  const UPDATES = 300;
-  const before = await taskDuration();
-  const frames = await page.evaluate(async (count) => {
-    const range = document.querySelector('[data-testid="context"]');
-    const stamps = [];
-    for (let i = 0; i < count; i += 1) {
-      range.value = String(9 + (i % 12));
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-      stamps.push(await new Promise((resolve) => requestAnimationFrame(resolve)));
-    }
-    return stamps;
-  }, UPDATES);
-  const after = await taskDuration();
-  const gaps = frames.slice(1).map((t, i) => t - frames[i]);
-  results.slider = {
-    updates: UPDATES,
-    main_thread_ms_per_update: ((after - before) * 1000) / UPDATES,
+  const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics
+    .filter((m) => METRICS.includes(m.name)).map((m) => [m.name, m.value * 1000]));
+  const loop = async (change) => {
+    const before = await metrics();
+    const stamps = await page.evaluate(async ({ count, change: moves }) => {
+      const range = document.querySelector('[data-testid="context"]');
+      const frames = [];
+      for (let i = 0; i < count; i += 1) {
+        if (moves) {
+          range.value = String(9 + (i % 12));
+          range.dispatchEvent(new Event('input', { bubbles: true }));
+        }
+        frames.push(await new Promise((resolve) => requestAnimationFrame(resolve)));
+      }
+      return frames;
+    }, { count: CHANGES, change });
+    const after = await metrics();
+    return { delta: Object.fromEntries(METRICS.map((m) => [m, after[m] - before[m]])), stamps };
+  };
+  await loop(true);  // warm-up: the baseline compiler's code, the first layouts
+  const idle = await loop(false);
+  const moving = await loop(true);
+  await close();
+  const net = (names) => names.reduce((sum, m) => sum + moving.delta[m] - idle.delta[m], 0) / CHANGES;
+  const gaps = moving.stamps.slice(1).map((t, i) => t - moving.stamps[i]);
+  return {
+    changes: CHANGES,
+    script_style_layout_ms: net(METRICS.slice(0, 3)),
+    task_ms: net(['TaskDuration']),
     frames_over_16_7ms: gaps.filter((gap) => gap > 16.7).length,
     frames: gaps.length,
   };
-  await close();
 }
-await server.close();
 
-// Report.
+async function measurePage(dir) {
+  const server = await startServer(dir);
+  const loads = await coldLoads(server.url);
+  const change = await perChange(server.url);
+  await server.close();
+  const sizes = await Promise.all(loads.files.map((file) => sizeOf(dir, file)));
+  return {
+    first_result_ms: { median: loads.median, runs: loads.runs },
+    first_result_bytes: { files: sizes, raw: sizes.reduce((s, f) => s + f.raw, 0), gzip: sizes.reduce((s, f) => s + f.gzip, 0) },
+    per_change: change,
+  };
+}
+
+results.control = await measurePage(path.join(repoRoot, 'tests/bench/control'));
+results.page = await measurePage(siteDir);
+results.first_numbers = results.page.first_result_bytes;
+const precache = (await readFile(path.join(siteDir, 'sw.js'), 'utf8')).match(/const PRECACHE = \[(.*)\];/)[1]
+  .split(',').map((entry) => JSON.parse(entry.trim())).filter((file) => file !== './');
+const visit = await Promise.all([...new Set([...results.first_numbers.files.map((f) => f.file), ...precache, 'sw.js'])]
+  .map((file) => sizeOf(siteDir, file)));
+results.first_visit = { raw: visit.reduce((s, f) => s + f.raw, 0), gzip: visit.reduce((s, f) => s + f.gzip, 0) };
+
+// Report: the core's figures, then the pages side by side with the ratios to the control.
+const fixed = (value, digits = 1) => value.toFixed(digits);
 const rows = [
-  ['evaluate(), native, whole response', `${results.native.median_us.toFixed(1)} µs median, ${results.native.p95_us.toFixed(1)} µs p95`, '', ''],
-  ['evaluate(), wasm in node, slider move', `${results.wasm.median_us.toFixed(1)} µs median, ${results.wasm.p95_us.toFixed(1)} µs p95`,
+  ['evaluate(), native, whole response', `${fixed(results.native.median_us)} µs median, ${fixed(results.native.p95_us)} µs p95`, '', ''],
+  ['evaluate(), wasm in node, slider move', `${fixed(results.wasm.median_us)} µs median, ${fixed(results.wasm.p95_us)} µs p95`,
     `≤ ${budget.evaluate_wasm_us} µs`, results.wasm.median_us <= budget.evaluate_wasm_us],
-  ['evaluate(), wasm in node, whole response', `${results.wasm_full.median_us.toFixed(1)} µs median, ${results.wasm_full.p95_us.toFixed(1)} µs p95`, '', ''],
-  [`catalog sweep, wasm (${results.sweep.cells} cells, one call + parse)`, `${results.sweep.ms.toFixed(1)} ms (first ${results.sweep.first_ms.toFixed(0)} ms)`,
+  ['evaluate(), wasm in node, whole response', `${fixed(results.wasm_full.median_us)} µs median, ${fixed(results.wasm_full.p95_us)} µs p95`, '', ''],
+  [`catalog sweep, wasm (${results.sweep.cells} cells, one call + parse)`, `${fixed(results.sweep.ms)} ms (first ${fixed(results.sweep.first_ms, 0)} ms)`,
     `≤ ${budget.catalog_sweep_wasm_ms} ms`, results.sweep.ms <= budget.catalog_sweep_wasm_ms],
-  ['cold load to first numbers (5 profiles)', `${results.cold_load_ms.median.toFixed(0)} ms median`,
-    `≤ ${budget.first_numbers_ms} ms`, results.cold_load_ms.median <= budget.first_numbers_ms],
-  ['main thread per slider update', `${results.slider.main_thread_ms_per_update.toFixed(2)} ms`,
-    `≤ ${budget.slider_update_main_thread_ms} ms`, results.slider.main_thread_ms_per_update <= budget.slider_update_main_thread_ms],
-  ['frames over 16.7 ms while dragging', `${results.slider.frames_over_16_7ms} of ${results.slider.frames}`, '', ''],
-  ['bytes before first numbers', `${kib(results.first_numbers.raw).toFixed(1)} KiB raw, ${kib(results.first_numbers.gzip).toFixed(1)} KiB gzip`,
-    `≤ ${budget.first_numbers_gzip_kib} KiB gzip`, kib(results.first_numbers.gzip) <= budget.first_numbers_gzip_kib],
-  ['first visit incl. precache', `${kib(results.first_visit.raw).toFixed(1)} KiB raw, ${kib(results.first_visit.gzip).toFixed(1)} KiB gzip`, '', ''],
+  ['frames over 16.7 ms while dragging', `${results.page.per_change.frames_over_16_7ms} of ${results.page.per_change.frames}`, '', ''],
+  ['first visit incl. precache', `${fixed(kib(results.first_visit.raw))} KiB raw, ${fixed(kib(results.first_visit.gzip))} KiB gzip`, '', ''],
 ];
 const width = Math.max(...rows.map((r) => r[0].length));
+const verdict = (ok) => (ok === '' ? '' : ok ? 'ok' : 'OVER');
 console.log('vramcalc benchmark\n');
-for (const [name, value, target, ok] of rows) {
-  console.log(`${name.padEnd(width)}  ${value.padEnd(44)}  ${target.padEnd(18)}  ${ok === '' ? '' : ok ? 'ok' : 'OVER'}`);
-}
+for (const [name, value, target, ok] of rows) console.log(`${name.padEnd(width)}  ${value.padEnd(44)}  ${target.padEnd(18)}  ${verdict(ok)}`);
+
+const { control, page } = results;
+const cells = (r) => [`${fixed(kib(r.first_result_bytes.gzip))} KiB`, `${fixed(r.first_result_ms.median, 0)} ms`,
+  `${fixed(r.per_change.script_style_layout_ms, 2)} / ${fixed(r.per_change.task_ms, 2)} ms`];
+const ratio = (a, b) => (b > 0 ? a / b : Infinity);
+results.ratios = {
+  bytes: ratio(page.first_result_bytes.gzip, control.first_result_bytes.gzip),
+  first_result_over_control_ms: page.first_result_ms.median - control.first_result_ms.median,
+  script_style_layout: ratio(page.per_change.script_style_layout_ms, control.per_change.script_style_layout_ms),
+  task: ratio(page.per_change.task_ms, control.per_change.task_ms),
+};
+const r = results.ratios;
+const table = [
+  ['page', 'gzip before first result', 'first result', 'script+style+layout / all main thread per change'],
+  ['bare control page', ...cells(control)],
+  ['vramcalc', ...cells(page)],
+  ['vramcalc against the control', `×${fixed(r.bytes)}`, `+${fixed(r.first_result_over_control_ms, 0)} ms`,
+    `×${fixed(r.script_style_layout)} / ×${fixed(r.task)}`],
+  ['target', `≤ ${budget.first_numbers_gzip_kib} KiB`, `≤ +${budget.first_result_over_control_ms} ms`,
+    `≤ ×${budget.per_change_ratio_to_control} / ≤ ×${budget.per_change_ratio_to_control}`],
+  ['', verdict(kib(page.first_result_bytes.gzip) <= budget.first_numbers_gzip_kib),
+    verdict(r.first_result_over_control_ms <= budget.first_result_over_control_ms),
+    verdict(Math.max(r.script_style_layout, r.task) <= budget.per_change_ratio_to_control)],
+];
+const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+console.log(`\nside by side (${CHANGES} changes per loop, five fresh profiles per page):`);
+for (const row of table) console.log(`  ${row.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`);
 console.log('\nbefore first numbers, per file:');
 for (const f of results.first_numbers.files.sort((a, b) => b.gzip - a.gzip)) {
-  console.log(`  ${f.file.padEnd(28)} ${kib(f.raw).toFixed(1).padStart(8)} KiB ${kib(f.gzip).toFixed(1).padStart(8)} KiB gzip`);
+  console.log(`  ${f.file.padEnd(28)} ${fixed(kib(f.raw)).padStart(8)} KiB ${fixed(kib(f.gzip)).padStart(8)} KiB gzip`);
 }
 const out = path.join(repoRoot, 'build-wasm/bench');
 await mkdir(out, { recursive: true });

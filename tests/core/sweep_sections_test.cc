@@ -11,6 +11,7 @@
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"
 #include "reference_table.h"
+#include "json_dom.h"
 
 namespace vramcalc {
 namespace {
@@ -146,8 +147,14 @@ TEST(Sweep, ReproducesTheReferenceHardwareTable) {
     EXPECT_EQ(kFits.Id(cell.fit), reference::Text(row, "fit_id"));
     EXPECT_EQ(FormatFixed(cell.decode_tps, 1) + " tok/s", reference::Text(row, "decode"));
     if (id == reference::Text({"scenario", "device_id"})) {
-      EXPECT_EQ(FormatGrouped(cell.max_context_tokens),
-                reference::Text({"simulator", "figures", "max_context", "value"}));
+      // The page's 61,544 tokens of memory, beyond GLM-4-32B-0414's own 32,768: the sweep stops
+      // at the model's maximum and says memory would allow more (issue 16).
+      std::string shown = reference::Text({"simulator", "figures", "max_context", "value"});
+      std::erase(shown, ',');
+      const int64_t by_memory = std::stoll(shown);
+      EXPECT_EQ(by_memory, 61544);
+      EXPECT_EQ(cell.max_context_tokens, std::min(by_memory, (*model)->max_position_embeddings));
+      EXPECT_EQ(cell.max_context_capped, by_memory > (*model)->max_position_embeddings);
     }
   }
 }
@@ -160,6 +167,9 @@ TEST(Sweep, RequestErrorsNameTheField) {
       {R"({"context":-5})", "context"},       {R"({"context":1.5})", "context"},
       {R"({"batch":"4"})", "batch"},          {R"({"kv_dtype":"int3"})", "kv_dtype"},
       {R"({"model":"glm-4-32b-0414"})", "model"},  // a sweep covers every model
+      {R"({"device":"rtx-9999"})", "device"},  {R"({"device":"rtx-4090-24gb","compare":["h100"]})", "compare"},
+      {R"({"device":"m4-max-128gb","runtime":"vllm"})", "device"},  // vLLM does not run on Apple chips
+      {R"({"device_count":2,"runtime":"mlx"})", "device_count"},  // mlx-lm runs on one device
   };
   for (const auto& c : kCases) {
     SCOPED_TRACE(c.request);
@@ -170,10 +180,80 @@ TEST(Sweep, RequestErrorsNameTheField) {
   EXPECT_NE(SweepJson("[]").find(R"("code":"invalid_type")"), std::string::npos);
 }
 
+// Issue 16: at 8,192 tokens on an RTX 4090 the sweep said Yi-1.5-34B and OLMo-2 fit, though
+// both stop at 4,096 tokens (max_position_embeddings in their config.json), and gave Qwen3-0.6B
+// a largest context of 197,043 tokens, though it stops at 40,960.
+TEST(Sweep, StopsAtEachModelsOwnMaximumContext) {
+  SweepRequest request;
+  request.context_tokens = 8192;
+  request.devices = {"rtx-4090-24gb"};
+  const SweepResult one = Sweep(request, Builtin()).value();
+  ASSERT_EQ(one.devices.size(), 1u);
+  const auto cell_of = [&](std::string_view id, std::string_view format) {
+    const std::size_t m = static_cast<std::size_t>(
+        std::find_if(one.models.begin(), one.models.end(), [&](const ModelSpec* x) { return x->id == id; }) - one.models.begin());
+    const std::size_t f = static_cast<std::size_t>(
+        std::find_if(one.formats.begin(), one.formats.end(), [&](const QuantFormat* x) { return x->id == format; }) -
+        one.formats.begin());
+    return std::pair{one.models.at(m), one.cells.at(m * one.formats.size() + f)};
+  };
+  const auto [qwen, small] = cell_of("qwen3-0.6b", "FP16");
+  EXPECT_EQ(small.max_context_tokens, 40960);
+  EXPECT_TRUE(small.max_context_capped);  // memory alone would allow 197,043 tokens
+  for (const char* id : {"yi-1.5-34b", "olmo-2-7b", "olmo-2-13b"}) {
+    EXPECT_TRUE(BeyondMaxPosition(request, *cell_of(id, "Q4_K_M").first)) << id;
+  }
+  EXPECT_FALSE(BeyondMaxPosition(request, *qwen));
+  // No cell's largest context passes its model's maximum.
+  for (std::size_t i = 0; i < one.cells.size(); ++i) {
+    EXPECT_LE(one.cells[i].max_context_tokens, one.models[i / one.formats.size()]->max_position_embeddings);
+  }
+  // A sweep of one device gives that device's cells of the whole catalog's sweep.
+  request.devices.clear();
+  const SweepResult all = Sweep(request, Builtin()).value();
+  const std::size_t d = static_cast<std::size_t>(
+      std::find_if(all.devices.begin(), all.devices.end(), [](const Device* x) { return x->id == "rtx-4090-24gb"; }) -
+      all.devices.begin());
+  for (std::size_t i = 0; i < one.cells.size(); ++i) {
+    const SweepCell& a = one.cells[i];
+    const SweepCell& b = all.cells[i * all.devices.size() + d];
+    EXPECT_EQ(a.total_gib, b.total_gib);
+    EXPECT_EQ(a.fit, b.fit);
+    EXPECT_EQ(a.decode_tps, b.decode_tps);
+    EXPECT_EQ(a.max_context_tokens, b.max_context_tokens);
+  }
+}
+
+TEST(Sweep, TakesTheRequestsDevicesAndGpuCount) {
+  // The device, then the compare list, in that order; a device of one's own; two in parallel
+  // hold the weights of one apiece as the simulator's total says.
+  const std::string json = SweepJson(R"({"device":"custom:20:800:vulkan:My card","compare":["rtx-3090-24gb"],
+      "device_count":2,"runtime":"llamacpp","context":4096})");
+  EXPECT_NE(json.find(R"("devices":["custom","rtx-3090-24gb"])"), std::string::npos) << json.substr(0, 400);
+  EXPECT_NE(json.find(R"("device_count":2)"), std::string::npos);
+  const std::string page = EvaluateJson(R"({"model":"qwen3-8b","format":"Q4_K_M","device":"rtx-3090-24gb",
+      "device_count":2,"runtime":"llamacpp","context":4096,"sections":["simulator"]})");
+  const json::Document response = json::Document::Parse(page).value();
+  const double total = response.root().Find("simulator").Find("total_gib").Number();
+  SweepRequest request;
+  request.devices = {"rtx-3090-24gb"};
+  request.device_count = 2;
+  request.runtime = "llamacpp";
+  request.context_tokens = 4096;
+  const SweepResult sweep = Sweep(request, Builtin()).value();
+  const std::size_t m = static_cast<std::size_t>(
+      std::find_if(sweep.models.begin(), sweep.models.end(), [](const ModelSpec* x) { return x->id == "qwen3-8b"; }) -
+      sweep.models.begin());
+  const std::size_t f = static_cast<std::size_t>(
+      std::find_if(sweep.formats.begin(), sweep.formats.end(), [](const QuantFormat* x) { return x->id == "Q4_K_M"; }) -
+      sweep.formats.begin());
+  EXPECT_NEAR(sweep.cells[m * sweep.formats.size() + f].total_gib, total, 1e-9);
+}
+
 TEST(Sweep, JsonRoundsToTheStatedPlaces) {
   // 21.780937… GiB and 27.302956… tok/s (the reference cell) at 3 and 2 places.
   const std::string json = SweepJson(R"({"context":32768})");
-  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":2,"context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","models":[)", 0), 0u);
+  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":2,"context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","device_count":1,"models":[)", 0), 0u);
   EXPECT_NE(json.find(R"("fit_ids":["comfortable","tight","no_fit"])"), std::string::npos);
   EXPECT_NE(json.find(",21.781,"), std::string::npos);
   EXPECT_NE(json.find(",27.3,"), std::string::npos);

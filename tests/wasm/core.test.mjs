@@ -216,7 +216,7 @@ describe('reference numbers (GLM-4-32B-0414, defaults)', () => {
     assert.equal(vramcalc.evaluate(VALID_REQUEST), explicit);
   });
 
-  test('simulator panel', () => {
+  test('simulator panel', async () => {
     const sim = response.simulator;
     assert.equal(response.schema, 2);
     assert.equal(response.lang, undefined, 'the core answers in ids; the page localizes');
@@ -235,7 +235,8 @@ describe('reference numbers (GLM-4-32B-0414, defaults)', () => {
     }
     assert.equal(sim.fit, page.fit_id);
     assert.equal(sim.fit_label, undefined);
-    assert.equal(JSON.parse(vramcalc.catalog()).strings.de[`fit.${sim.fit}`], page.fit);
+    const de = JSON.parse(await readFile(path.join(siteDir, 'i18n', 'de.json'), 'utf8'));
+    assert.equal(de[`fit.${sim.fit}`], page.fit);
     assert.equal(`${fixed1(sim.kv_saving_pct)} %`, page.kv_saving.saving, 'KV saving vs naive MHA');
     assert.equal(gb(sim.kv_naive_mha_gib), page.kv_saving.naive_mha, 'naive MHA KV cache');
   });
@@ -402,12 +403,12 @@ describe('sweep()', () => {
     assert.deepEqual(sweep.models, catalog.models.map((m) => m.id));
     assert.deepEqual(sweep.devices, catalog.devices.map((d) => d.id));
     assert.deepEqual(sweep.formats, FORMATS);
-    for (const key of ['total_gib', 'fit', 'decode_tps', 'max_context']) {
+    for (const key of ['total_gib', 'fit', 'decode_tps', 'max_context', 'max_context_capped']) {
       assert.equal(sweep[key].length, sweep.models.length * FORMATS.length * sweep.devices.length, key);
     }
   });
 
-  test('the reference cell: 21.78 GB, tight, 27.3 tok/s, 61,544 tokens on the RTX 3090', () => {
+  test('the reference cell: 21.78 GB, tight, 27.3 tok/s, 61,544 tokens of memory on the RTX 3090', () => {
     const { scenario } = referenceTable;
     const i = cellIndex(scenario.model_id, scenario.format_id, scenario.device_id);
     // 21.781 and 27.3: the sweep's own rounding to 3 and 2 places (the page shows 21.78 GB and 27.3 tok/s).
@@ -415,7 +416,13 @@ describe('sweep()', () => {
     assert.equal(sweep.total_gib[i].toFixed(2), shownNumber(referenceTable.simulator.figures.total.value, 'GB'));
     assert.equal(sweep.fit_ids[sweep.fit[i]], referenceTable.simulator.fit_id);
     assert.equal(sweep.decode_tps[i], 27.3);
-    assert.equal(grouped(sweep.max_context[i]), referenceTable.simulator.figures.max_context.value);
+    // The page's 61,544 tokens are memory's; the sweep stops at the model's own 32,768 and says
+    // memory would allow more (issue 16).
+    const m = sweep.models.indexOf(scenario.model_id);
+    assert.equal(referenceTable.simulator.figures.max_context.value, '61,544');
+    assert.equal(sweep.max_position[m], 32768);
+    assert.equal(sweep.max_context[i], 32768);
+    assert.equal(sweep.max_context_capped[i], 1);
   });
 
   test('every cell agrees with evaluate()\'s hardware table, rounded as documented', () => {
@@ -438,7 +445,8 @@ describe('sweep()', () => {
   });
 
   test('answers byte-for-byte like `vramcalc sweep`, and names bad fields', () => {
-    for (const request of ['{}', '{"context":131072,"batch":4,"kv_dtype":"q4_0"}', '{"context":0}', '{"kv_dtype":7}']) {
+    for (const request of ['{}', '{"context":131072,"batch":4,"kv_dtype":"q4_0"}', '{"context":0}', '{"kv_dtype":7}',
+      '{"device":"rtx-4090-24gb","compare":["h100-80gb"],"context":8192}', '{"device":"rtx-9999"}']) {
       const native = spawnSync(cliPath, ['sweep', request], { encoding: 'utf8', maxBuffer: 1 << 26 });
       assert.equal(vramcalc.sweep(request), native.stdout.trimEnd(), request);
     }
@@ -516,8 +524,13 @@ describe('catalog()', () => {
     }
   });
 
-  test('has German and English strings with the same keys', () => {
-    const { de, en } = catalog.strings;
+  test('carries no UI strings; the site\'s i18n/<lang>.json has German and English with the same keys', async () => {
+    // The module leaves them out (the first numbers never need the other language's): the page
+    // loads the one it speaks from the site.
+    assert.deepEqual(catalog.langs, ['de', 'en']);
+    assert.deepEqual(catalog.strings, {});
+    const [de, en] = await Promise.all(catalog.langs.map(async (lang) =>
+      JSON.parse(await readFile(path.join(siteDir, 'i18n', `${lang}.json`), 'utf8'))));
     assert.equal(typeof de, 'object');
     assert.equal(typeof en, 'object');
     const deKeys = Object.keys(de).sort();

@@ -59,6 +59,9 @@ describe('links', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     await page.locator(byTestId('kv')).selectOption('q8_0');
     await page.locator(byTestId('device')).selectOption('rtx-5090-32gb');
     await page.locator(byTestId('lang')).selectOption('en');
+    // The page speaks English once its strings are there (loaded when idle, else on the switch).
+    await page.waitForFunction(() => document.documentElement.lang === 'en' &&
+      document.getElementById('page').getAttribute('aria-busy') === 'false');
     await waitForText(env, page, '#cmd-vllm-heading', 'vLLM CLI (RTX 5090 32GB)');
     const hash = await waitForHash(env, page, (h) => new URLSearchParams(h.slice(1)).get('lang') === 'en', 'hash has lang=en');
     const params = new URLSearchParams(hash.slice(1));

@@ -4,7 +4,7 @@ import { bindControls, sliderMaxLog2 } from './controls.js';
 import { byId, put } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
-import { browserLang, makeTranslator } from './i18n.js';
+import { LANGS, browserLang, hasStrings, loadStrings, makeTranslator } from './i18n.js';
 import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from './custom-config.js';
 import { lazySections } from './lazy-sections.js';
 import { bindModelFilter } from './model-filter.js';
@@ -28,7 +28,7 @@ export class PageController {
   #core;
   #root;
   #scenario = null;
-  #notices = [];
+  #notices = [];  // [key, values] of the strings to show, translated as they are drawn
   #custom = storedConfig();  // the pasted config.json's text, or null
   #customName = '';
   #rendered = { lang: null, model: null, custom: null };
@@ -52,7 +52,7 @@ export class PageController {
 
   get catalog() { return this.#core.catalog; }
   get scenario() { return this.#scenario; }
-  translator() { return makeTranslator(this.catalog.strings, this.#scenario.lang); }
+  translator() { return makeTranslator(this.#scenario.lang); }
 
   readHash() {
     const { scenario, problems } = scenarioFromHash(
@@ -66,10 +66,9 @@ export class PageController {
         problems.push({ key, value: String(value) });
       }
     }
-    const t = this.translator();
     this.#notices = problems.map(({ key, value }) => (key === 'model' && value === CUSTOM_MODEL
-      ? t('custom.missing')
-      : t('notice.invalid', { key: key.slice(0, MAX_ECHO), value: value.slice(0, MAX_ECHO) })));
+      ? ['custom.missing']
+      : ['notice.invalid', { key: key.slice(0, MAX_ECHO), value: value.slice(0, MAX_ECHO) }]));
   }
 
   update(patch) {
@@ -85,11 +84,10 @@ export class PageController {
   }
 
   reject(value) {
-    const t = this.translator();
     // Empty when the number field could not read what was typed ("NaN", "-Infinity").
-    this.#notices = [t(value ? 'notice.context' : 'notice.context_unread', {
+    this.#notices = [[value ? 'notice.context' : 'notice.context_unread', {
       max: fmt.integer(this.#scenario.lang, this.catalog.limits.max_context), value: value.slice(0, MAX_ECHO),
-    })];
+    }]];
     byId(this.#root, 'context-number').value = String(this.#scenario.context);
     this.schedule();
   }
@@ -103,7 +101,7 @@ export class PageController {
     const json = isJson(text);
     if (!json || !check.ok) {
       const message = json ? check.error.message : t('custom.not_json');
-      this.#notices = [t('custom.error', { field: check.ok ? 'config.json' : failedField(check.error, json), message })];
+      this.#notices = [['custom.error', { field: check.ok ? 'config.json' : failedField(check.error, json), message }]];
       this.schedule();
       return;
     }
@@ -115,7 +113,7 @@ export class PageController {
     const runs = published && runtimeOf(this.#scenario, this.catalog).formats.includes(published);
     this.update(runs ? { model: CUSTOM_MODEL, format: published } : { model: CUSTOM_MODEL });
     this.commit();
-    if (runs) this.#notices = [t('custom.published_format', { format: published })];
+    if (runs) this.#notices = [['custom.published_format', { format: published }]];
   }
 
   #evaluate() {
@@ -140,10 +138,11 @@ export class PageController {
   }
 
   render() {
+    if (this.#awaitStrings()) return;
     const t = this.translator();
     const { response, changed } = this.#evaluate();
     if (!response.ok) {
-      this.#showNotice([...this.#notices, `${t('error.prefix')} ${response.error.message}`]);
+      this.#showNotice([...this.#notices.map(([key, values]) => t(key, values)), `${t('error.prefix')} ${response.error.message}`]);
       return;
     }
     const scenario = this.#scenario;
@@ -159,12 +158,30 @@ export class PageController {
     renderPlot(this.#root, response, view);
     if (all) renderMatrix(this.#root, response, view);
     this.#drawLower(response, view, all);
-    this.#showNotice(this.#notices);
+    this.#showNotice(this.#notices.map(([key, values]) => t(key, values)));
     const page = byId(this.#root, 'page');
-    if (page.getAttribute('aria-busy') !== 'false') {
-      page.setAttribute('aria-busy', 'false');
+    if (page.getAttribute('aria-busy') === 'false') return;
+    page.setAttribute('aria-busy', 'false');  // also after another language's strings came
+    if (performance.getEntriesByName('vramcalc:first-numbers').length === 0) {
       performance.mark('vramcalc:first-numbers');  // the benchmark's "first numbers"
     }
+  }
+
+  /**
+   * True while the chosen language's strings load (the page stays as it is and renders once they
+   * are there). If they cannot load, the page goes back to the language it spoke and says so.
+   */
+  #awaitStrings() {
+    const { lang } = this.#scenario;
+    if (hasStrings(lang)) return false;
+    byId(this.#root, 'page').setAttribute('aria-busy', 'true');
+    loadStrings(lang, document.baseURI).then(() => this.schedule(), (error) => {
+      const spoken = this.#rendered.lang ?? 'de';
+      this.#scenario = { ...this.#scenario, lang: spoken };
+      this.commit();
+      this.#notices = [['notice.lang_unavailable', { error: String(error?.message ?? error) }]];
+    });
+    return true;
   }
 
   #renderStatic(response, view) {
@@ -199,7 +216,7 @@ export class PageController {
       const text = customDeviceText({ memory: Number(f.memory.value), bandwidth: Number(f.bandwidth.value),
         platform: f.platform.value, unified: f.unified.checked, name: f.name.value.trim() });
       if (customDevice(text) === null) {
-        this.#notices = [this.translator()('device.invalid')];
+        this.#notices = [['device.invalid']];
         this.schedule();
         return;
       }
@@ -255,4 +272,8 @@ export function startPage(core, root) {
   page.bind();
   page.render();
   registerServiceWorker(() => page.translator());
+  // The other languages' strings once the page is idle, so that switching is instant (and works
+  // offline before the service worker has cached them).
+  const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 200));
+  idle(() => LANGS.forEach((lang) => loadStrings(lang, document.baseURI).catch(() => {})));
 }

@@ -1,17 +1,49 @@
-// UI strings from the core's catalog (assets/i18n/<lang>.json, compiled into the module).
+// The UI strings (assets/i18n/<lang>.json). The wasm module carries none: each language's table
+// is loaded the first time the page or a widget speaks it, from the single file's inline copy or
+// from i18n/<lang>.json in the site (web/tools/site_data.mjs), and kept here.
 export const LANGS = ['de', 'en'];
 
 /** `lang` when the page speaks it, else null. */
 export const knownLang = (lang) => (LANGS.includes(lang) ? lang : null);
 
-export function makeTranslator(strings, lang) {
-  const table = strings[lang] ?? strings[LANGS[0]];
+const tables = {};      // lang → its strings, once loaded
+const loading = new Map();  // lang → the promise of its table
+
+/** Whether `lang`'s strings are loaded. */
+export const hasStrings = (lang) => lang in tables;
+
+/**
+ * Loads `lang`'s strings once: inline (`<script type="application/json"
+ * id="vramcalc-strings-<lang>">`), else i18n/<lang>.json under `base`, the site's folder.
+ */
+export function loadStrings(lang, base) {
+  if (!loading.has(lang)) {
+    const inline = document.getElementById(`vramcalc-strings-${lang}`);
+    const table = inline ? Promise.resolve(JSON.parse(inline.textContent))
+      : fetch(new URL(`i18n/${lang}.json`, base)).then((response) => {
+        if (!response.ok) throw new Error(`i18n/${lang}.json: HTTP ${response.status}`);
+        return response.json();
+      });
+    loading.set(lang, table.then((strings) => { tables[lang] = strings; }, (error) => {
+      loading.delete(lang);  // a later call tries again
+      throw error;
+    }));
+  }
+  return loading.get(lang);
+}
+
+/** The translator for `lang`: its table, else a loaded one, else the keys themselves. */
+export function makeTranslator(lang) {
+  const table = tables[lang] ?? Object.values(tables)[0] ?? {};
   /** The text for key, with {name} placeholders filled from values. */
   return function t(key, values = {}) {
     const pattern = table[key] ?? key;
     return pattern.replace(/\{(\w+)\}/g, (match, name) => (name in values ? String(values[name]) : match));
   };
 }
+
+/** A language's name in itself ("Deutsch", "English"), for the language choice. */
+export const langName = (lang) => new Intl.DisplayNames([lang], { type: 'language' }).of(lang);
 
 /** The first of `tags` (language tags) that the page speaks, else German (the reference locale). */
 export function preferredLang(tags) {

@@ -1,24 +1,27 @@
-// The page's entry point: loads the core while it prepares the number formats, then hands the
-// document to the page controller.
+// The page's entry point: loads the core and the strings of the language the page will speak
+// while it prepares that language's number formats, then hands the document to the page
+// controller.
 import { loadCore } from './core.js';
 import { startPage } from './controller.js';
 import * as fmt from './format.js';
-import { browserLang, knownLang } from './i18n.js';
+import { browserLang, knownLang, loadStrings } from './i18n.js';
 
 async function start() {
   let core;
   try {
     const loading = loadCore();
-    // While the module downloads and compiles: the number formats of the language the page
-    // will most likely show (the link's, else the browser's).
-    const linked = knownLang(new URLSearchParams(location.hash.slice(1)).get('lang'));
-    fmt.prepare(linked ?? browserLang());
-    core = await loading;
+    // While the module downloads and compiles: the strings and number formats of the language
+    // the page will show (the link's, else the browser's; the controller reads it the same way).
+    const lang = knownLang(new URLSearchParams(location.hash.slice(1)).get('lang')) ?? browserLang();
+    const strings = loadStrings(lang, document.baseURI);
+    fmt.prepare(lang);
+    [core] = await Promise.all([loading, strings]);
   } catch (error) {
-    // The UI strings live in the core, so this one message is built in, in both languages.
+    // Without the core or the strings there is no text to speak, so this one message is built
+    // in, in both languages.
     const notice = document.getElementById('notice');
     notice.hidden = false;
-    notice.textContent = 'Der Rechenkern konnte nicht geladen werden / The estimation core could not be loaded: ' +
+    notice.textContent = 'Der Rechner konnte nicht geladen werden / The calculator could not be loaded: ' +
       String(error?.message ?? error);
     return;
   }

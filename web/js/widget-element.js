@@ -8,7 +8,7 @@ import { loadCore } from './core.js';
 import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
-import { applyTexts, browserLang, knownLang, makeTranslator } from './i18n.js';
+import { applyTexts, browserLang, hasStrings, knownLang, loadStrings, makeTranslator } from './i18n.js';
 import { sliderMaxLog2, sliderPosition } from './controls.js';
 import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
@@ -17,6 +17,7 @@ import { LINK_KEYS, fitToRuntime, requestFor, valueChecks } from './state.js';
 import { buildTables, buildWidget } from './widget-markup.js';
 
 const FULL_PAGE = new URL('../index.html', import.meta.url).href;
+const SITE = new URL('../', import.meta.url).href;  // where i18n/<lang>.json lie
 const ATTRIBUTES = [...LINK_KEYS, 'sections'];
 const TABLES = [['matrix', renderMatrix], ['hardware', renderHardware]];
 
@@ -46,10 +47,12 @@ export class VramCalculator extends HTMLElement {
       if (!this.#core) buildTables(this.shadowRoot, core.catalog);
       this.#core = core;
       this.#schedule();
-    }, (error) => {
-      this.#parts.error.hidden = false;
-      this.#parts.error.textContent = `vramcalc: ${error?.message ?? error}`;
-    });
+    }, (error) => this.#fail(error));
+  }
+
+  #fail(error) {
+    this.#parts.error.hidden = false;
+    this.#parts.error.textContent = `vramcalc: ${error?.message ?? error}`;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -105,7 +108,11 @@ export class VramCalculator extends HTMLElement {
   #render() {
     const { catalog } = this.#core;
     const { scenario, problems } = this.#scenario(catalog);
-    const t = makeTranslator(catalog.strings, scenario.lang);
+    if (!hasStrings(scenario.lang)) {  // render once its language's strings are there
+      loadStrings(scenario.lang, SITE).then(() => this.#schedule(), (error) => this.#fail(error));
+      return;
+    }
+    const t = makeTranslator(scenario.lang);
     const response = this.#core.evaluate(requestFor(scenario, catalog));
     const p = this.#parts;
     if (!response.ok) {

@@ -3,7 +3,7 @@
 // with no server and no network.
 // Usage: node web/tools/standalone.mjs build-wasm/site
 import { build } from 'esbuild';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const site = path.resolve(process.argv[2] ?? 'build-wasm/site');
@@ -43,10 +43,15 @@ const replace = (pattern, replacement) => {
   html = html.replace(pattern, replacement);
 };
 replace(/<link rel="stylesheet" href="css\/app\.css">/, () => `<style>${css}</style>`);
-// The models' sources, which the page fetches (model-sources.json), inline: nothing may be fetched.
-const sources = (await read('model-sources.json')).replaceAll('<', '\\u003c');
-replace(/<script type="module" src="js\/main\.js"><\/script>/, () =>
-  `<script type="application/json" id="vramcalc-model-sources">${sources}</script>\n  <script type="module">${script}</script>`);
+// The models' sources and each language's strings, which the page fetches (model-sources.json,
+// i18n/<lang>.json), inline: nothing may be fetched.
+const inlineJson = async (id, file) =>
+  `<script type="application/json" id="${id}">${(await read(file)).replaceAll('<', '\\u003c')}</script>\n  `;
+let data = await inlineJson('vramcalc-model-sources', 'model-sources.json');
+for (const name of (await readdir(path.join(site, 'i18n'))).sort()) {
+  data += await inlineJson(`vramcalc-strings-${path.basename(name, '.json')}`, `i18n/${name}`);
+}
+replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `${data}<script type="module">${script}</script>`);
 replace(/<link rel="manifest"[^>]*>\n?\s*/, '');
 // Everything is inline now, and nothing may be fetched: a policy that says exactly that.
 replace(/<meta http-equiv="Content-Security-Policy"\s+content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" ' +

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -234,28 +235,43 @@ struct SweepRequest {
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};
   std::string runtime{kDefaultRuntimeId};
+  // The devices to cover (the request's device, then its compare list), in that order; empty:
+  // every catalog device the runtime runs on. A device of one's own is custom_device.
+  std::vector<std::string> devices;
+  std::optional<Device> custom_device;
+  int64_t device_count = 1;  // identical devices in tensor parallel, as in a request
 };
 
 // A format that only quantizes experts (moe_only) leaves a dense model's cell empty: 0 and
-// "no fit".
+// "no fit". The largest context stops at the model's own maximum (max_position_embeddings);
+// max_context_capped says memory would allow more. A model whose maximum is below the
+// request's context still gets its memory figures: a reader lists it apart, never as fitting.
 struct SweepCell {
   double total_gib = 0;  // what the device must hold, as the simulator's total
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
   int64_t max_context_tokens = 0;
+  bool max_context_capped = false;
 };
 
 struct SweepResult {
   SweepRequest request;
   std::vector<const ModelSpec*> models;  // catalog order; point into the catalog
   std::vector<const QuantFormat*> formats;
-  std::vector<const Device*> devices;
+  std::vector<const Device*> devices;  // into the catalog, or own_device
+  std::unique_ptr<const Device> own_device;  // the request's custom device (a stable address)
   // models.size() × formats.size() × devices.size(), device fastest:
   // cells[(model × formats + format) × devices + device].
   std::vector<SweepCell> cells;
 };
 
-// Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime).
+// Whether the request's context is beyond the model's own maximum (its cells then never fit).
+inline bool BeyondMaxPosition(const SweepRequest& request, const ModelSpec& model) {
+  return request.context_tokens > model.max_position_embeddings;
+}
+
+// Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime), unknown_device
+// and unsupported_device (field device or compare), unsupported_device_count.
 Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog);
 
 }  // namespace vramcalc

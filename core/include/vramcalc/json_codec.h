@@ -61,13 +61,14 @@ std::string ModelsJson();
 // "source"} (a JSON array).
 std::string DevicesJson();
 
-// What the page needs for its selectors and links, plus every UI string in both languages:
+// What the page needs for its selectors and links, plus the languages and the UI strings the
+// program carries (the native build both; the wasm module none, see core/CMakeLists.txt):
 // {"ok": true, "schema": 2, "models": [{"id", "name", "family", "params_total"}] (the whole
 // card comes with each response and from ModelsJson), "devices": [...], "formats": [...],
 // "kv_dtypes": [...], "runtimes": [...], "recommendation_ladder": [...], "hardware_table": [...],
 // "request_fields": [{"name", "short_name"}], "sections": [...], "context_sections": [...],
 // "matrix_contexts": [{"tokens", "label"}], "defaults": {...}, "limits": {...},
-// "strings": {"de": {...}, "en": {...}}}.
+// "langs": ["de", "en"], "strings": {"de": {...}, "en": {...}}}.
 std::string CatalogJson();
 
 }  // namespace vramcalc
