@@ -510,7 +510,7 @@ std::string SerializeSweep(const SweepResult& sweep) {
   IdArray(w, "fit_ids", kFits.entries(), [](const auto& entry) { return entry.id; });
   w.Key("total_gib");
   w.BeginArray();
-  for (const SweepCell& cell : sweep.cells) w.Rounded(cell.total_gib, kSweepGibDecimals);
+  for (const SweepCell& cell : sweep.cells) w.Value(cell.total_gib);
   w.EndArray();
   w.Key("fit");
   w.BeginArray();
@@ -518,7 +518,7 @@ std::string SerializeSweep(const SweepResult& sweep) {
   w.EndArray();
   w.Key("decode_tps");
   w.BeginArray();
-  for (const SweepCell& cell : sweep.cells) w.Rounded(cell.decode_tps, kSweepTpsDecimals);
+  for (const SweepCell& cell : sweep.cells) w.Value(cell.decode_tps);
   w.EndArray();
   w.Key("max_context");
   w.BeginArray();

@@ -60,41 +60,6 @@ class JsonWriter {
     char* at = Reserve(kMaxDigits);
     size_ += static_cast<std::size_t>(nlohmann::detail::to_chars(at, at + kMaxDigits, number) - at);
   }
-  // A finite number rounded to `decimals` places (half away from zero), without trailing
-  // zeros: cheaper than the shortest round-trip form, for the sweep's thousands of numbers.
-  void Rounded(double number, int decimals) {
-    Separate();
-    int64_t scale = 1;
-    for (int i = 0; i < decimals; ++i) scale *= 10;
-    const int64_t scaled = std::llround(number * static_cast<double>(scale));
-    const uint64_t magnitude = scaled < 0 ? 0 - static_cast<uint64_t>(scaled) : static_cast<uint64_t>(scaled);
-    uint64_t whole = magnitude / static_cast<uint64_t>(scale);
-    uint64_t fraction = magnitude % static_cast<uint64_t>(scale);
-    int places = decimals;
-    while (places > 0 && fraction % 10 == 0) {
-      fraction /= 10;
-      --places;
-    }
-    constexpr std::size_t kMaxDigits = 48;
-    char* const start = Reserve(kMaxDigits);
-    char* at = start;
-    if (scaled < 0) *at++ = '-';
-    at = std::to_chars(at, start + kMaxDigits, whole).ptr;
-    if (places > 0) {
-      *at++ = '.';
-      char* const digits = at;
-      at = std::to_chars(at, start + kMaxDigits, fraction).ptr;
-      // Leading zeros of the fraction: 0.05 has fraction 5 at 2 places.
-      const auto written = static_cast<std::size_t>(at - digits);
-      const auto wanted = static_cast<std::size_t>(places);
-      if (written < wanted) {
-        std::memmove(digits + (wanted - written), digits, written);
-        std::memset(digits, '0', wanted - written);
-        at = digits + wanted;
-      }
-    }
-    size_ += static_cast<std::size_t>(at - start);
-  }
   void Value(int64_t number) {
     Separate();
     constexpr std::size_t kMaxDigits = 24;

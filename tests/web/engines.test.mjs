@@ -23,6 +23,7 @@ import {
   FORBIDDEN_TEXT, TEST_TIMEOUT_MS, WAIT_MS, hashParams, missingPrerequisites, repoRoot, siteDir,
 } from './support/harness.mjs';
 import { REFERENCE, referenceNumber, toGerman } from './support/reference.mjs';
+import { cliFits } from './support/sweep-cli.mjs';
 import { readReferenceView, referenceViewDifferences } from './support/reference-view.mjs';
 
 const PROBE_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/page-probe.js');
@@ -269,6 +270,21 @@ for (const engine of selectedEngines()) {
       assert.deepEqual([controls.model, controls.format, controls['context-number'], controls.device],
         ['glm-4-9b-0414', 'Q8_0', '65536', 'rtx-4090-24gb']);
       await assertHealthy(session, 'the shared link');
+    });
+
+    test('the fits view lists what `vramcalc sweep --device` says fits', { timeout: TEST_TIMEOUT_MS }, async () => {
+      await session.goto('about:blank');
+      await session.goto(siteUrl('#view=fits&device=rtx-4090-24gb&context=8192&lang=en'));
+      const rows = await waitUntil(session, () => [...document.querySelectorAll('[data-testid="fit-row"]')]
+        .map((row) => [...row.cells].map((c) => c.innerText.replace(/[\u00a0\u202f]/g, ' ').trim())), null,
+      (shown) => shown.length > 0, 'the fits rows');
+      const cli = cliFits('rtx-4090-24gb', 8192);
+      const byName = (a, b) => a[0].localeCompare(b[0]);
+      // Model, best format, memory, decode, max context as the CLI prints them (the page's
+      // rating column aside).
+      assert.deepEqual(rows.map(([name, format, , memory, decode, context]) => [name, format, memory, decode, context]).sort(byName),
+        [...cli.fitting].sort(byName));
+      await assertHealthy(session, 'the fits view');
     });
 
     test('garbage in the link: a notice as text, no markup run, the defaults apply', { timeout: TEST_TIMEOUT_MS },

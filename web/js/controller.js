@@ -1,7 +1,7 @@
 // The page's controller: the scenario and its notices, one core call per frame (only the
 // context's sections while only the context moves), and the renderers it hands each frame.
 import { bindControls, sliderMaxLog2 } from './controls.js';
-import { byId, put } from './dom.js';
+import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
 import { LANGS, browserLang, hasStrings, loadStrings, makeTranslator } from './i18n.js';
@@ -31,7 +31,10 @@ export class PageController {
   #notices = [];  // [key, values] of the strings to show, translated as they are drawn
   #custom = storedConfig();  // the pasted config.json's text, or null
   #customName = '';
-  #rendered = { lang: null, model: null, custom: null };
+  #rendered = { lang: null, model: null, custom: null, view: undefined };
+  #fitsDevice = null;  // the device the fits view swept (the chosen one, else the recommended)
+  #fits = null;  // render/fits.js, once the view has shown
+  #fitsLoading = null;
   // The last complete response and what it was asked for without the context: while only the
   // context moves (the slider), the model card, the curve and the matrix stay as they are, so
   // the core is asked for the context's sections alone and the rest comes from here.
@@ -138,7 +141,7 @@ export class PageController {
   }
 
   render() {
-    if (this.#awaitStrings()) return;
+    if (this.#awaitStrings() || this.#awaitFitsView()) return;
     const t = this.translator();
     const { response, changed } = this.#evaluate();
     if (!response.ok) {
@@ -149,16 +152,23 @@ export class PageController {
     const view = { t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response) };
     // Another language redraws every section, as another answer does: the core's answer is the
     // same, its texts are not.
-    const all = changed || this.#rendered.lang !== scenario.lang;
+    const all = changed || this.#rendered.lang !== scenario.lang || this.#rendered.view !== scenario.view;
     this.#renderStatic(response, view);
     if (all) renderChoices(this.#root, response, view);
     renderControls(this.#root, response, view);
-    renderSimulator(this.#root, response, view);
-    renderAccuracy(this.#root, response, view);
-    renderPlot(this.#root, response, view);
-    if (all) renderMatrix(this.#root, response, view);
-    this.#drawLower(response, view, all);
-    this.#showNotice(this.#notices.map(([key, values]) => t(key, values)));
+    this.#renderViewSwitch(response, view);
+    const notices = this.#notices.map(([key, values]) => t(key, values));
+    if (scenario.view === 'fits') {
+      const failed = this.#renderFits(response, view);
+      if (failed) notices.push(failed);
+    } else {
+      renderSimulator(this.#root, response, view);
+      renderAccuracy(this.#root, response, view);
+      renderPlot(this.#root, response, view);
+      if (all) renderMatrix(this.#root, response, view);
+      this.#drawLower(response, view, all);
+    }
+    this.#showNotice(notices);
     const page = byId(this.#root, 'page');
     if (page.getAttribute('aria-busy') === 'false') return;
     page.setAttribute('aria-busy', 'false');  // also after another language's strings came
@@ -184,15 +194,59 @@ export class PageController {
     return true;
   }
 
+  /** The link to the other view, and which one the page shows. */
+  #renderViewSwitch(response, { t, catalog, scenario }) {
+    const fits = scenario.view === 'fits';
+    const page = byId(this.#root, 'page');
+    if (page.dataset.view !== (scenario.view ?? 'model')) page.dataset.view = scenario.view ?? 'model';
+    byId(this.#root, 'fits').hidden = !fits;
+    const link = byId(this.#root, 'view-link');
+    setAttr(link, 'href', hashFromScenario({ ...scenario, view: fits ? null : 'fits' }, defaultScenario(catalog, 'de'), catalog));
+    put(link, fits ? t('fits.back_link', { model: response.model.name }) : t('fits.view_link'));
+  }
+
+  /**
+   * The fits view's code (render/fits.js) comes after the first numbers, the first time the
+   * view shows: true while it loads (the page stays as it is and renders once it is there).
+   */
+  #awaitFitsView() {
+    if (this.#scenario.view !== 'fits' || this.#fits) return false;
+    byId(this.#root, 'page').setAttribute('aria-busy', 'true');
+    this.#fitsLoading ??= import('./render/fits.js').then((module) => {
+      module.bindFits(this.#root, {
+        redraw: () => this.schedule(),
+        open: (model, format) => {  // the model's simulator on the device the view swept
+          this.update({ view: null, model, format, device: this.#fitsDevice });
+          this.commit();
+        },
+      });
+      this.#fits = module;
+      this.schedule();
+    }, (error) => {
+      this.#fitsLoading = null;
+      this.#notices = [['error.view', { error: String(error?.message ?? error) }]];
+      this.update({ view: null });
+    });
+    return true;
+  }
+
+  /** The fits view from one sweep() on the chosen device; an error's text, or null. */
+  #renderFits(response, view) {
+    const { error, device } = this.#fits.drawFitsView(this.#root, this.#core, response, view);
+    if (device) this.#fitsDevice = device;
+    return error;
+  }
+
   #renderStatic(response, view) {
     const { lang, model } = this.#scenario;
     const rendered = this.#rendered;
-    if (rendered.lang === lang && rendered.model === model && rendered.custom === this.#custom) return;
+    const viewName = this.#scenario.view;
+    if (rendered.lang === lang && rendered.model === model && rendered.custom === this.#custom && rendered.view === viewName) return;
     if (model === CUSTOM_MODEL) this.#customName = response.model.name;
     renderStatic(this.#root, response, view, {
       version: this.#core.version(), customName: this.#custom === null ? null : this.#customName,
     });
-    this.#rendered = { lang, model, custom: this.#custom };
+    this.#rendered = { lang, model, custom: this.#custom, view: viewName };
   }
 
   /** Every listener of the page: forms, table rows, the compare list, copy buttons, the link. */

@@ -21,6 +21,8 @@ export const LINK_KEYS = [
   'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
   'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'lang',
 ];
+// What the page's link carries besides: which view it shows (view=fits: what runs on a device).
+const VIEW_KEYS = ['view'];
 // Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
 
@@ -43,6 +45,7 @@ export function defaultScenario(catalog, lang) {
     fa: null,
     parallel: null,
     lang,
+    view: null,  // the model's simulator; 'fits': what runs on the device
   };
 }
 
@@ -100,6 +103,7 @@ export function valueChecks(catalog, hasCustom = false) {
     ubatch: (v) => wholeNumber(v, limits.max_batched_tokens),
     fa: (v) => (v === 'true' ? true : v === 'false' ? false : null),
     parallel: (v) => wholeNumber(v, limits.max_batch),
+    view: (v) => (v === 'fits' ? v : null),
     compare: (v) => {
       const list = v.split(',').filter(Boolean);
       return list.length <= MAX_COMPARE && list.every((id) => device(id) !== null) ? list : null;
@@ -116,7 +120,7 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
   const scenario = { ...fallback };
   const problems = [];
   const checks = valueChecks(catalog, hasCustom);
-  const keys = new Set(linkKeys(catalog));
+  const keys = new Set([...linkKeys(catalog), ...VIEW_KEYS]);
   for (const [key, raw] of new URLSearchParams(String(hash).replace(/^#/, ''))) {
     const value = keys.has(key) ? checks[key](raw) : null;
     if (value === null) problems.push({ key, value: raw });
@@ -128,7 +132,7 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
 /** The hash for a scenario; only what differs from the defaults, plus the language. */
 export function hashFromScenario(scenario, defaults, catalog) {
   const params = new URLSearchParams();
-  for (const key of linkKeys(catalog)) {
+  for (const key of [...linkKeys(catalog), ...VIEW_KEYS]) {
     const value = scenario[key];
     if (value === null || value === undefined) continue;
     if (key === 'compare') {

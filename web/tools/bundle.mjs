@@ -1,20 +1,27 @@
 // Shrinks what a first visit downloads before the first numbers (the benchmark's budget):
 // <site>/app.js is the page's modules and the core's loader (vramcalc.mjs) in one minified
 // file, so the browser no longer walks a tree of 20 module requests before it can ask for the
-// wasm; index.html loads it and preloads vramcalc.wasm alongside. The stylesheets and
+// wasm (what the page loads later, such as the fits view, is a chunk-*.js beside it); index.html loads it and preloads vramcalc.wasm alongside. The stylesheets and
 // vramcalc.mjs (which the widget imports) are minified in place. The unbundled js/ modules stay
 // for the widget and the embed.
 // Usage: node web/tools/bundle.mjs build-wasm/site
 import { build, transform } from 'esbuild';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const site = path.resolve(process.argv[2] ?? 'build-wasm/site');
 const file = (name) => path.join(site, name);
 
-await build({
-  entryPoints: [file('js/main.js')],
-  outfile: file('app.js'),  // beside vramcalc.wasm: the core's loader finds it from import.meta.url
+// A rebuild's chunks have other names: the old ones go first.
+for (const old of (await readdir(site)).filter((f) => /^chunk-.*\.js$/.test(f))) await rm(file(old));
+const { metafile } = await build({
+  entryPoints: { app: file('js/main.js') },
+  outdir: site,  // app.js beside vramcalc.wasm: the core's loader finds it from import.meta.url
+  // What the page imports only when it shows it (the fits view) is a chunk of its own, loaded
+  // after the first numbers.
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  metafile: true,
   bundle: true,
   format: 'esm',
   minify: true,
@@ -30,7 +37,11 @@ for (const [name, loader] of [['vramcalc.mjs', 'js'],
 let html = await readFile(file('index.html'), 'utf8');
 const tag = '<script type="module" src="js/main.js"></script>';
 if (!html.includes(tag)) throw new Error(`bundle: index.html has no ${tag}`);
-html = html.replace(tag, '<link rel="preload" href="vramcalc.wasm" as="fetch" type="application/wasm" crossorigin>\n' +
-  '  <script type="module" src="app.js"></script>');
+// The chunks app.js imports at once (code it shares with a later chunk) load beside it.
+const app = Object.entries(metafile.outputs).find(([out]) => path.basename(out) === 'app.js')[1];
+const preloads = app.imports.filter((i) => i.kind === 'import-statement')
+  .map((i) => `<link rel="modulepreload" href="${path.basename(i.path)}">\n  `).join('');
+html = html.replace(tag, '<link rel="preload" href="vramcalc.wasm" as="fetch" type="application/wasm" crossorigin>\n  ' +
+  `${preloads}<script type="module" src="app.js"></script>`);
 await writeFile(file('index.html'), html);
 console.log(`vramcalc: wrote ${path.join(site, 'app.js')}`);

@@ -46,11 +46,9 @@ std::string EvaluateJson(std::string_view request_json);
 // "batch", "kv_dtype", "runtime", "models": [ids], "formats": [ids], "devices": [ids],
 // "fit_ids": ["comfortable", "tight", "no_fit"], "total_gib": [...], "fit": [...],
 // "decode_tps": [...], "max_context": [...]}, the last four indexed
-// (model × formats + format) × devices + device. "fit" holds indexes into fit_ids; total_gib is
-// rounded to 0.001 GiB and decode_tps to 0.01 tok/s (the page shows 0.01 and 0.1), so 15,000
-// cells stay small. Never throws.
-inline constexpr int kSweepGibDecimals = 3;
-inline constexpr int kSweepTpsDecimals = 2;
+// (model × formats + format) × devices + device. "fit" holds indexes into fit_ids; total_gib and
+// decode_tps are the exact figures (shortest round-trip digits), so a reader that rounds them
+// for display shows what `vramcalc sweep --device` shows, never a double rounding. Never throws.
 Result<SweepRequest> ParseSweepRequest(std::string_view request_json);
 std::string SerializeSweep(const SweepResult& sweep);
 std::string SweepJson(std::string_view request_json);

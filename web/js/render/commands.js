@@ -77,7 +77,7 @@ export async function copyFrom(button, t) {
   button.textContent = t('cmd.copied');
   button.dataset.copied = 'true';
   setTimeout(() => {
-    button.textContent = t('cmd.copy');
+    button.textContent = t(button.dataset.i18n ?? 'cmd.copy');  // its own label again
     delete button.dataset.copied;
   }, 1500);
 }

@@ -1,0 +1,148 @@
+// "What runs on my machine?" (#view=fits, issue 16) in headless Chromium: the link lists
+// exactly the models `vramcalc sweep --device` says fit, with the same formats, memory, decode
+// and max context; no model is listed as fitting beyond its own maximum context; the columns
+// sort, the filters filter, a row opens the model's simulator on the device, and the CSV and
+// Markdown exports carry the numbers shown. The views switch by their link.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage, repoRoot,
+  settle, waitForHash,
+} from './support/harness.mjs';
+import { cliCatalog, cliFits, cliPath } from './support/sweep-cli.mjs';
+
+const LINK = '#view=fits&device=rtx-4090-24gb&context=8192&lang=en';
+let env;
+let csv;  // web/js/fits.js: parseCsv
+let catalog;
+
+/** The fits rows as the page shows them: data attributes and cell texts. */
+const readRows = (page) => page.locator(byTestId('fit-row')).evaluateAll((rows) => rows.map((row) => ({
+  ...row.dataset, texts: [...row.cells].map((c) => c.innerText.replace(/[\u00a0\u202f]/g, ' ').trim()),
+})));
+
+async function openFits(page, hash = LINK) {
+  await page.goto('about:blank');
+  await page.goto(env.url(hash), { waitUntil: 'load', timeout: WAIT_MS });
+  await page.locator(byTestId('fit-row')).first().waitFor({ timeout: WAIT_MS });
+  await settle(page);
+}
+
+describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+  before(async () => {
+    env = await launch({ locale: 'en-US' });
+    ({ parseCsv: csv } = await import(pathToFileURL(path.join(repoRoot, 'web/js/fits.js')).href));
+    catalog = cliCatalog();
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
+
+  test('the link lists exactly what `vramcalc sweep --device` says fits, with its numbers', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openFits(page);
+    const shown = await readRows(page);
+    const cli = cliFits('rtx-4090-24gb', 8192);
+    const sweep = JSON.parse(execFileSync(cliPath, ['sweep', '{"device":"rtx-4090-24gb","context":8192}'], { encoding: 'utf8' }));
+    const name = (id) => catalog.models.find((m) => m.id === id).name;
+    assert.deepEqual(shown.map((r) => name(r.model)).sort(), cli.fitting.map((c) => c[0]).sort(), 'the models that fit');
+    for (const row of shown) {
+      const [, format, memory, decode, context] = cli.fitting.find((c) => c[0] === name(row.model));
+      const where = `${row.model}: ${JSON.stringify(row.texts)}`;
+      assert.equal(row.format, format, where);
+      assert.deepEqual([row.texts[1], row.texts[3], row.texts[4], row.texts[5]], [format, memory, decode, context], where);
+      // The data attributes are the sweep's own figures (0.001 GiB, 0.01 tok/s, tokens).
+      const m = sweep.models.indexOf(row.model);
+      const i = m * sweep.formats.length + sweep.formats.indexOf(format);
+      assert.deepEqual([Number(row.total), Number(row.decode), Number(row.maxContext), row.fit],
+        [sweep.total_gib[i], sweep.decode_tps[i], sweep.max_context[i], sweep.fit_ids[sweep.fit[i]]], where);
+      // Never beyond the model's own maximum context, and never asked past it.
+      assert.ok(Number(row.maxContext) <= sweep.max_position[m], where);
+      assert.ok(sweep.max_position[m] >= 8192, where);
+    }
+    // Yi-1.5-34B and OLMo-2 stop at 4,096 tokens: apart, as the CLI lists them.
+    const beyond = await page.locator('#fits-beyond-list li').evaluateAll((items) => items.map((li) => li.textContent));
+    assert.deepEqual(beyond.map((line) => line.split(':')[0]).sort(), [...cli.beyond].sort());
+    assert.ok(cli.beyond.includes('Yi-1.5-34B-Chat') && cli.beyond.includes('OLMo-2-1124-7B-Instruct'), cli.beyond.join());
+    await assertHealthy(env, page, 'fits view');
+  });
+
+  test('the columns sort, the filters filter, a row opens the simulator', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openFits(page);
+    const decodes = async () => (await readRows(page)).map((r) => Number(r.decode));
+    await page.locator('#fits-table button[data-sort="decode"]').click();
+    await settle(page);
+    const up = await decodes();
+    assert.deepEqual(up, [...up].sort((a, b) => a - b), 'ascending');
+    await page.locator('#fits-table button[data-sort="decode"]').click();
+    await settle(page);
+    const down = await decodes();
+    assert.deepEqual(down, [...up].sort((a, b) => b - a), 'descending');
+    assert.equal(await page.locator('#fits-table th:has(button[data-sort="decode"])').getAttribute('aria-sort'), 'descending');
+    await page.locator(byTestId('fits-family')).selectOption('Alibaba Qwen');
+    await page.locator(byTestId('fits-comfortable')).check();
+    await settle(page);
+    const kept = await readRows(page);
+    assert.ok(kept.length > 0);
+    for (const row of kept) {
+      assert.equal(catalog.models.find((m) => m.id === row.model).family, 'Alibaba Qwen', row.model);
+      assert.equal(row.fit, 'comfortable', row.model);
+    }
+    const [first] = kept;
+    await page.locator(`tr[data-model="${first.model}"] .row-select`).click();
+    const hash = await waitForHash(env, page, (h) => hashParams(h).get('model') === first.model, 'the row opens the model');
+    assert.equal(hashParams(hash).get('device'), 'rtx-4090-24gb');
+    assert.equal(hashParams(hash).get('format'), first.format);
+    assert.equal(hashParams(hash).get('view'), null);
+    await page.locator(byTestId('total')).and(page.locator('[data-value]')).waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('#fits').isHidden(), true, 'the simulator shows');
+    // And back: the view link.
+    await page.locator(byTestId('view-link')).click();
+    await waitForHash(env, page, (h) => hashParams(h).get('view') === 'fits', 'the view link');
+    await page.locator(byTestId('fit-row')).first().waitFor({ timeout: WAIT_MS });
+    await assertHealthy(env, page, 'sorted, filtered, opened');
+  });
+
+  test('the CSV and the Markdown carry the numbers shown', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openFits(page);
+    const rows = await readRows(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(byTestId('fits-csv')).click()]);
+    const text = await readFile(await download.path(), 'utf8');
+    const [caption, header, ...lines] = csv(text);
+    assert.match(caption[0], /RTX 4090 24GB, 8,192 tokens × 1, KV cache FP16/);
+    assert.ok(caption[0].includes('view=fits'), caption[0]);
+    assert.deepEqual(header, ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context']);
+    assert.deepEqual(lines.map(([, id, format, fit, memory, decode, context]) =>
+      [id, format, fit, Number(memory), Number(decode), Number(context)]),
+    rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.maxContext)]));
+    await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
+    await page.locator(byTestId('fits-copy-md')).click();
+    const markdown = await page.evaluate(() => navigator.clipboard.readText());
+    const tableLines = markdown.split('\n').filter((line) => line.startsWith('| '));
+    assert.equal(tableLines.length, rows.length + 2, 'header, alignment and one line per row');
+    assert.ok(markdown.startsWith(caption[0]), markdown.slice(0, 200));
+    assert.ok(tableLines[2].includes(rows[0].texts[3]), tableLines[2]);
+  });
+});
+
+describe('the simulator links to the fits view', { timeout: TEST_TIMEOUT_MS * 2 }, () => {
+  before(async () => { env = await launch({ locale: 'de-DE' }); }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+
+  test('with the device and context it shows', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen3-8b&device=rtx-3090-24gb&context=16384');
+    await page.locator(byTestId('view-link')).click();
+    const hash = await waitForHash(env, page, (h) => hashParams(h).get('view') === 'fits', 'view=fits');
+    assert.equal(hashParams(hash).get('device'), 'rtx-3090-24gb');
+    assert.equal(hashParams(hash).get('context'), '16384');
+    await page.locator(byTestId('fit-row')).first().waitFor({ timeout: WAIT_MS });
+    assert.match(await page.locator(byTestId('title')).innerText(), /RTX 3090/);
+    await assertHealthy(env, page, 'from the simulator');
+  });
+});

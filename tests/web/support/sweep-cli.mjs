@@ -1,0 +1,20 @@
+// What `vramcalc sweep --device ID --context N` prints, read back from its text table: the
+// models that fit (name, best format, memory, decode, max context as shown) and the models
+// listed apart because their own maximum context is below N. The fits view must list the same.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from './harness.mjs';
+
+export const cliPath = path.resolve(repoRoot, process.env.VRAMCALC_CLI ?? 'build/core/vramcalc');
+
+/** @returns {{fitting: string[][], beyond: string[]}} */
+export function cliFits(device, context) {
+  const text = execFileSync(cliPath, ['sweep', '--device', device, '--context', String(context)], { encoding: 'utf8' });
+  const [main, beyond = ''] = text.split('Context longer than the model supports');
+  const rows = (part) => part.split('\n').filter((line) => /\S {2,}\S/.test(line)).slice(1)
+    .map((line) => line.trim().split(/ {2,}/));
+  return { fitting: rows(main).filter((cells) => cells.length === 5), beyond: rows(beyond).map((cells) => cells[0]) };
+}
+
+/** The catalog as the CLI prints it (model names by id). */
+export const cliCatalog = () => JSON.parse(execFileSync(cliPath, ['catalog'], { encoding: 'utf8', maxBuffer: 1 << 26 }));

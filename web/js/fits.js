@@ -1,0 +1,141 @@
+// "What runs on my machine?": the device-first view. One sweep() over the catalog for the
+// chosen device gives, per model, the most precise format that fits, its memory, decode rate
+// and largest context; the models whose own maximum context is below the one asked are kept
+// apart, never listed as fitting. Pure functions here; render/fits.js draws them.
+
+/** The sweep request for a scenario on `device` (an id, or a device of one's own). */
+export function sweepRequestFor(scenario, device) {
+  const request = { context: scenario.context, batch: scenario.batch, kv_dtype: scenario.kv, runtime: scenario.runtime, device };
+  if (scenario.gpus) request.device_count = scenario.gpus;
+  return request;
+}
+
+/**
+ * The sweep split into what the view lists: `rows` (each model's most precise format that
+ * fits), `none` (models that fit in no format) and `beyond` (models whose maximum context is
+ * below the request's), in catalog order.
+ */
+export function fitsOf(sweep, catalog) {
+  const models = new Map(catalog.models.map((m) => [m.id, m]));
+  const formats = sweep.formats.length;
+  const noFit = sweep.fit_ids.indexOf('no_fit');
+  const result = { rows: [], none: [], beyond: [] };
+  sweep.models.forEach((id, m) => {
+    const model = models.get(id);
+    if (sweep.max_position[m] < sweep.context) {
+      result.beyond.push({ model, max_position: sweep.max_position[m] });
+      return;
+    }
+    // One device: cell (m × formats + f); formats run from the most precise to the smallest.
+    const f = [...Array(formats).keys()].find((i) => sweep.fit[m * formats + i] !== noFit);
+    if (f === undefined) {
+      result.none.push({ model });
+      return;
+    }
+    const i = m * formats + f;
+    result.rows.push({
+      model, format: sweep.formats[f], fit: sweep.fit_ids[sweep.fit[i]], total_gib: sweep.total_gib[i],
+      decode_tps: sweep.decode_tps[i], max_context: sweep.max_context[i], capped: sweep.max_context_capped[i] === 1,
+    });
+  });
+  return result;
+}
+
+// Size classes by resident parameters, in billions: [id, upper bound].
+export const SIZES = [['small', 8], ['medium', 32], ['large', 128], ['huge', Infinity]];
+export const sizeOf = (params) => SIZES.find(([, below]) => params / 1e9 <= below)[0];
+
+/** The rows the filters keep: a family ('' for all), a size class ('' for all), comfortable only. */
+export function filterRows(rows, { family = '', size = '', comfortable = false }) {
+  return rows.filter((r) => (!family || r.model.family === family) && (!size || sizeOf(r.model.params_total) === size) &&
+    (!comfortable || r.fit === 'comfortable'));
+}
+
+const FIT_ORDER = { comfortable: 0, tight: 1, no_fit: 2 };
+const SORT_KEYS = {
+  model: (r) => r.model.name.toLowerCase(),
+  format: (r) => r.format,
+  fit: (r) => FIT_ORDER[r.fit],
+  total: (r) => r.total_gib,
+  decode: (r) => r.decode_tps,
+  context: (r) => r.max_context,
+};
+export const SORT_COLUMNS = Object.keys(SORT_KEYS);
+
+/** The rows sorted by a column, ascending or not; catalog order among equals. */
+export function sortRows(rows, column, ascending) {
+  const key = SORT_KEYS[column];
+  if (!key) return rows;
+  const sign = ascending ? 1 : -1;
+  return rows.map((row, i) => [row, i]).sort(([a, i], [b, j]) => {
+    const x = key(a);
+    const y = key(b);
+    return (x < y ? -sign : x > y ? sign : 0) || i - j;
+  }).map(([row]) => row);
+}
+
+// ---- exports --------------------------------------------------------------------------------
+
+/** A table's cells as shown: [header, ...rows], each an array of strings. */
+export function fitsTable(rows, { t, lang, fmt }) {
+  const header = ['model', 'format', 'fit', 'memory', 'decode', 'max_context'].map((c) => t(`fits.col.${c}`));
+  return [header, ...rows.map((r) => [
+    r.model.name, r.format, t(`fit.${r.fit}`), fmt.gb(lang, r.total_gib),
+    `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`, fmt.integer(lang, r.max_context),
+  ])];
+}
+
+const markdownCell = (text) => String(text).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+
+/** The table as Markdown, after a line naming the scenario and the page's link. */
+export function toMarkdown(table, caption, link) {
+  const [header, ...rows] = table;
+  const line = (cells) => `| ${cells.map(markdownCell).join(' | ')} |`;
+  const align = header.map((_, i) => (i >= 3 ? '---:' : '---'));
+  return [`${caption} (${link})`, '', line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n') + '\n';
+}
+
+const csvField = (text) => (/[",\r\n]/.test(text) ? `"${String(text).replace(/"/g, '""')}"` : String(text));
+
+/**
+ * The rows as CSV (RFC 4180): a first line naming the scenario and the link, then a header of
+ * column ids and one line per row with plain numbers: GB and tok/s exactly as the sweep gives
+ * them (they round to the figures shown) and tokens.
+ */
+export function toCsv(rows, { caption, link }) {
+  const header = ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context'];
+  const lines = [[`${caption} (${link})`], header];
+  for (const r of rows) {
+    lines.push([r.model.name, r.model.id, r.format, r.fit, String(r.total_gib), String(r.decode_tps), String(r.max_context)]);
+  }
+  return lines.map((cells) => cells.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Parses CSV text (RFC 4180) into rows of fields: the inverse of toCsv's quoting. */
+export function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') {
+      quoted = true;
+    } else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
+      if (c === '\r') i += 1;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else {
+      field += c;
+    }
+  }
+  if (field || row.length) rows.push([...row, field]);
+  return rows;
+}

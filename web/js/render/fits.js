@@ -1,0 +1,154 @@
+// The device-first view (#view=fits): every catalog model on the chosen device, from one
+// sweep() per frame (js/fits.js), sortable by each column and filtered by family, size and
+// "fits comfortably"; a row opens that model's simulator on the device.
+import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
+import * as fmt from '../format.js';
+import { SIZES, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor, toCsv, toMarkdown } from '../fits.js';
+import { deviceOf } from '../state.js';
+import { cell, selectButton, syncRows } from './rows.js';
+
+const state = new WeakMap();  // root → { sort, ascending, family, size, comfortable, shown }
+const stateOf = (root) => {
+  if (!state.has(root)) state.set(root, { sort: '', ascending: true, family: '', size: '', comfortable: false, shown: [] });
+  return state.get(root);
+};
+
+function createRow(key) {
+  const row = document.createElement('tr');
+  row.dataset.testid = 'fit-row';
+  row.dataset.model = key;
+  const head = cell('th');
+  head.scope = 'row';
+  head.append(selectButton());
+  row.append(head, cell('td'), cell('td'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'));
+  return row;
+}
+
+function renderRow(row, r, { t, lang }, device) {
+  const [head, format, fit, total, decode, context] = row.cells;
+  put(head.firstChild, r.model.name);
+  setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device }));
+  put(format, r.format);
+  put(fit, t(`fit.${r.fit}`));
+  if (fit.className !== `fit-${r.fit}`) fit.className = `fit-${r.fit}`;
+  put(total, fmt.gb(lang, r.total_gib));
+  put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
+  put(context, `${fmt.integer(lang, r.max_context)}${r.capped ? '*' : ''}`);
+  setAttr(context, 'title', r.capped ? t('fits.capped') : '');
+  const data = { format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, maxContext: r.max_context };
+  for (const [name, value] of Object.entries(data)) {
+    if (row.dataset[name] !== String(value)) row.dataset[name] = String(value);
+  }
+}
+
+/** A list of model names (the models kept apart), each with its note. */
+function renderList(root, id, items, text) {
+  const list = byId(root, `${id}-list`);
+  const texts = items.map(text);
+  if (list.childElementCount !== texts.length || [...list.children].some((li, i) => li.textContent !== texts[i])) {
+    list.replaceChildren(...texts.map((line) => Object.assign(document.createElement('li'), { textContent: line })));
+  }
+  byId(root, id).hidden = items.length === 0;
+}
+
+function renderFilters(root, { t, catalog }, s) {
+  const families = [...new Set(catalog.models.map((m) => m.family))].sort();
+  const form = byId(root, 'fits-filters').elements;
+  fillSelect(form.family, [['', t('fits.filter.all')], ...families.map((f) => [f, f])], s.family);
+  fillSelect(form.size, [['', t('fits.filter.all')], ...SIZES.map(([id]) => [id, t(`fits.size.${id}`)])], s.size);
+  form.comfortable.checked = s.comfortable;
+  for (const button of byId(root, 'fits-table').tHead.querySelectorAll('button[data-sort]')) {
+    const sorted = button.dataset.sort === s.sort;
+    setAttr(button.parentElement, 'aria-sort', sorted ? (s.ascending ? 'ascending' : 'descending') : 'none');
+  }
+}
+
+/**
+ * Draws the view. `fits` is fitsOf()'s split of the sweep; `scene` names the device, the
+ * scenario's caption and the page's link for the exports.
+ */
+export function renderFits(root, fits, view, scene) {
+  const { t, lang } = view;
+  const s = stateOf(root);
+  const rows = sortRows(filterRows(fits.rows, s), s.sort, s.ascending);
+  s.shown = rows;
+  s.scene = scene;
+  putPart(root, 'fits-heading', t('fits.heading', { device: scene.device }));
+  putPart(root, 'fits-summary', t('fits.summary', {
+    n: fmt.integer(lang, fits.rows.length), total: fmt.integer(lang, fits.rows.length + fits.none.length + fits.beyond.length),
+    caption: scene.caption,
+  }));
+  renderFilters(root, view, s);
+  const table = byId(root, 'fits-table');
+  const shown = syncRows(table.tBodies[0], rows.map((r) => r.model.id), createRow);
+  rows.forEach((r, i) => renderRow(shown[i], r, view, scene.device));
+  byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
+  putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang, fmt }), scene.caption, scene.link));
+  putPart(root, 'fits-beyond-heading', t('fits.beyond.heading', { n: fmt.integer(lang, fits.beyond.length) }));
+  renderList(root, 'fits-beyond', fits.beyond, (b) => t('fits.beyond.item', { model: b.model.name, max: fmt.integer(lang, b.max_position) }));
+  putPart(root, 'fits-none-heading', t('fits.none.heading', { n: fmt.integer(lang, fits.none.length) }));
+  renderList(root, 'fits-none', fits.none, (n) => n.model.name);
+}
+
+/**
+ * The whole view from one sweep() on the chosen device (else the simulator's, the recommended
+ * one) with its title: the error's text or null, and the device swept.
+ */
+export function drawFitsView(root, core, response, view) {
+  const { t, lang, scenario, catalog } = view;
+  const device = scenario.device ?? response.simulator.device;
+  const sweep = core.sweep(sweepRequestFor(scenario, device));
+  if (!sweep.ok) return { error: `${t('error.prefix')} ${sweep.error.message}`, device: null };
+  const named = deviceOf(device, catalog)?.name ?? device;
+  const name = sweep.device_count > 1 ? t('unit.times', { count: sweep.device_count, device: named }) : named;
+  const kv = catalog.kv_dtypes.find((k) => k.id === scenario.kv)?.label ?? scenario.kv;
+  const context = fmt.integer(lang, scenario.context);
+  const caption = t('fits.caption', {
+    device: name, context, batch: fmt.integer(lang, scenario.batch), kv, runtime: t(`runtime.${scenario.runtime}`),
+  });
+  renderFits(root, fitsOf(sweep, catalog), view, { device: name, deviceId: device, caption, link: location.href });
+  const title = t('fits.title', { device: name, context });
+  if (document.title !== title) document.title = title;
+  putPart(root, 'title', title);
+  return { error: null, device };
+}
+
+/** Saves the rows shown as CSV (a download; nothing leaves the browser). */
+function downloadCsv(root) {
+  const { shown, scene } = stateOf(root);
+  const blob = new Blob([toCsv(shown, scene)], { type: 'text/csv;charset=utf-8' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `vramcalc-${scene.deviceId.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60)}.csv`;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+/**
+ * The view's own controls: sorting by a column (again: the other way), the filters, the CSV
+ * download, and a row's button, which calls `open(model, format)`. `redraw` redraws the view.
+ */
+export function bindFits(root, { redraw, open }) {
+  const s = stateOf(root);
+  byId(root, 'fits-table').addEventListener('click', (event) => {
+    const sort = event.target.closest('button[data-sort]');
+    if (sort) {
+      s.ascending = s.sort === sort.dataset.sort ? !s.ascending : true;
+      s.sort = sort.dataset.sort;
+      redraw();
+      return;
+    }
+    const row = event.target.closest('tr[data-testid="fit-row"]');
+    if (row) open(row.dataset.model, row.dataset.format);
+  });
+  byId(root, 'fits-filters').addEventListener('change', (event) => {
+    const { name, value, checked } = event.target;
+    if (name === 'comfortable') s.comfortable = checked;
+    else if (name === 'family' || name === 'size') s[name] = value;
+    redraw();
+  });
+  byId(root, 'fits-csv').addEventListener('click', () => downloadCsv(root));
+}
