@@ -287,6 +287,19 @@ for (const engine of selectedEngines()) {
       await assertHealthy(session, 'the fits view');
     });
 
+    test('"Use my GPU" says what this browser reports, and the page stays whole', { timeout: TEST_TIMEOUT_MS }, async () => {
+      // A headless browser has a software GPU (SwiftShader, llvmpipe) or names none: the line
+      // says so instead of setting a device (the mapping itself: detect.test.mjs).
+      await open(session, siteUrl('#lang=en'));
+      await session.evaluate(() => document.querySelector('[data-testid="detect-gpu"]').click());
+      const result = await waitUntil(session, () => {
+        const line = document.querySelector('[data-testid="detect-result"]');
+        return line && !line.hidden ? line.textContent : null;
+      }, null, (text) => Boolean(text), 'the detection line');
+      assert.match(result, /^(Detected |This browser does not say|Your browser names)/, result);
+      await assertHealthy(session, 'after "Use my GPU"');
+    });
+
     test('garbage in the link: a notice as text, no markup run, the defaults apply', { timeout: TEST_TIMEOUT_MS },
       async () => {
         await open(session, siteUrl(GARBAGE));

@@ -264,6 +264,18 @@ export class PageController {
     bindControls(byId(root, 'prefs'), handlers);
     this.#bindTables();
     bindCustomConfig(root, (text) => this.applyConfig(text));
+    // "Use my GPU": its code loads on the first click (a chunk of its own).
+    byId(root, 'detect-gpu').addEventListener('click', async () => {
+      const { detect } = await import('./detect.js');
+      const runsOn = runtimeOf(this.#scenario, this.catalog).runs_on;
+      detect(root, {
+        devices: this.catalog.devices.filter((d) => runsOn.includes(d.platform)), t: this.translator(),
+        apply: (device) => {
+          this.update({ device });
+          this.commit();
+        },
+      });
+    });
     byId(root, 'own-device-form').addEventListener('submit', (event) => {
       event.preventDefault();
       const f = event.target.elements;
