@@ -17,7 +17,7 @@ import { cliCatalog, cliFits, cliPath } from './support/sweep-cli.mjs';
 
 const LINK = '#view=fits&device=rtx-4090-24gb&context=8192&lang=en';
 let env;
-let csv;  // web/js/fits.js: parseCsv
+let csv;  // web/js/exports.js: parseCsv
 let catalog;
 
 /** The fits rows as the page shows them: data attributes and cell texts. */
@@ -35,7 +35,7 @@ async function openFits(page, hash = LINK) {
 describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
   before(async () => {
     env = await launch({ locale: 'en-US' });
-    ({ parseCsv: csv } = await import(pathToFileURL(path.join(repoRoot, 'web/js/fits.js')).href));
+    ({ parseCsv: csv } = await import(pathToFileURL(path.join(repoRoot, 'web/js/exports.js')).href));
     catalog = cliCatalog();
   }, { timeout: TEST_TIMEOUT_MS });
   after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
@@ -122,6 +122,7 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.maxContext)]));
     await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
     await page.locator(byTestId('fits-copy-md')).click();
+    await page.locator(`${byTestId('fits-copy-md')}[data-copied]`).waitFor();  // it says "copied"
     const markdown = await page.evaluate(() => navigator.clipboard.readText());
     const tableLines = markdown.split('\n').filter((line) => line.startsWith('| '));
     assert.equal(tableLines.length, rows.length + 2, 'header, alignment and one line per row');

@@ -34,6 +34,7 @@ export class PageController {
   #rendered = { lang: null, model: null, custom: null, view: undefined };
   #fitsDevice = null;  // the device the fits view swept (the chosen one, else the recommended)
   #fits = null;  // render/fits.js, once the view has shown
+  #shown = null;  // the answer the page shows (the tables' exports)
   #fitsLoading = null;
   // The last complete response and what it was asked for without the context: while only the
   // context moves (the slider), the model card, the curve and the matrix stay as they are, so
@@ -149,6 +150,7 @@ export class PageController {
       return;
     }
     const scenario = this.#scenario;
+    this.#shown = response;
     const view = { t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response) };
     // Another language redraws every section, as another answer does: the core's answer is the
     // same, its texts are not.
@@ -249,6 +251,16 @@ export class PageController {
     this.#rendered = { lang, model, custom: this.#custom, view: viewName };
   }
 
+  /** A table's export (its code loads on the first click), of the answer it shows. */
+  async #exportTable(button) {
+    const table = byId(this.#root, button.dataset.export);
+    const heading = button.closest('section').querySelector('h2').textContent;
+    const model = this.#shown.model.name;  // named once: the hardware table's heading has it
+    const caption = [heading.includes(model) ? '' : model, heading, table.caption?.textContent].filter(Boolean).join(' — ');
+    const { exportTable } = await import('./table-export.js');
+    await exportTable(this.#root, button, this.#shown, { t: this.translator(), caption });
+  }
+
   /** Every listener of the page: forms, table rows, the compare list, copy buttons, the link. */
   bind() {
     const root = this.#root;
@@ -290,8 +302,10 @@ export class PageController {
       this.commit();
     });
     root.addEventListener('click', (event) => {
-      const button = event.target.closest('button.copy');
+      const button = event.target.closest('button.copy[data-copy]');
       if (button) copyFrom(button, this.translator());
+      const exporter = event.target.closest('button[data-export]');
+      if (exporter) this.#exportTable(exporter);
     });
     window.addEventListener('hashchange', () => {
       this.readHash();

@@ -74,7 +74,7 @@ export function sortRows(rows, column, ascending) {
   }).map(([row]) => row);
 }
 
-// ---- exports --------------------------------------------------------------------------------
+// ---- exports (exports.js writes them) ---------------------------------------------------------
 
 /** A table's cells as shown: [header, ...rows], each an array of strings. */
 export function fitsTable(rows, { t, lang, fmt }) {
@@ -85,57 +85,6 @@ export function fitsTable(rows, { t, lang, fmt }) {
   ])];
 }
 
-const markdownCell = (text) => String(text).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-
-/** The table as Markdown, after a line naming the scenario and the page's link. */
-export function toMarkdown(table, caption, link) {
-  const [header, ...rows] = table;
-  const line = (cells) => `| ${cells.map(markdownCell).join(' | ')} |`;
-  const align = header.map((_, i) => (i >= 3 ? '---:' : '---'));
-  return [`${caption} (${link})`, '', line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n') + '\n';
-}
-
-const csvField = (text) => (/[",\r\n]/.test(text) ? `"${String(text).replace(/"/g, '""')}"` : String(text));
-
-/**
- * The rows as CSV (RFC 4180): a first line naming the scenario and the link, then a header of
- * column ids and one line per row with plain numbers: GB and tok/s exactly as the sweep gives
- * them (they round to the figures shown) and tokens.
- */
-export function toCsv(rows, { caption, link }) {
-  const header = ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context'];
-  const lines = [[`${caption} (${link})`], header];
-  for (const r of rows) {
-    lines.push([r.model.name, r.model.id, r.format, r.fit, String(r.total_gib), String(r.decode_tps), String(r.max_context)]);
-  }
-  return lines.map((cells) => cells.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/** Parses CSV text (RFC 4180) into rows of fields: the inverse of toCsv's quoting. */
-export function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') {
-      quoted = true;
-    } else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
-      if (c === '\r') i += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else {
-      field += c;
-    }
-  }
-  if (field || row.length) rows.push([...row, field]);
-  return rows;
-}
+/** The rows as CSV cells (GB and tok/s exactly as the sweep gives them, which round to the figures shown). */
+export const FITS_CSV_HEADER = ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context'];
+export const fitsCsvRows = (rows) => rows.map((r) => [r.model.name, r.model.id, r.format, r.fit, r.total_gib, r.decode_tps, r.max_context]);

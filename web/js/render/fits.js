@@ -3,7 +3,8 @@
 // "fits comfortably"; a row opens that model's simulator on the device.
 import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
-import { SIZES, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor, toCsv, toMarkdown } from '../fits.js';
+import { download, toCsv, toMarkdown } from '../exports.js';
+import { FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor } from '../fits.js';
 import { deviceOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
 
@@ -83,7 +84,7 @@ export function renderFits(root, fits, view, scene) {
   const shown = syncRows(table.tBodies[0], rows.map((r) => r.model.id), createRow);
   rows.forEach((r, i) => renderRow(shown[i], r, view, scene.device));
   byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
-  putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang, fmt }), scene.caption, scene.link));
+  putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang, fmt }), scene.caption, scene.link, 3));
   putPart(root, 'fits-beyond-heading', t('fits.beyond.heading', { n: fmt.integer(lang, fits.beyond.length) }));
   renderList(root, 'fits-beyond', fits.beyond, (b) => t('fits.beyond.item', { model: b.model.name, max: fmt.integer(lang, b.max_position) }));
   putPart(root, 'fits-none-heading', t('fits.none.heading', { n: fmt.integer(lang, fits.none.length) }));
@@ -116,15 +117,8 @@ export function drawFitsView(root, core, response, view) {
 /** Saves the rows shown as CSV (a download; nothing leaves the browser). */
 function downloadCsv(root) {
   const { shown, scene } = stateOf(root);
-  const blob = new Blob([toCsv(shown, scene)], { type: 'text/csv;charset=utf-8' });
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = `vramcalc-${scene.deviceId.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60)}.csv`;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  download(`vramcalc-${scene.deviceId.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60)}.csv`,
+    toCsv(FITS_CSV_HEADER, fitsCsvRows(shown), scene.caption, scene.link));
 }
 
 /**

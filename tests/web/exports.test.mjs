@@ -1,0 +1,72 @@
+// The quantization matrix and the hardware table exported (issue 16) in headless Chromium, on
+// the reference page: the CSV parses back to the reference page's figures (tests/golden/
+// reference-page.txt: the matrix's totals at 8K / 32K / 128K, the hardware table's memory and
+// decode), after a line naming the table and the page's link; the Markdown is the table as
+// shown.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TEST_TIMEOUT_MS, assertHealthy, byTestId, launch, openPage, repoRoot } from './support/harness.mjs';
+import { REFERENCE, referenceNumber } from './support/reference.mjs';
+
+const { parseCsv } = await import(pathToFileURL(path.join(repoRoot, 'web/js/exports.js')).href);
+
+describe('table exports', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
+  let env;
+  before(async () => { env = await launch(); }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
+
+  async function csvOf(page, testId) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(byTestId(testId)).click()]);
+    return parseCsv(await readFile(await download.path(), 'utf8'));
+  }
+
+  test('the matrix as CSV holds the reference page\'s totals', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    const [[caption], header, ...rows] = await csvOf(page, 'matrix-csv');
+    assert.match(caption, /GLM-4-32B-0414/);
+    assert.ok(caption.includes(env.url('')), caption);
+    assert.deepEqual(header, ['format', 'label', 'bits_per_weight', 'weights_gb', 'total_gb_8192', 'total_gb_32768',
+      'total_gb_131072', 'recommended_device', 'recommended_devices']);
+    for (const [format, , bpw, weights, at8k, at32k, at128k] of REFERENCE.matrix) {
+      const row = rows.find((r) => r[0] === format);
+      assert.ok(row, format);
+      assert.deepEqual(row.slice(2, 7).map((cell) => Number(cell).toFixed(2)),
+        [bpw, weights, at8k, at32k, at128k].map((text) => referenceNumber(text).toFixed(2)), format);
+    }
+    await assertHealthy(env, page, 'matrix CSV');
+  });
+
+  test('the hardware table as CSV holds the reference page\'s memory and decode', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    await page.locator('#hardware').scrollIntoViewIfNeeded();
+    const [, header, ...rows] = await csvOf(page, 'hardware-csv');
+    assert.deepEqual(header, ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s']);
+    for (const [device, , , needed, , decode] of REFERENCE.hardware) {
+      const row = rows.find((r) => r[0] === device);
+      assert.ok(row, device);
+      assert.equal(Number(row[4]).toFixed(2), referenceNumber(needed).toFixed(2), `${device} needed`);
+      assert.equal(Number(row[7]).toFixed(1), referenceNumber(decode).toFixed(1), `${device} decode`);
+    }
+  });
+
+  test('the matrix as Markdown is the table as shown', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
+    await openPage(env, page);
+    await page.locator(byTestId('matrix-copy-md')).click();
+    await page.locator(`${byTestId('matrix-copy-md')}[data-copied]`).waitFor();  // it says "copied"
+    const markdown = await page.evaluate(() => navigator.clipboard.readText());
+    const lines = markdown.split('\n').filter((line) => line.startsWith('| '));
+    const shown = await page.locator('#matrix tbody tr').count();
+    assert.equal(lines.length, shown + 2, markdown);
+    const fp16 = lines.find((line) => line.startsWith('| FP16'));
+    assert.ok(fp16.includes('63,13 GB'), fp16);  // the German page's own text
+    await assertHealthy(env, page, 'matrix Markdown');
+  });
+});

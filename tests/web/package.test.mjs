@@ -1,0 +1,79 @@
+// The npm package (issue 16): `npm pack build-wasm/package`, installed from the tarball into a
+// fresh project with no network, has no dependencies and no install scripts, and works from
+// Node (import { evaluate, sweep, catalog } from 'vramcalc') and from a page served from that
+// project (the API and the <vram-calculator> widget from node_modules). The expected figures
+// are the reference page's (tests/golden/reference-page.txt).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { TEST_TIMEOUT_MS, WAIT_MS, launch, repoRoot } from './support/harness.mjs';
+import { REFERENCE, referenceNumber } from './support/reference.mjs';
+
+const packageDir = path.resolve(repoRoot, process.env.VRAMCALC_PACKAGE_DIR ?? 'build-wasm/package');
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+const REFERENCE_TOTAL = referenceNumber(REFERENCE.matrix.find(([format]) => format === 'Q4_K_M')[5]);  // 21.78 GB at 32K
+
+describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+  let project;
+  before(async () => {
+    project = await mkdtemp(path.join(tmpdir(), 'vramcalc-package-'));
+    const tarball = npm(['pack', packageDir, '--pack-destination', project, '--silent'], project).trim().split('\n').pop();
+    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'docs-site', private: true, type: 'module' }));
+    npm(['install', '--offline', '--no-package-lock', path.join(project, tarball)], project);
+  }, { timeout: TEST_TIMEOUT_MS * 2 });
+  after(async () => { if (project) await rm(project, { recursive: true, force: true }); });
+
+  test('has no runtime dependencies and no install scripts', async () => {
+    const manifest = JSON.parse(await readFile(path.join(project, 'node_modules/vramcalc/package.json'), 'utf8'));
+    assert.equal(manifest.dependencies, undefined);
+    assert.equal(manifest.scripts, undefined);
+    assert.equal(manifest.types, './index.d.ts');
+    for (const file of ['index.js', 'index.d.ts', 'vramcalc.mjs', 'vramcalc.wasm', 'widget.js', 'css/widget.css', 'i18n/en.json', 'LICENSE']) {
+      await readFile(path.join(project, 'node_modules/vramcalc', file));
+    }
+  });
+
+  test('works from Node', () => {
+    const script = `import { evaluate, sweep, catalog } from 'vramcalc';
+      const answer = await evaluate({ model: 'glm-4-32b-0414' });
+      const one = await sweep({ device: 'rtx-4090-24gb', context: 8192 });
+      const all = await catalog();
+      const bad = await evaluate({ model: 'glm-4-32b-0414', context: -5 });
+      console.log(JSON.stringify({ total: answer.simulator.total_gib, devices: one.devices, models: all.models.length,
+        bad: bad.ok, field: bad.error?.field }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }));
+    assert.equal(out.total.toFixed(2), REFERENCE_TOTAL.toFixed(2));
+    assert.deepEqual(out.devices, ['rtx-4090-24gb']);
+    assert.ok(out.models >= 90, String(out.models));
+    assert.deepEqual([out.bad, out.field], [false, 'context']);
+  });
+
+  test('works in a page served from the project: the API and the widget', { timeout: TEST_TIMEOUT_MS }, async () => {
+    await writeFile(path.join(project, 'index.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Docs</title>
+<script type="module">
+  import { evaluate } from './node_modules/vramcalc/index.js';
+  const answer = await evaluate({ model: 'glm-4-32b-0414' });
+  document.body.dataset.total = answer.simulator.total_gib.toFixed(2);
+</script>
+<script type="module" src="./node_modules/vramcalc/widget.js"></script>
+</head><body><vram-calculator id="w" model="glm-4-32b-0414" lang="en"></vram-calculator></body></html>`);
+    const env = await launch({ root: project, locale: 'en-US' });
+    try {
+      const { page } = env;
+      await page.goto(env.url(''), { waitUntil: 'load' });
+      await page.waitForFunction(() => document.body.dataset.total, null, { timeout: WAIT_MS });
+      assert.equal(await page.evaluate(() => document.body.dataset.total), REFERENCE_TOTAL.toFixed(2));
+      await page.waitForFunction(() => document.querySelector('#w').shadowRoot
+        ?.querySelector('[data-testid="total"]')?.dataset.value, null, { timeout: WAIT_MS });
+      const shown = await page.evaluate(() => document.querySelector('#w').shadowRoot.querySelector('[data-testid="total"]').textContent);
+      assert.equal(shown.replace(/\s/g, ' '), `${REFERENCE_TOTAL.toFixed(2)} GB`);
+      assert.deepEqual(env.problems, []);
+    } finally {
+      await env.close();
+    }
+  });
+});

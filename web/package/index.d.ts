@@ -1,0 +1,137 @@
+// Types of vramcalc's API (index.js). The core's full answer is documented in the project's
+// wasm/README.md; the fields below are the ones a caller needs most, the rest are typed loosely.
+
+export type Fit = 'comfortable' | 'tight' | 'no_fit';
+export type Runtime = 'reference' | 'llamacpp' | 'ollama' | 'vllm' | 'sglang' | 'mlx';
+export type Section = 'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands';
+
+/** A device of one's own: "custom:<GB>:<GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>". */
+export type CustomDeviceId = `custom:${string}`;
+
+export interface Request {
+  model?: string;                 // a catalog id, e.g. "qwen3-8b"
+  format?: string;                // e.g. "Q4_K_M", "FP8", "AWQ_INT4"
+  context?: number;               // tokens per sequence
+  batch?: number;                 // concurrent sequences
+  kv_dtype?: string;              // "fp16", "fp8", "q8_0", "q4_0"
+  device?: string | CustomDeviceId;
+  device_count?: number;          // identical devices in parallel, 1 to 8
+  compare?: string[];             // more hardware-table rows
+  runtime?: Runtime;
+  memory_utilization?: number;    // vLLM, SGLang
+  max_num_batched_tokens?: number;
+  ubatch?: number;                // llama.cpp
+  flash_attention?: boolean;
+  parallel?: number;              // llama.cpp, Ollama slots
+  sections?: Section[];
+}
+
+export interface ErrorAnswer {
+  ok: false;
+  schema: number;
+  error: { code: string; message: string; field: string };
+}
+
+export interface Simulator {
+  device: string;
+  runtime: Runtime;
+  format: string;
+  kv_dtype: string;
+  context: number;
+  batch: number;
+  device_count: number;
+  weights_gib: number;
+  kv_cache_gib: number;
+  state_gib: number;
+  overhead_gib: number;
+  total_gib: number;
+  per_device_gib: number;
+  capacity_gib: number;
+  usage_pct: number;
+  fit: Fit;
+  decode_tps: number;
+  max_context: number;
+  max_context_capped: boolean;
+  [field: string]: unknown;
+}
+
+export interface MatrixRow {
+  format: string;
+  label: string;
+  bpw: number;
+  weights_gib: number;
+  total_gib: Record<string, number>;  // by context in tokens
+  recommended_device: string | null;
+  recommended_device_count: number | null;
+}
+
+export interface HardwareRow {
+  device: string;
+  name: string;
+  memory_gib: number;
+  bandwidth_gbps: number;
+  needed_gib: number;
+  usage_pct: number;
+  fit: Fit;
+  decode_tps: number;
+  [field: string]: unknown;
+}
+
+export interface Answer {
+  ok: true;
+  schema: number;
+  model?: Record<string, unknown>;
+  simulator?: Simulator;
+  curve?: unknown[];
+  matrix?: MatrixRow[];
+  hardware?: HardwareRow[];
+  related?: unknown[];
+  commands?: unknown[];
+}
+
+export interface SweepRequest {
+  context?: number;
+  batch?: number;
+  kv_dtype?: string;
+  runtime?: Runtime;
+  device?: string | CustomDeviceId;
+  compare?: string[];
+  device_count?: number;
+}
+
+/** Flat arrays indexed (model × formats + format) × devices + device. */
+export interface SweepAnswer {
+  ok: true;
+  schema: number;
+  context: number;
+  batch: number;
+  kv_dtype: string;
+  runtime: Runtime;
+  device_count: number;
+  models: string[];
+  max_position: number[];         // each model's own maximum context
+  formats: string[];
+  devices: string[];
+  fit_ids: Fit[];
+  total_gib: number[];
+  fit: number[];                  // indexes into fit_ids
+  decode_tps: number[];
+  max_context: number[];          // at most the model's maximum
+  max_context_capped: number[];   // 1: memory would allow more
+}
+
+export interface Catalog {
+  ok: true;
+  schema: number;
+  models: Array<{ id: string; name: string; family: string; params_total: number; moe: boolean }>;
+  devices: Array<{ id: string; name: string; memory_gib: number; bandwidth_gbps: number; vendor: string; platform: string; [field: string]: unknown }>;
+  formats: Array<{ id: string; label: string; bpw: number; moe_only: boolean; [field: string]: unknown }>;
+  runtimes: Array<{ id: Runtime; formats: string[]; kv_dtypes: string[]; [field: string]: unknown }>;
+  langs: string[];
+  [field: string]: unknown;
+}
+
+export function evaluate(request?: Request, config?: string | object): Promise<Answer | ErrorAnswer>;
+export function sweep(request?: SweepRequest): Promise<SweepAnswer | ErrorAnswer>;
+export function catalog(): Promise<Catalog | ErrorAnswer>;
+export function version(): Promise<string>;
