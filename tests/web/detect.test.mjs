@@ -63,10 +63,12 @@ describe('use my GPU', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     const hash = await waitForHash(env, page, (h) => hashParams(h).get('device') === 'rtx-4090-24gb', 'device=rtx-4090-24gb');
     assert.equal(await page.locator(byTestId('device')).inputValue(), 'rtx-4090-24gb', hash);
     // Nothing leaves the page: the only requests are GETs of the site's own files (the button's
-    // code, a language's strings loaded when idle), none with a body or the GPU's name.
+    // code, a language's strings or an icon loaded meanwhile), none with a body, a query or the
+    // GPU's name.
     for (const { url, method, body } of requests) {
-      assert.match(new URL(url).pathname, /^\/(chunk-[A-Z0-9]+\.js|i18n\/[a-z]{2}\.json)$/, url);
-      assert.ok(url.startsWith(env.origin) && method === 'GET' && !body && !/4090|NVIDIA/i.test(url), url);
+      const { origin, search, pathname } = new URL(url);
+      assert.ok(origin === env.origin && method === 'GET' && !body && !search && !/4090|NVIDIA/i.test(url), url);
+      assert.match(pathname, /^\/[\w./-]+\.(js|json|svg)$/, url);
     }
     await assertHealthy(env, page, 'detected RTX 4090');
     await page.close();

@@ -107,6 +107,32 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     await assertHealthy(env, page, 'sorted, filtered, opened');
   });
 
+  test('a widget with view="fits" lists what the page lists, and leaves the host\'s title alone', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openFits(page);
+    const title = await page.title();
+    await page.evaluate(async () => {
+      await import('./widget.js');
+      const widget = document.createElement('vram-calculator');
+      widget.id = 'fits-widget';
+      for (const [name, value] of Object.entries({ view: 'fits', device: 'rtx-4090-24gb', context: '8192', lang: 'en' })) {
+        widget.setAttribute(name, value);
+      }
+      document.body.append(widget);
+    });
+    const inWidget = () => page.evaluate(() => [...(document.querySelector('#fits-widget').shadowRoot
+      ?.querySelectorAll('[data-testid="fit-row"]') ?? [])].map((r) => [r.dataset.model, r.dataset.format, r.dataset.total]));
+    const expected = (await readRows(page)).map((r) => [r.model, r.format, r.total]);
+    let shown = [];
+    for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await settle(page)) {
+      shown = await inWidget();
+      if (JSON.stringify(shown) === JSON.stringify(expected)) break;
+    }
+    assert.deepEqual(shown, expected);
+    assert.equal(await page.title(), title);
+    await assertHealthy(env, page, 'the fits widget');
+  });
+
   test('the CSV and the Markdown carry the numbers shown', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openFits(page);

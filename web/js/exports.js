@@ -60,3 +60,14 @@ export function download(name, text, type = 'text/csv;charset=utf-8') {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
+
+/** Puts `text` on the clipboard and says "copied" on the button for a moment. */
+export async function copyText(button, text, t) {
+  await navigator.clipboard.writeText(text);
+  button.textContent = t('cmd.copied');
+  button.dataset.copied = 'true';
+  setTimeout(() => {
+    button.textContent = t(button.dataset.i18n);
+    delete button.dataset.copied;
+  }, 1500);
+}

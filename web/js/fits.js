@@ -3,10 +3,13 @@
 // and largest context; the models whose own maximum context is below the one asked are kept
 // apart, never listed as fitting. Pure functions here; render/fits.js draws them.
 
-/** The sweep request for a scenario on `device` (an id, or a device of one's own). */
-export function sweepRequestFor(scenario, device) {
-  const request = { context: scenario.context, batch: scenario.batch, kv_dtype: scenario.kv, runtime: scenario.runtime, device };
-  if (scenario.gpus) request.device_count = scenario.gpus;
+/**
+ * The sweep request on `device` (an id, or a device of one's own) at what the simulator
+ * resolved (`sim`: context, batch, KV cache type, runtime) with `gpus` devices (null: one).
+ */
+export function sweepRequestFor(sim, device, gpus) {
+  const request = { context: sim.context, batch: sim.batch, kv_dtype: sim.kv_dtype, runtime: sim.runtime, device };
+  if (gpus) request.device_count = gpus;
   return request;
 }
 

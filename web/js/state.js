@@ -11,18 +11,19 @@ const MAX_COMPARE = 16;
 // What the page decides itself rather than the link: which parts of a response to compute.
 const PAGE_FIELDS = new Set(['sections']);
 
-/** The short names a link (and a widget) may set: the request's fields, and the language. */
+/**
+ * The short names a link (and a widget) may set: the request's fields, the language and the
+ * view (view=fits: what runs on the device).
+ */
 export const linkKeys = (catalog) => [
-  ...catalog.request_fields.filter((f) => !PAGE_FIELDS.has(f.name)).map((f) => f.short_name), 'lang',
+  ...catalog.request_fields.filter((f) => !PAGE_FIELDS.has(f.name)).map((f) => f.short_name), 'lang', 'view',
 ];
 // The same before the catalog has loaded (a custom element's observedAttributes): the tests
 // check that it equals linkKeys(catalog).
 export const LINK_KEYS = [
   'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
-  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'lang',
+  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'lang', 'view',
 ];
-// What the page's link carries besides: which view it shows (view=fits: what runs on a device).
-const VIEW_KEYS = ['view'];
 // Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
 
@@ -120,7 +121,7 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
   const scenario = { ...fallback };
   const problems = [];
   const checks = valueChecks(catalog, hasCustom);
-  const keys = new Set([...linkKeys(catalog), ...VIEW_KEYS]);
+  const keys = new Set(linkKeys(catalog));
   for (const [key, raw] of new URLSearchParams(String(hash).replace(/^#/, ''))) {
     const value = keys.has(key) ? checks[key](raw) : null;
     if (value === null) problems.push({ key, value: raw });
@@ -132,7 +133,7 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
 /** The hash for a scenario; only what differs from the defaults, plus the language. */
 export function hashFromScenario(scenario, defaults, catalog) {
   const params = new URLSearchParams();
-  for (const key of [...linkKeys(catalog), ...VIEW_KEYS]) {
+  for (const key of linkKeys(catalog)) {
     const value = scenario[key];
     if (value === null || value === undefined) continue;
     if (key === 'compare') {

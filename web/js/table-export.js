@@ -2,7 +2,7 @@
 // as Markdown, the table as it is shown, or saved as CSV, its figures exactly (GB, tok/s, %),
 // each after a line naming what the table shows and the page's link.
 import { byId } from './dom.js';
-import { download, toCsv, toMarkdown } from './exports.js';
+import { copyText, download, toCsv, toMarkdown } from './exports.js';
 
 /** A cell's text as shown: its buttons by their text, the × that takes a compared device out left out. */
 const shownText = (cell) => [...cell.childNodes].filter((node) => !node.classList?.contains('row-remove'))
@@ -28,16 +28,6 @@ const CSV = {
   },
 };
 
-/** Says "copied" on the button for a moment. */
-function copied(button, t) {
-  button.textContent = t('cmd.copied');
-  button.dataset.copied = 'true';
-  setTimeout(() => {
-    button.textContent = t(button.dataset.i18n);
-    delete button.dataset.copied;
-  }, 1500);
-}
-
 /**
  * The export a button asks for (data-export: the table's id, data-as: md or csv), of the
  * answer the table shows; `caption` names what it shows.
@@ -49,6 +39,5 @@ export async function exportTable(root, button, response, { t, caption }) {
     download(`vramcalc-${kind}.csv`, toCsv(CSV[kind].header(response), CSV[kind].rows(response), caption, link));
     return;
   }
-  await navigator.clipboard.writeText(toMarkdown(shownTable(byId(root, kind)), caption, link, 1));
-  copied(button, t);
+  await copyText(button, toMarkdown(shownTable(byId(root, kind)), caption, link, 1), t);
 }

@@ -35,6 +35,9 @@ export class VramCalculator extends HTMLElement {
   #schedule = frameScheduler(() => this.#render());
   #chosen = {};  // what the widget's own controls chose (slider, table rows), over the attributes
   #textsLang = null;  // the language its static labels are in
+  #fits = null;  // render/fits.js once view="fits" has shown
+  #fitsLoading = null;
+  #fitsDevice = null;
 
   constructor() {
     super();
@@ -129,8 +132,16 @@ export class VramCalculator extends HTMLElement {
       maxLog2: sliderMaxLog2(response),
     };
     this.#renderHeader(response, view);
-    renderSimulator(this.shadowRoot, response, view);
-    const shown = this.#sections();
+    const fits = scenario.view === 'fits';
+    const root = byId(this.shadowRoot, 'root');
+    if (root.dataset.view !== (fits ? 'fits' : 'model')) root.dataset.view = fits ? 'fits' : 'model';
+    this.#parts.fits.hidden = !fits;
+    if (fits) {
+      this.#renderFits(response, view);
+    } else {
+      renderSimulator(this.shadowRoot, response, view);
+    }
+    const shown = fits ? new Set() : this.#sections();
     for (const [name, render] of TABLES) {
       const wrap = byId(this.shadowRoot, `${name}-wrap`);
       if (wrap.hidden === shown.has(name)) wrap.hidden = !shown.has(name);
@@ -141,6 +152,28 @@ export class VramCalculator extends HTMLElement {
       this.#textsLang = scenario.lang;
     }
     this.dispatchEvent(new CustomEvent('estimate-change', { detail: response, bubbles: true, composed: true }));
+  }
+
+  /** view="fits": what runs on the device, drawn by the page's fits view (loaded the first time). */
+  #renderFits(response, view) {
+    if (!this.#fits) {
+      this.#fitsLoading ??= import('./render/fits.js').then((module) => {
+        module.bindFits(this.shadowRoot, {
+          redraw: () => this.#schedule(),
+          open: (model, format) => this.#choose({ view: null, model, format, device: this.#fitsDevice }),
+        });
+        this.#fits = module;
+        this.#schedule();
+      }, (error) => this.#fail(error));
+      return;
+    }
+    const { scenario, lang } = view;
+    const shown = new URLSearchParams({ view: 'fits', device: scenario.device ?? response.simulator.device,
+      context: String(response.simulator.context), lang });
+    const { error, device } = this.#fits.drawFitsView(this.shadowRoot, this.#core, response, view, `${FULL_PAGE}#${shown}`);
+    if (device) this.#fitsDevice = device;
+    this.#parts.error.hidden = !error;
+    if (error) put(this.#parts.error, error);
   }
 
   #renderHeader(response, { t, lang, maxLog2 }) {

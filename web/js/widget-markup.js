@@ -79,14 +79,16 @@ export function buildWidget(shadowRoot) {
     range,
     context: element('output', { className: 'context', part: 'context', testid: 'context-value', id: 'context-value' }),
     error: element('p', { className: 'error', part: 'error', testid: 'widget-error', id: 'error' }),
+    fits: element('div', { className: 'fits', id: 'fits' }),  // view="fits": render/fits.js fills it
   };
+  parts.fits.hidden = true;
   parts.more.target = '_top';
   parts.error.hidden = true;
   parts.error.setAttribute('role', 'status');
-  const root = element('section', { className: 'root', part: 'root' },
+  const root = element('section', { className: 'root', part: 'root', id: 'root' },
     element('div', { className: 'header', part: 'header' }, parts.title, parts.more),
     element('div', { className: 'slider' }, range, parts.context),
-    ...figures(), parts.error);
+    ...figures(), parts.fits, parts.error);
   shadowRoot.replaceChildren(link, root);
   return parts;
 }

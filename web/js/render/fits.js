@@ -2,8 +2,9 @@
 // sweep() per frame (js/fits.js), sortable by each column and filtered by family, size and
 // "fits comfortably"; a row opens that model's simulator on the device.
 import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
+import { applyTexts } from '../i18n.js';
 import * as fmt from '../format.js';
-import { download, toCsv, toMarkdown } from '../exports.js';
+import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import { FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor } from '../fits.js';
 import { deviceOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
@@ -13,6 +14,42 @@ const stateOf = (root) => {
   if (!state.has(root)) state.set(root, { sort: '', ascending: true, family: '', size: '', comfortable: false, shown: [] });
   return state.get(root);
 };
+
+/** An element with attributes (ids, data-*, classes) and children: never HTML from text. */
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+const COLUMNS = [['model', 'model'], ['format', 'format'], ['fit', 'fit'], ['total', 'memory'], ['decode', 'decode'],
+  ['context', 'max_context']];
+
+/** The view's parts inside `container` (the page's section, a widget's box), built once. */
+function buildFitsMarkup(container) {
+  if (container.querySelector('#fits-table')) return;
+  const labelled = (key, control) => el('label', {}, el('span', { 'data-i18n': key }), ' ', control);
+  const heads = COLUMNS.map(([sort, label], i) => el('th', { scope: 'col', 'aria-sort': 'none', ...(i >= 3 ? { class: 'num' } : {}) },
+    el('button', { type: 'button', 'data-sort': sort, 'data-i18n': `fits.col.${label}` })));
+  const details = (id) => el('details', { id, 'data-testid': id, hidden: '' }, el('summary', { id: `${id}-heading` }), el('ul', { id: `${id}-list` }));
+  container.append(
+    el('h2', { id: 'fits-heading' }),
+    el('p', { class: 'muted', id: 'fits-summary', 'data-testid': 'fits-summary' }),
+    el('form', { class: 'selectors', id: 'fits-filters', autocomplete: 'off' },
+      labelled('fits.filter.family', el('select', { name: 'family', 'data-testid': 'fits-family' })),
+      labelled('fits.filter.size', el('select', { name: 'size', 'data-testid': 'fits-size' })),
+      el('label', { class: 'check' }, el('input', { type: 'checkbox', name: 'comfortable', 'data-testid': 'fits-comfortable' }),
+        el('span', { 'data-i18n': 'fits.filter.comfortable' }))),
+    el('div', { class: 'table-actions' },
+      el('button', { type: 'button', class: 'copy', id: 'fits-copy-md', 'data-testid': 'fits-copy-md', 'data-i18n': 'export.copy_md' }),
+      el('button', { type: 'button', class: 'copy', id: 'fits-csv', 'data-testid': 'fits-csv', 'data-i18n': 'export.csv' })),
+    el('pre', { id: 'fits-md', hidden: '' }),
+    el('div', { class: 'table-wrap card', part: 'table' },
+      el('table', { class: 'data', id: 'fits-table', 'data-testid': 'fits-table' }, el('thead', {}, el('tr', {}, ...heads)), el('tbody'))),
+    el('p', { class: 'muted', id: 'fits-capped-note', 'data-i18n': 'fits.capped_note', hidden: '' }),
+    details('fits-beyond'), details('fits-none'));
+}
 
 function createRow(key) {
   const row = document.createElement('tr');
@@ -93,24 +130,30 @@ export function renderFits(root, fits, view, scene) {
 
 /**
  * The whole view from one sweep() on the chosen device (else the simulator's, the recommended
- * one) with its title: the error's text or null, and the device swept.
+ * one), with the page's title; `link` is what the exports name. The error's text or null, and
+ * the device swept.
  */
-export function drawFitsView(root, core, response, view) {
+export function drawFitsView(root, core, response, view, link = location.href) {
   const { t, lang, scenario, catalog } = view;
-  const device = scenario.device ?? response.simulator.device;
-  const sweep = core.sweep(sweepRequestFor(scenario, device));
+  applyTexts(byId(root, 'fits'), t);
+  stateOf(root).t = t;
+  const sim = response.simulator;
+  const device = scenario.device ?? sim.device;
+  const sweep = core.sweep(sweepRequestFor(sim, device, scenario.gpus));
   if (!sweep.ok) return { error: `${t('error.prefix')} ${sweep.error.message}`, device: null };
   const named = deviceOf(device, catalog)?.name ?? device;
   const name = sweep.device_count > 1 ? t('unit.times', { count: sweep.device_count, device: named }) : named;
-  const kv = catalog.kv_dtypes.find((k) => k.id === scenario.kv)?.label ?? scenario.kv;
-  const context = fmt.integer(lang, scenario.context);
+  const kv = catalog.kv_dtypes.find((k) => k.id === sim.kv_dtype)?.label ?? sim.kv_dtype;
+  const context = fmt.integer(lang, sim.context);
   const caption = t('fits.caption', {
-    device: name, context, batch: fmt.integer(lang, scenario.batch), kv, runtime: t(`runtime.${scenario.runtime}`),
+    device: name, context, batch: fmt.integer(lang, sim.batch), kv, runtime: t(`runtime.${sim.runtime}`),
   });
-  renderFits(root, fitsOf(sweep, catalog), view, { device: name, deviceId: device, caption, link: location.href });
-  const title = t('fits.title', { device: name, context });
-  if (document.title !== title) document.title = title;
-  putPart(root, 'title', title);
+  renderFits(root, fitsOf(sweep, catalog), view, { device: name, deviceId: device, caption, link });
+  if (root === document) {  // the page's title; a widget leaves its host's alone
+    const title = t('fits.title', { device: name, context });
+    if (document.title !== title) document.title = title;
+    putPart(root, 'title', title);
+  }
   return { error: null, device };
 }
 
@@ -122,10 +165,11 @@ function downloadCsv(root) {
 }
 
 /**
- * The view's own controls: sorting by a column (again: the other way), the filters, the CSV
+ * Builds the view in the root's #fits and binds its own controls: sorting by a column (again: the other way), the filters, the CSV
  * download, and a row's button, which calls `open(model, format)`. `redraw` redraws the view.
  */
 export function bindFits(root, { redraw, open }) {
+  buildFitsMarkup(byId(root, 'fits'));
   const s = stateOf(root);
   byId(root, 'fits-table').addEventListener('click', (event) => {
     const sort = event.target.closest('button[data-sort]');
@@ -145,4 +189,6 @@ export function bindFits(root, { redraw, open }) {
     redraw();
   });
   byId(root, 'fits-csv').addEventListener('click', () => downloadCsv(root));
+  byId(root, 'fits-copy-md').addEventListener('click', (event) =>
+    copyText(event.currentTarget, byId(root, 'fits-md').textContent, s.t));
 }
