@@ -128,7 +128,12 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
       shown = await inWidget();
       if (JSON.stringify(shown) === JSON.stringify(expected)) break;
     }
-    assert.deepEqual(shown, expected);
+    const state = await page.evaluate(() => {
+      const root = document.querySelector('#fits-widget').shadowRoot;
+      return { error: root?.getElementById('error')?.textContent, fits: root?.getElementById('fits')?.hidden,
+        rows: root?.querySelectorAll('[data-testid="fit-row"]').length, summary: root?.getElementById('fits-summary')?.textContent };
+    });
+    assert.deepEqual(shown, expected, JSON.stringify(state));
     assert.equal(await page.title(), title);
     await assertHealthy(env, page, 'the fits widget');
   });

@@ -46,7 +46,7 @@ export function fitsOf(sweep, catalog) {
 
 // Size classes by resident parameters, in billions: [id, upper bound].
 export const SIZES = [['small', 8], ['medium', 32], ['large', 128], ['huge', Infinity]];
-export const sizeOf = (params) => SIZES.find(([, below]) => params / 1e9 <= below)[0];
+const sizeOf = (params) => SIZES.find(([, below]) => params / 1e9 <= below)[0];
 
 /** The rows the filters keep: a family ('' for all), a size class ('' for all), comfortable only. */
 export function filterRows(rows, { family = '', size = '', comfortable = false }) {
@@ -63,7 +63,6 @@ const SORT_KEYS = {
   decode: (r) => r.decode_tps,
   context: (r) => r.max_context,
 };
-export const SORT_COLUMNS = Object.keys(SORT_KEYS);
 
 /** The rows sorted by a column, ascending or not; catalog order among equals. */
 export function sortRows(rows, column, ascending) {
