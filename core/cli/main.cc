@@ -279,7 +279,7 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   bool capped = false;
   for (std::size_t m = 0; m < result.models.size(); ++m) {
     const vramcalc::ModelSpec& model = *result.models[m];
-    if (vramcalc::BeyondMaxPosition(r, model)) {
+    if (model.BeyondMaxPosition(r.context_tokens)) {
       beyond.push_back({model.name, vramcalc::FormatGrouped(model.max_position_embeddings)});
       continue;
     }

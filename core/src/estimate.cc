@@ -274,7 +274,7 @@ int64_t LargestFitting(const Scenario& s, int64_t upper, double capacity_gib) {
 
 }  // namespace
 
-int64_t MaxContextTokens(const Scenario& s) {
+int64_t MaxContextByMemory(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
   const OverheadRule& rule = runtime.OverheadFor(s.device_class());
   const double capacity_gib = CapacityGib(s);
@@ -310,9 +310,12 @@ int64_t MaxContextTokens(const Scenario& s) {
   }
   // Section 5: granules, the windows' extra cells and a compute buffer that grows with the
   // context are above the linear bound; the whole footprint decides.
-  tokens = LargestFitting(s, tokens, capacity_gib);
-  if (runtime.context_within_model) tokens = std::min(tokens, s.model->max_position_embeddings);
-  return tokens;
+  return LargestFitting(s, tokens, capacity_gib);
+}
+
+int64_t MaxContextTokens(const Scenario& s) {
+  const int64_t tokens = MaxContextByMemory(s);
+  return s.runtime->context_within_model ? std::min(tokens, s.model->max_position_embeddings) : tokens;
 }
 
 std::optional<KvPool> KvPoolOf(const Scenario& s) {

@@ -63,26 +63,32 @@ std::optional<Placement> PlacementOn(const std::vector<const Device*>& ladder, c
   return std::nullopt;
 }
 
+// Devices in parallel where the runtime runs on one only.
+std::optional<Error> CheckDeviceCount(const Scenario& s) {
+  if (s.device_count <= 1 || s.runtime->multi_device) return std::nullopt;
+  return Error{"unsupported_device_count",
+               "Runtime " + std::string(s.runtime->id) + " runs on one device; device_count must be 1.", "device_count"};
+}
+
+// A device the runtime does not run on, named in `field`.
+std::optional<Error> CheckRunsOn(const RuntimeProfile& runtime, const Device& device, const char* field) {
+  if (runtime.RunsOn(device)) return std::nullopt;
+  return Error{"unsupported_device", "Runtime " + std::string(runtime.id) + " does not run on " + device.name + " (" +
+                                         std::string(kPlatforms.Id(device.platform)) + ").", field};
+}
+
 // The scenario's device and count: the request's, else the recommended placement; when
 // nothing fits, the largest ladder class (the page then shows why it does not fit).
 std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalog,
                                    const std::vector<const Device*>& ladder, Scenario& s) {
   s.device_count = request.device_count.value_or(1);
-  if (s.device_count > 1 && !s.runtime->multi_device) {
-    return Error{"unsupported_device_count",
-                 "Runtime " + std::string(s.runtime->id) + " runs on one device; device_count must be 1.", "device_count"};
-  }
+  if (auto error = CheckDeviceCount(s)) return error;
   if (request.device) {
     s.device = request.custom_device ? &*request.custom_device : catalog.FindDevice(*request.device);
     if (s.device == nullptr) {
       return Unknown("unknown_device", "device", *request.device, "a catalog id such as \"rtx-3090-24gb\"", "device");
     }
-    if (!s.runtime->RunsOn(*s.device)) {
-      return Error{"unsupported_device", "Runtime " + std::string(s.runtime->id) + " does not run on " +
-                                             s.device->name + " (" + std::string(kPlatforms.Id(s.device->platform)) +
-                                             ").", "device"};
-    }
-    return std::nullopt;
+    return CheckRunsOn(*s.runtime, *s.device, "device");
   }
   if (request.device_count) {
     s.device = RecommendedOn(ladder, s, s.device_count);
@@ -326,7 +332,7 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
     ranked.push_back(Ranked{std::abs(other_total - total_gib),
                             RelatedModel{&other, other_total,
                                          RateFit(*s.runtime, footprint.per_device_gib(), CapacityGib(s)),
-                                         s.context_tokens > other.max_position_embeddings},
+                                         other.BeyondMaxPosition(s.context_tokens)},
                             i});
   }
   const std::size_t shown = std::min(kMaxRelated, ranked.size());
@@ -435,9 +441,7 @@ std::optional<Error> SweepDevices(const SweepRequest& request, const Catalog& ca
     if (device == nullptr) {
       return Unknown("unknown_device", "device", request.devices[i], "a catalog id such as \"rtx-4090-24gb\"", field);
     }
-    if (!s.runtime->RunsOn(*device)) {
-      return Error{"unsupported_device", "Runtime " + std::string(s.runtime->id) + " does not run on " + device->name + ".", field};
-    }
+    if (auto error = CheckRunsOn(*s.runtime, *device, field)) return error;
     result.devices.push_back(device);
   }
   if (request.devices.empty()) {
@@ -460,9 +464,9 @@ SweepCell SweepCellOf(const Scenario& s) {
   cell.total_gib = footprint.total_gib();
   cell.fit = RateFit(*s.runtime, cell.total_gib, CapacityGib(s));
   cell.decode_tps = DecodeTokensPerSecond(s, footprint);
-  const int64_t by_memory = MaxContextTokens(s);
+  const int64_t by_memory = MaxContextByMemory(s);  // under every profile, however its simulator caps
   cell.max_context_tokens = std::min(by_memory, s.model->max_position_embeddings);
-  cell.max_context_capped = by_memory > s.model->max_position_embeddings;
+  cell.max_context_capped = s.model->BeyondMaxPosition(by_memory);
   return cell;
 }
 
@@ -477,10 +481,7 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   s.context_tokens = request.context_tokens;
   s.batch = request.batch;
   s.device_count = request.device_count;
-  if (s.device_count > 1 && !s.runtime->multi_device) {
-    return Error{"unsupported_device_count",
-                 "Runtime " + std::string(s.runtime->id) + " runs on one device; device_count must be 1.", "device_count"};
-  }
+  if (auto error = CheckDeviceCount(s)) return *error;
   SweepResult result;
   result.request = request;
   if (auto error = SweepDevices(request, catalog, s, result)) return *error;

@@ -201,9 +201,24 @@ TEST(Sweep, StopsAtEachModelsOwnMaximumContext) {
   EXPECT_EQ(small.max_context_tokens, 40960);
   EXPECT_TRUE(small.max_context_capped);  // memory alone would allow 197,043 tokens
   for (const char* id : {"yi-1.5-34b", "olmo-2-7b", "olmo-2-13b"}) {
-    EXPECT_TRUE(BeyondMaxPosition(request, *cell_of(id, "Q4_K_M").first)) << id;
+    EXPECT_TRUE(cell_of(id, "Q4_K_M").first->BeyondMaxPosition(request.context_tokens)) << id;
   }
-  EXPECT_FALSE(BeyondMaxPosition(request, *qwen));
+  EXPECT_FALSE(qwen->BeyondMaxPosition(request.context_tokens));
+  // The same under an engine profile, whose simulator already stops at the model's maximum:
+  // at BF16 (llama.cpp's 16-bit format) Qwen3-0.6B's 1.2 GB of weights leave the RTX 4090 over
+  // 15 GiB, and a token costs 28 layers × 8 KV heads × 128 × 2 × 2 B = 114,688 B, room for over
+  // 140,000 tokens.
+  SweepRequest engine = request;
+  engine.runtime = "llamacpp";
+  const SweepResult llama = Sweep(engine, Builtin()).value();
+  const std::size_t q = static_cast<std::size_t>(
+      std::find(llama.models.begin(), llama.models.end(), qwen) - llama.models.begin());
+  const std::size_t bf16 = static_cast<std::size_t>(
+      std::find_if(llama.formats.begin(), llama.formats.end(), [](const QuantFormat* x) { return x->id == "BF16"; }) -
+      llama.formats.begin());
+  ASSERT_LT(bf16, llama.formats.size());
+  EXPECT_EQ(llama.cells[q * llama.formats.size() + bf16].max_context_tokens, 40960);
+  EXPECT_TRUE(llama.cells[q * llama.formats.size() + bf16].max_context_capped);
   // No cell's largest context passes its model's maximum.
   for (std::size_t i = 0; i < one.cells.size(); ++i) {
     EXPECT_LE(one.cells[i].max_context_tokens, one.models[i / one.formats.size()]->max_position_embeddings);

@@ -221,8 +221,9 @@ Fit RateFit(const RuntimeProfile& runtime, double total_gib, double capacity_gib
 // 1.6: the largest context (tokens per sequence) on the scenario's device(s) before running out
 // of memory: K(S) ≤ usable × M − runtime − (1 + slack) W, per device with N devices, lowered
 // where needed so that the fit rating at that context is never "no fit". 0 when not even one
-// token fits; capped at kMaxContextTokens (and, for profiles that say so, at the model's max
-// position).
+// token fits; capped at kMaxContextTokens. MaxContextTokens also stops at the model's max
+// position for profiles that say so (context_within_model); MaxContextByMemory never does.
+int64_t MaxContextByMemory(const Scenario& scenario);
 int64_t MaxContextTokens(const Scenario& scenario);
 
 // The KV pool an engine that preallocates one (vLLM, SGLang) reserves on each device (section

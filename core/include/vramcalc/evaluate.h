@@ -265,11 +265,6 @@ struct SweepResult {
   std::vector<SweepCell> cells;
 };
 
-// Whether the request's context is beyond the model's own maximum (its cells then never fit).
-inline bool BeyondMaxPosition(const SweepRequest& request, const ModelSpec& model) {
-  return request.context_tokens > model.max_position_embeddings;
-}
-
 // Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime), unknown_device
 // and unsupported_device (field device or compare), unsupported_device_count.
 Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog);

@@ -139,6 +139,10 @@ struct ModelSpec {
   std::optional<MoeSpec> moe;
   std::vector<Source> sources;
 
+  // Whether a context is longer than the model's own maximum: it is not run there, whatever
+  // memory allows (the related models, the sweep).
+  bool BeyondMaxPosition(int64_t context_tokens) const { return context_tokens > max_position_embeddings; }
+
   // Whether the Ollama library's tag holds weights of this GGUF type (else `ollama create` builds it).
   bool OllamaTagHolds(std::string_view gguf_type) const { return !ollama_tag.empty() && ollama_tag_weights == gguf_type; }
 };
