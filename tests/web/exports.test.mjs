@@ -6,12 +6,10 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { TEST_TIMEOUT_MS, assertHealthy, byTestId, launch, openPage, repoRoot } from './support/harness.mjs';
+import { TEST_TIMEOUT_MS, assertHealthy, byTestId, launch, openPage } from './support/harness.mjs';
+import { parseCsv } from './support/csv.mjs';
 import { REFERENCE, referenceNumber } from './support/reference.mjs';
 
-const { parseCsv } = await import(pathToFileURL(path.join(repoRoot, 'web/js/exports.js')).href);
 
 describe('table exports', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
   let env;

@@ -7,17 +7,15 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage, repoRoot,
+  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage,
   settle, waitForHash,
 } from './support/harness.mjs';
+import { parseCsv } from './support/csv.mjs';
 import { cliCatalog, cliFits, cliPath } from './support/sweep-cli.mjs';
 
 const LINK = '#view=fits&device=rtx-4090-24gb&context=8192&lang=en';
 let env;
-let csv;  // web/js/exports.js: parseCsv
 let catalog;
 
 /** The fits rows as the page shows them: data attributes and cell texts. */
@@ -35,7 +33,6 @@ async function openFits(page, hash = LINK) {
 describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
   before(async () => {
     env = await launch({ locale: 'en-US' });
-    ({ parseCsv: csv } = await import(pathToFileURL(path.join(repoRoot, 'web/js/exports.js')).href));
     catalog = cliCatalog();
   }, { timeout: TEST_TIMEOUT_MS });
   after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
@@ -144,7 +141,7 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     const rows = await readRows(page);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator(byTestId('fits-csv')).click()]);
     const text = await readFile(await download.path(), 'utf8');
-    const [caption, header, ...lines] = csv(text);
+    const [caption, header, ...lines] = parseCsv(text);
     assert.match(caption[0], /RTX 4090 24GB, 8,192 tokens × 1, KV cache FP16/);
     assert.ok(caption[0].includes('view=fits'), caption[0]);
     assert.deepEqual(header, ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context']);

@@ -32,7 +32,6 @@ export class PageController {
   #custom = storedConfig();  // the pasted config.json's text, or null
   #customName = '';
   #rendered = { lang: null, model: null, custom: null, view: undefined };
-  #fitsDevice = null;  // the device the fits view swept (the chosen one, else the recommended)
   #fits = null;  // render/fits.js, once the view has shown
   #shown = null;  // the answer the page shows (the tables' exports)
   #fitsLoading = null;
@@ -217,8 +216,8 @@ export class PageController {
     this.#fitsLoading ??= import('./render/fits.js').then((module) => {
       module.bindFits(this.#root, {
         redraw: () => this.schedule(),
-        open: (model, format) => {  // the model's simulator on the device the view swept
-          this.update({ view: null, model, format, device: this.#fitsDevice });
+        open: (model, format, device) => {  // the model's simulator on the device the view swept
+          this.update({ view: null, model, format, device });
           this.commit();
         },
       });
@@ -234,9 +233,7 @@ export class PageController {
 
   /** The fits view from one sweep() on the chosen device; an error's text, or null. */
   #renderFits(response, view) {
-    const { error, device } = this.#fits.drawFitsView(this.#root, this.#core, response, view);
-    if (device) this.#fitsDevice = device;
-    return error;
+    return this.#fits.drawFitsView(this.#root, this.#core, response, view);
   }
 
   #renderStatic(response, view) {

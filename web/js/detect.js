@@ -49,13 +49,12 @@ function openOwnDevice(root, name, like = null) {
  * are those the scenario's runtime runs on, `t` the current strings, `apply(id)` sets the device.
  */
 export async function detect(root, { devices, t, apply }) {
-  const pick = byId(root, 'detect-pick');
-  pick.onchange = (event) => {  // this detection's candidates
+  const state = { name: '', like: null };  // this detection's GPU, for "another memory size"
+  byId(root, 'detect-pick').onchange = (event) => {
     const { value } = event.target;
     if (value === OTHER) openOwnDevice(root, state.name, state.like);
     else if (value) apply(value);
   };
-  const state = { name: '', like: null };
   const gpu = await readGpu().catch(() => null);
   if (!gpu) {
     show(root, t('detect.none'));

@@ -69,3 +69,13 @@ export function fillSelect(select, options, selected) {
   }
   if (select.value !== selected) select.value = selected;
 }
+
+/** Says "copied" on a copy button for a moment, then its own label again. */
+export function sayCopied(button, t) {
+  button.textContent = t('cmd.copied');
+  button.dataset.copied = 'true';
+  setTimeout(() => {
+    button.textContent = t(button.dataset.i18n ?? 'cmd.copy');
+    delete button.dataset.copied;
+  }, 1500);
+}

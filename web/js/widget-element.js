@@ -37,7 +37,6 @@ export class VramCalculator extends HTMLElement {
   #textsLang = null;  // the language its static labels are in
   #fits = null;  // render/fits.js once view="fits" has shown
   #fitsLoading = null;
-  #fitsDevice = null;
 
   constructor() {
     super();
@@ -160,18 +159,16 @@ export class VramCalculator extends HTMLElement {
       this.#fitsLoading ??= import('./render/fits.js').then((module) => {
         module.bindFits(this.shadowRoot, {
           redraw: () => this.#schedule(),
-          open: (model, format) => this.#choose({ view: null, model, format, device: this.#fitsDevice }),
+          open: (model, format, device) => this.#choose({ view: null, model, format, device }),
         });
         this.#fits = module;
         this.#schedule();
       }, (error) => this.#fail(error));
       return;
     }
-    const { scenario, lang } = view;
-    const shown = new URLSearchParams({ view: 'fits', device: scenario.device ?? response.simulator.device,
-      context: String(response.simulator.context), lang });
-    const { error, device } = this.#fits.drawFitsView(this.shadowRoot, this.#core, response, view, `${FULL_PAGE}#${shown}`);
-    if (device) this.#fitsDevice = device;
+    const link = (device) => `${FULL_PAGE}#${new URLSearchParams({
+      view: 'fits', device, context: String(response.simulator.context), lang: view.lang })}`;
+    const error = this.#fits.drawFitsView(this.shadowRoot, this.#core, response, view, link);
     this.#parts.error.hidden = !error;
     if (error) put(this.#parts.error, error);
   }

@@ -1,7 +1,7 @@
 // The runtime profile's commands, whatever they are: one card per engine, each command with
 // its title, a copy button and its text. Hooks: data-testid "cmd-<id>", "cmd-<id>-heading",
 // "copy-<id>".
-import { byId, put, putPart } from '../dom.js';
+import { byId, put, putPart, sayCopied } from '../dom.js';
 
 function createCommand(command) {
   const head = document.createElement('div');
@@ -74,10 +74,5 @@ export async function copyFrom(button, t) {
     getSelection().addRange(range);
     return;
   }
-  button.textContent = t('cmd.copied');
-  button.dataset.copied = 'true';
-  setTimeout(() => {
-    button.textContent = t(button.dataset.i18n ?? 'cmd.copy');  // its own label again
-    delete button.dataset.copied;
-  }, 1500);
+  sayCopied(button, t);
 }

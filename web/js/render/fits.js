@@ -62,10 +62,10 @@ function createRow(key) {
   return row;
 }
 
-function renderRow(row, r, { t, lang }, device) {
+function renderRow(row, r, { t, lang }, scene) {
   const [head, format, fit, total, decode, context] = row.cells;
   put(head.firstChild, r.model.name);
-  setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device }));
+  setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device: scene.device }));
   put(format, r.format);
   put(fit, t(`fit.${r.fit}`));
   if (fit.className !== `fit-${r.fit}`) fit.className = `fit-${r.fit}`;
@@ -73,7 +73,9 @@ function renderRow(row, r, { t, lang }, device) {
   put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
   put(context, `${fmt.integer(lang, r.max_context)}${r.capped ? '*' : ''}`);
   setAttr(context, 'title', r.capped ? t('fits.capped') : '');
-  const data = { format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, maxContext: r.max_context };
+  const data = {
+    format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, maxContext: r.max_context, device: scene.deviceId,
+  };
   for (const [name, value] of Object.entries(data)) {
     if (row.dataset[name] !== String(value)) row.dataset[name] = String(value);
   }
@@ -119,7 +121,7 @@ export function renderFits(root, fits, view, scene) {
   renderFilters(root, view, s);
   const table = byId(root, 'fits-table');
   const shown = syncRows(table.tBodies[0], rows.map((r) => r.model.id), createRow);
-  rows.forEach((r, i) => renderRow(shown[i], r, view, scene.device));
+  rows.forEach((r, i) => renderRow(shown[i], r, view, scene));
   byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
   putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang, fmt }), scene.caption, scene.link, 3));
   putPart(root, 'fits-beyond-heading', t('fits.beyond.heading', { n: fmt.integer(lang, fits.beyond.length) }));
@@ -130,17 +132,17 @@ export function renderFits(root, fits, view, scene) {
 
 /**
  * The whole view from one sweep() on the chosen device (else the simulator's, the recommended
- * one), with the page's title; `link` is what the exports name. The error's text or null, and
- * the device swept.
+ * one), with the page's title; `linkFor(device)` is the link the exports name. The error's text,
+ * or null.
  */
-export function drawFitsView(root, core, response, view, link = location.href) {
+export function drawFitsView(root, core, response, view, linkFor = () => location.href) {
   const { t, lang, scenario, catalog } = view;
   applyTexts(byId(root, 'fits'), t);
   stateOf(root).t = t;
   const sim = response.simulator;
   const device = scenario.device ?? sim.device;
   const sweep = core.sweep(sweepRequestFor(sim, device, scenario.gpus));
-  if (!sweep.ok) return { error: `${t('error.prefix')} ${sweep.error.message}`, device: null };
+  if (!sweep.ok) return `${t('error.prefix')} ${sweep.error.message}`;
   const named = deviceOf(device, catalog)?.name ?? device;
   const name = sweep.device_count > 1 ? t('unit.times', { count: sweep.device_count, device: named }) : named;
   const kv = catalog.kv_dtypes.find((k) => k.id === sim.kv_dtype)?.label ?? sim.kv_dtype;
@@ -148,13 +150,13 @@ export function drawFitsView(root, core, response, view, link = location.href) {
   const caption = t('fits.caption', {
     device: name, context, batch: fmt.integer(lang, sim.batch), kv, runtime: t(`runtime.${sim.runtime}`),
   });
-  renderFits(root, fitsOf(sweep, catalog), view, { device: name, deviceId: device, caption, link });
+  renderFits(root, fitsOf(sweep, catalog), view, { device: name, deviceId: device, caption, link: linkFor(device) });
   if (root === document) {  // the page's title; a widget leaves its host's alone
     const title = t('fits.title', { device: name, context });
     if (document.title !== title) document.title = title;
     putPart(root, 'title', title);
   }
-  return { error: null, device };
+  return null;
 }
 
 /** Saves the rows shown as CSV (a download; nothing leaves the browser). */
@@ -166,7 +168,7 @@ function downloadCsv(root) {
 
 /**
  * Builds the view in the root's #fits and binds its own controls: sorting by a column (again: the other way), the filters, the CSV
- * download, and a row's button, which calls `open(model, format)`. `redraw` redraws the view.
+ * download, and a row's button, which calls `open(model, format, device)`. `redraw` redraws the view.
  */
 export function bindFits(root, { redraw, open }) {
   buildFitsMarkup(byId(root, 'fits'));
@@ -180,7 +182,7 @@ export function bindFits(root, { redraw, open }) {
       return;
     }
     const row = event.target.closest('tr[data-testid="fit-row"]');
-    if (row) open(row.dataset.model, row.dataset.format);
+    if (row) open(row.dataset.model, row.dataset.format, row.dataset.device);
   });
   byId(root, 'fits-filters').addEventListener('change', (event) => {
     const { name, value, checked } = event.target;
