@@ -176,7 +176,7 @@ test('the lint keeps to the limit it checks', () => {
 test('the real tree: every function keeps to 60 lines', () => {
   const { functions, files } = measureTree();
   const find = (path, name) => functions.find((fn) => fn.path === path && fn.name === name);
-  assert.ok(find('core/src/estimate.cc', 'MaxContextTokens')?.lines > 10);
+  assert.ok(find('core/src/estimate.cc', 'MaxContextByMemory')?.lines > 10);
   assert.ok(find('web/js/controller.js', 'PageController.render')?.lines > 10);
   assert.ok(find('wasm/bindings.cc', 'EMSCRIPTEN_BINDINGS')?.lines > 0);
   assert.ok(find('web/sw.js', '<arrow passed to self.addEventListener>')?.lines > 0, 'web/sw.js is read');
