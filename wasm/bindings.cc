@@ -1,38 +1,62 @@
-// The WebAssembly boundary: five functions, strings in and out, no handles to free.
-// Every error is inside the returned JSON ({"ok": false, ...}); nothing throws into JS.
-// wasm/README.md describes the contract for callers.
+// The WebAssembly boundary: five C functions, UTF-8 bytes in and out (vramcalc.mjs, the loader
+// beside this file, wraps them as string functions). Every error is inside the returned JSON
+// ({"ok": false, ...}); nothing throws into JS. No Embind: the module imports nothing but the
+// two functions a standalone wasm needs, and its loader is a page of hand-written JS instead of
+// Emscripten's generated glue.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+#include <string_view>
 
-#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include "vramcalc/json_codec.h"
 #include "vramcalc/version.h"
 
 namespace {
 
-std::string Version() { return std::string(vramcalc::kVersion); }
-
-// One call per animation frame: the whole response the page renders.
-std::string Evaluate(const std::string& request_json) { return vramcalc::EvaluateJson(request_json); }
-
-// The same with the model as a pasted config.json's text beside a request without "model":
-// the text is checked as pasted, and its errors name its own fields ("model.hidden_size").
-std::string EvaluateWithConfig(const std::string& request_json, const std::string& config_json) {
-  return vramcalc::EvaluateJsonWithConfig(request_json, config_json);
+// An answer as the loader reads it: its length (4 bytes, little-endian) and its UTF-8 bytes, in
+// one block from malloc that the loader frees. Null when even that block cannot be had.
+char* Answer(std::string_view text) {
+  const auto size = static_cast<uint32_t>(text.size());
+  auto* block = static_cast<char*>(std::malloc(sizeof size + text.size()));
+  if (block == nullptr) return nullptr;
+  std::memcpy(block, &size, sizeof size);
+  std::memcpy(block + sizeof size, text.data(), text.size());
+  return block;
 }
 
-// Every model × format × device at once (json_codec.h SweepJson).
-std::string Sweep(const std::string& request_json) { return vramcalc::SweepJson(request_json); }
-
-// Once at start-up: models, devices, formats and UI strings for the page's selectors.
-std::string Catalog() { return vramcalc::CatalogJson(); }
+std::string_view Text(const char* bytes, uint32_t size) { return {bytes, size}; }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(vramcalc) {
-  emscripten::function("version", &Version);
-  emscripten::function("evaluate", &Evaluate);
-  emscripten::function("evaluateWithConfig", &EvaluateWithConfig);
-  emscripten::function("sweep", &Sweep);
-  emscripten::function("catalog", &Catalog);
+extern "C" {
+
+// Blocks for the loader's arguments, and for it to free the answers.
+EMSCRIPTEN_KEEPALIVE void* vramcalc_alloc(uint32_t size) { return std::malloc(size == 0 ? 1 : size); }
+EMSCRIPTEN_KEEPALIVE void vramcalc_free(void* block) { std::free(block); }
+
+EMSCRIPTEN_KEEPALIVE char* vramcalc_version() { return Answer(vramcalc::kVersion); }
+
+// One call per animation frame: the whole response the page renders.
+EMSCRIPTEN_KEEPALIVE char* vramcalc_evaluate(const char* request, uint32_t request_size) {
+  return Answer(vramcalc::EvaluateJson(Text(request, request_size)));
 }
+
+// The same with the model as a pasted config.json's text beside a request without "model":
+// the text is checked as pasted, and its errors name its own fields ("model.hidden_size").
+EMSCRIPTEN_KEEPALIVE char* vramcalc_evaluate_with_config(const char* request, uint32_t request_size,
+                                                         const char* config, uint32_t config_size) {
+  return Answer(vramcalc::EvaluateJsonWithConfig(Text(request, request_size), Text(config, config_size)));
+}
+
+// Every model × format × device at once (json_codec.h SweepJson).
+EMSCRIPTEN_KEEPALIVE char* vramcalc_sweep(const char* request, uint32_t request_size) {
+  return Answer(vramcalc::SweepJson(Text(request, request_size)));
+}
+
+// Once at start-up: models, devices, formats and vocabularies for the page's selectors.
+EMSCRIPTEN_KEEPALIVE char* vramcalc_catalog() { return Answer(vramcalc::CatalogJson()); }
+
+}  // extern "C"

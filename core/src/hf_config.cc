@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +16,7 @@
 
 #include "hf_config_internal.h"
 #include "json_dom.h"
+#include "problems.h"
 #include "vramcalc/display.h"
 #include "vramcalc/vocab.h"
 
@@ -25,25 +25,31 @@ namespace {
 
 using json::Value;
 
-struct ConfigError {
-  std::string field;
-  std::string message;
-};
-
-[[noreturn]] void Fail(const std::string& field, const std::string& message) {
-  throw ConfigError{field.empty() ? "model" : "model." + field, message};
-}
+Value NoDefaults();
 
 // Field access with the config's own names in every message. A key set to null is "not set".
+// A field that is missing or wrong is recorded in `problems` (internal/problems.h) and read as a
+// harmless value (1, the fallback): each reading step below returns at its next check.
 class Config {
  public:
-  Config(Value object, Value defaults) : object_(object), defaults_(defaults) {}
+  Config(Value object, Value defaults, internal::Problems& problems)
+      : object_(object), defaults_(defaults), problems_(&problems) {}
+
+  void Fail(const std::string& field, const std::string& message) const {
+    problems_->Fail("invalid_config", field.empty() ? "model" : "model." + field, message);
+  }
+  bool failed() const { return static_cast<bool>(*problems_); }
+  // A nested object (quantization_config), its problems recorded with this one's.
+  Config Nested(Value object) const { return Config(object, NoDefaults(), *problems_); }
 
   bool Has(const char* key) const { return static_cast<bool>(Get(key)); }
 
   int64_t Count(const char* key) const {
     const Value value = Get(key);
-    if (!value) Fail(key, std::string(key) + " is missing from the config.");
+    if (!value) {
+      Fail(key, std::string(key) + " is missing from the config.");
+      return 1;
+    }
     return CountValue(key, value);
   }
   int64_t CountOr(const char* key, int64_t fallback) const {
@@ -59,7 +65,10 @@ class Config {
   bool Flag(const char* key, bool fallback) const {
     const Value value = Get(key);
     if (!value) return fallback;
-    if (value.type() != json::Type::kBool) Fail(key, std::string(key) + " must be true or false.");
+    if (value.type() != json::Type::kBool) {
+      Fail(key, std::string(key) + " must be true or false.");
+      return fallback;
+    }
     return value.Bool();
   }
   std::string Text(const char* key) const {
@@ -74,15 +83,17 @@ class Config {
     if (value && !value.IsNull()) return value;
     return defaults_.Find(key);
   }
-  static int64_t CountValue(const char* key, Value value) {
+  int64_t CountValue(const char* key, Value value) const {
     if (!value.IsInteger() || value.Integer() <= 0 || value.Integer() > (int64_t{1} << 40)) {
       Fail(key, std::string(key) + " must be a positive whole number, not " +
                     std::string(value.Source().substr(0, 40)) + ".");
+      return 1;
     }
     return value.Integer();
   }
   Value object_;
   Value defaults_;
+  internal::Problems* problems_;
 };
 
 // What a config says beyond ModelSpec's common fields: the latent, the windowed layers and
@@ -128,15 +139,19 @@ struct Shape {
   double per_layer_embedding = 0;
 };
 
-// The config's layer_types, one string per hidden layer.
+// The config's layer_types, one string per hidden layer (none when they are not).
 std::vector<std::string_view> LayerTypes(const Config& c, const ModelSpec& m) {
   const Value kinds = c.Raw("layer_types");
   if (!kinds.IsArray() || static_cast<int64_t>(kinds.size()) != m.num_hidden_layers) {
-    Fail("layer_types", "layer_types must list one entry per hidden layer (" + std::to_string(m.num_hidden_layers) + ").");
+    c.Fail("layer_types", "layer_types must list one entry per hidden layer (" + std::to_string(m.num_hidden_layers) + ").");
+    return {};
   }
   std::vector<std::string_view> types;
   for (const Value entry : kinds.Children()) {
-    if (!entry.IsString()) Fail("layer_types", "layer_types must hold strings.");
+    if (!entry.IsString()) {
+      c.Fail("layer_types", "layer_types must hold strings.");
+      return {};
+    }
     types.push_back(entry.String());
   }
   return types;
@@ -287,8 +302,9 @@ std::string NemotronPattern(const Config& c, const ModelSpec& m) {
   const char* field = listed ? "layers_block_type" : "hybrid_override_pattern";
   if (static_cast<int64_t>(pattern.size()) != m.num_hidden_layers ||
       pattern.find_first_not_of("M*E-") != std::string::npos) {
-    Fail(field, std::string(field) + " must give each of the " + std::to_string(m.num_hidden_layers) +
-                    " layers one of M (mamba), * (attention), E (moe) and - (mlp).");
+    c.Fail(field, std::string(field) + " must give each of the " + std::to_string(m.num_hidden_layers) +
+                      " layers one of M (mamba), * (attention), E (moe) and - (mlp).");
+    return "";
   }
   return pattern;
 }
@@ -338,7 +354,8 @@ Experts NemotronExperts(const Config& c, const ModelSpec& m, Shape& shape) {
 void CompressedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
   const Value ratios = c.Raw("compress_ratios");
   if (!ratios.IsArray() || static_cast<int64_t>(ratios.size()) < m.num_hidden_layers) {
-    Fail("compress_ratios", "compress_ratios must give each of the " + std::to_string(m.num_hidden_layers) + " layers a ratio.");
+    c.Fail("compress_ratios", "compress_ratios must give each of the " + std::to_string(m.num_hidden_layers) + " layers a ratio.");
+    return;
   }
   const double h = static_cast<double>(m.hidden_size), d = static_cast<double>(c.Count("head_dim"));
   const double q_lora = static_cast<double>(c.Count("q_lora_rank")), heads = static_cast<double>(m.num_attention_heads);
@@ -350,7 +367,10 @@ void CompressedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
   int64_t layer = 0;
   for (const Value ratio : ratios.Children()) {
     if (layer++ == m.num_hidden_layers) break;  // the MTP layers' entries
-    if (!ratio.IsInteger() || ratio.Integer() < 0 || ratio.Integer() == 1) Fail("compress_ratios", "compress_ratios must hold 0 or ratios above 1.");
+    if (!ratio.IsInteger() || ratio.Integer() < 0 || ratio.Integer() == 1) {
+      c.Fail("compress_ratios", "compress_ratios must hold 0 or ratios above 1.");
+      return;
+    }
     const int64_t r = ratio.Integer();
     auto group = std::find_if(shape.compressed.begin(), shape.compressed.end(), [r](const auto& g) { return g.first == r; });
     if (group == shape.compressed.end()) group = shape.compressed.insert(shape.compressed.end(), {r, 0});
@@ -375,7 +395,8 @@ void CompressedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
 void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
   const std::vector<std::string_view> types = LayerTypes(c, m);
   shape.kv_shared_layers = c.CountOrZero("num_kv_shared_layers");
-  if (shape.kv_shared_layers >= m.num_hidden_layers) Fail("num_kv_shared_layers", "num_kv_shared_layers must leave a layer that caches.");
+  if (shape.kv_shared_layers >= m.num_hidden_layers) c.Fail("num_kv_shared_layers", "num_kv_shared_layers must leave a layer that caches.");
+  if (c.failed()) return;
   const int64_t caching = m.num_hidden_layers - shape.kv_shared_layers;
   shape.attention_layers = caching;
   const bool k_eq_v = c.Flag("attention_k_eq_v", false);
@@ -419,7 +440,7 @@ Experts Gemma4Experts(const Config& c, const ModelSpec& m, Shape& shape) {
 // Hunyuan's cross-layer attention (use_cla: cla_share_factor layers share one KV) is not read;
 // its checkpoints with it off are plain GQA.
 void NoCrossLayerAttention(const Config& c, const ModelSpec&, Shape&) {
-  if (c.Flag("use_cla", false)) Fail("use_cla", "Cross-layer attention (use_cla true) is not supported yet; only configs with use_cla false.");
+  if (c.Flag("use_cla", false)) c.Fail("use_cla", "Cross-layer attention (use_cla true) is not supported yet; only configs with use_cla false.");
 }
 
 // LFM2: layer_types marks the short-convolution layers ("conv") and the attention ones. A conv
@@ -635,16 +656,18 @@ Shape ReadShape(const Config& c, const ModelType& type, ModelSpec& m) {
     } else if (m.hidden_size % m.num_attention_heads == 0) {
       m.head_dim = m.hidden_size / m.num_attention_heads;
     } else {
-      Fail("head_dim", "head_dim is missing and hidden_size is not a multiple of num_attention_heads.");
+      c.Fail("head_dim", "head_dim is missing and hidden_size is not a multiple of num_attention_heads.");
+      return shape;
     }
     m.attention = m.num_key_value_heads == m.num_attention_heads ? Attention::kMha
                   : m.num_key_value_heads == 1                   ? Attention::kMqa
                                                                   : Attention::kGqa;
   }
   type.layout(c, m, shape);  // first: a hybrid's layout counts the layers its experts sit on
+  if (c.failed()) return shape;
   const Experts experts = type.experts(c, m, shape);
   if (experts.count > 0) {
-    if (experts.per_token > experts.count) Fail("num_experts_per_tok", "More experts per token than experts.");
+    if (experts.per_token > experts.count) c.Fail("num_experts_per_tok", "More experts per token than experts.");
     m.topology = Topology::kMoe;
     m.moe = MoeSpec{experts.count, experts.per_token, experts.shared};
   }
@@ -745,17 +768,20 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
 }
 
 // The model_type (the text_config's when it names a supported one, else the outer one) and
-// its row.
-const ModelType& TypeOf(const Config& outer, const Config& text) {
+// its row; none when it is missing or not supported.
+const ModelType* TypeOf(const Config& outer, const Config& text) {
   std::string type = text.Text("model_type");
   if (type.empty() || !FindModelType(type)) type = outer.Text("model_type");
-  if (type.empty()) Fail("model_type", "model_type is missing; is this a Hugging Face config.json?");
+  if (type.empty()) {
+    outer.Fail("model_type", "model_type is missing; is this a Hugging Face config.json?");
+    return nullptr;
+  }
   const ModelType* row = FindModelType(type);
   if (row == nullptr) {
-    Fail("model_type", "model_type \"" + type.substr(0, 40) + "\" is not supported; supported: " +
-                           JoinIds(kModelTypes, [](const ModelType& t) { return t.type; }, "and", false) + ".");
+    outer.Fail("model_type", "model_type \"" + type.substr(0, 40) + "\" is not supported; supported: " +
+                                 JoinIds(kModelTypes, [](const ModelType& t) { return t.type; }, "and", false) + ".");
   }
-  return *row;
+  return row;
 }
 
 // The format a quantized checkpoint is published in (quantization_config, at the top or in the
@@ -766,7 +792,7 @@ std::string CheckpointFormat(const Config& outer, const Config& text) {
   Value q = text.Raw("quantization_config");
   if (!q || !q.IsObject()) q = outer.Raw("quantization_config");
   if (!q || !q.IsObject()) return "";
-  const Config quant(q, NoDefaults());
+  const Config quant = outer.Nested(q);
   const std::string method = quant.Text("quant_method");
   const std::string algo = quant.Text("quant_algo");
   const bool four_bit = quant.Raw("bits") && quant.Raw("bits").IsInteger() && quant.Raw("bits").Integer() == 4;
@@ -803,26 +829,34 @@ ModelSpec ReadCommon(const Config& c, const Config& outer, std::string_view type
   m.vocab_size = c.Count("vocab_size");
   m.max_position_embeddings = c.Count("max_position_embeddings");
   if (m.num_key_value_heads > m.num_attention_heads || m.num_attention_heads % m.num_key_value_heads != 0) {
-    Fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(m.num_key_value_heads) +
-                                    ") must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + ").");
+    c.Fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(m.num_key_value_heads) +
+                                      ") must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + ").");
   }
   return m;
 }
 
-ModelSpec Read(Value root) {
-  if (!root.IsObject()) Fail("", "A config.json must be a JSON object.");
+// The model, or nothing when `problems` holds why not.
+std::optional<ModelSpec> Read(Value root, internal::Problems& problems) {
+  if (!root.IsObject()) {
+    problems.Fail("invalid_config", "model", "A config.json must be a JSON object.");
+    return std::nullopt;
+  }
   // Multimodal checkpoints keep the language model's fields in text_config.
   const Value nested = root.Find("text_config");
   const Value text = nested && nested.IsObject() ? nested : root;
-  const Config outer(root, NoDefaults());
-  const ModelType& type = TypeOf(outer, Config(text, NoDefaults()));
-  const Config c(text, type.defaults());
-  ModelSpec m = ReadCommon(c, outer, type.type);
-  m.checkpoint_format = CheckpointFormat(outer, Config(text, NoDefaults()));
-  Shape shape = ReadShape(c, type, m);
+  const Config outer(root, NoDefaults(), problems);
+  const ModelType* type = TypeOf(outer, Config(text, NoDefaults(), problems));
+  if (type == nullptr) return std::nullopt;
+  const Config c(text, type->defaults(), problems);
+  ModelSpec m = ReadCommon(c, outer, type->type);
+  m.checkpoint_format = CheckpointFormat(outer, Config(text, NoDefaults(), problems));
+  if (problems) return std::nullopt;
+  Shape shape = ReadShape(c, *type, m);
+  if (problems) return std::nullopt;
   m.layer_groups = LayerGroups(m, shape);
   if (!shape.compressed.empty()) m.attention = Attention::kMla;  // a latent, compressed
-  CountParameters(c, type, shape, m);
+  CountParameters(c, *type, shape, m);
+  if (problems) return std::nullopt;
   m.sources = {{"architecture", "pasted config.json"}};
   return m;
 }
@@ -832,19 +866,15 @@ ModelSpec Read(Value root) {
 namespace internal {
 
 Result<ModelSpec> ParseHfConfigObject(json::Value config) {
-  try {
-    ModelSpec model = Read(config);
-    if (auto invalid = ValidateModel(model)) {
-      invalid->field = "model." + invalid->field;
-      invalid->message = "The config.json describes no model the estimate can use: " + invalid->message;
-      return *invalid;
-    }
-    return model;
-  } catch (const ConfigError& e) {
-    return Error{"invalid_config", e.message, e.field};
-  } catch (const std::exception& e) {
-    return Error{"invalid_config", std::string("The config.json could not be read: ") + e.what(), "model"};
+  Problems problems;
+  std::optional<ModelSpec> model = Read(config, problems);
+  if (!model) return problems.first();
+  if (auto invalid = ValidateModel(*model)) {
+    invalid->field = "model." + invalid->field;
+    invalid->message = "The config.json describes no model the estimate can use: " + invalid->message;
+    return *invalid;
   }
+  return *std::move(model);
 }
 
 }  // namespace internal

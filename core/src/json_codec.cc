@@ -1,6 +1,7 @@
 // The request side of the JSON contract: evaluate and sweep requests, read with the core's own
-// JSON reader (json_dom.h) field by field from one table. A field reader throws a FieldError
-// that is caught in this file; nothing escapes it.
+// JSON reader (json_dom.h) field by field from one table. A field reader records what is wrong
+// in a Problems and goes on with a harmless value; the request's first problem is the answer.
+// Nothing here throws (the wasm module is built without exception support).
 #include "vramcalc/json_codec.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "hf_config_internal.h"
 #include "json_dom.h"
 #include "json_output.h"
+#include "problems.h"
 #include "vramcalc/display.h"
 #include "vramcalc/quant_format.h"
 
@@ -62,16 +64,7 @@ Result<json::Document> ParseText(std::string_view text, std::string_view what, c
 
 // ---- request fields ----------------------------------------------------------------------
 
-// Thrown by a field reader; caught in this file only.
-struct FieldError {
-  std::string code;
-  std::string field;
-  std::string message;
-};
-
-[[noreturn]] void RequestFail(std::string code, std::string field, std::string message) {
-  throw FieldError{std::move(code), std::move(field), std::move(message)};
-}
+using internal::Problems;
 
 // The value as written in the request, for a message (at most 64 bytes, cut at a character).
 std::string Echo(Value value) {
@@ -82,72 +75,83 @@ std::string Echo(Value value) {
   return std::string(text.substr(0, cut)) + "…";
 }
 
-std::string RequestString(Value value, std::string_view key) {
+std::string RequestString(Value value, std::string_view key, Problems& p) {
   if (!value.IsString()) {
-    RequestFail("invalid_type", std::string(key),
-                std::string(key) + " must be a string, not " + std::string(value.TypeName()) + ".");
+    p.Fail("invalid_type", std::string(key), std::string(key) + " must be a string, not " + std::string(value.TypeName()) + ".");
+    return "";
   }
   return std::string(value.String());
 }
 
 // A positive whole number up to `max`; integral floats (32768.0) are accepted.
-int64_t RequestCount(Value value, std::string_view key, int64_t max, const char* what) {
+int64_t RequestCount(Value value, std::string_view key, int64_t max, const char* what, Problems& p) {
   const std::string rule = std::string(key) + " must be a whole number of " + what + " from 1 to " +
                            FormatGrouped(max);
   if (!value.IsNumber()) {
-    RequestFail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
+    p.Fail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
+    return 1;
   }
   const double number = value.Number();
   if (!(number >= 1) || number > static_cast<double>(max) || number != std::floor(number)) {
-    RequestFail("invalid_value", std::string(key), rule + "; got " + Echo(value) + ".");
+    p.Fail("invalid_value", std::string(key), rule + "; got " + Echo(value) + ".");
+    return 1;
   }
   return static_cast<int64_t>(number);
 }
 
 // A share above 0 and at most 1.
-double RequestShare(Value value, std::string_view key) {
+double RequestShare(Value value, std::string_view key, Problems& p) {
   const std::string rule = std::string(key) + " must be a number above 0 and at most 1";
   if (!value.IsNumber()) {
-    RequestFail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
+    p.Fail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
+    return 1;
   }
   const double number = value.Number();
-  if (!(number > 0) || number > 1) RequestFail("invalid_value", std::string(key), rule + "; got " + Echo(value) + ".");
+  if (!(number > 0) || number > 1) {
+    p.Fail("invalid_value", std::string(key), rule + "; got " + Echo(value) + ".");
+    return 1;
+  }
   return number;
 }
 
-bool RequestFlag(Value value, std::string_view key) {
+bool RequestFlag(Value value, std::string_view key, Problems& p) {
   if (!value.IsBool()) {
-    RequestFail("invalid_type", std::string(key),
-                std::string(key) + " must be true or false, not " + std::string(value.TypeName()) + ".");
+    p.Fail("invalid_type", std::string(key), std::string(key) + " must be true or false, not " + std::string(value.TypeName()) + ".");
+    return false;
   }
   return value.Bool();
 }
 
 // "sections": an array of distinct section names (evaluate.h), in any order.
-uint32_t RequestSections(Value value) {
+uint32_t RequestSections(Value value, Problems& p) {
   const std::string rule = "sections must be an array of " + JoinIds(kSections, "and", false);
   if (!value.IsArray() || value.size() > std::size(kSectionNames)) {
-    RequestFail("invalid_type", "sections", rule + ", each at most once.");
+    p.Fail("invalid_type", "sections", rule + ", each at most once.");
+    return 0;
   }
   uint32_t sections = 0;
   for (const Value name : value.Children()) {
     const auto found = name.IsString() ? kSections.Find(name.String()) : std::nullopt;
-    if (!found) RequestFail("invalid_value", "sections", rule + "; got " + Echo(name) + ".");
-    if (sections & *found) RequestFail("invalid_value", "sections", rule + ", each at most once.");
-    sections |= *found;
+    if (!found) {
+      p.Fail("invalid_value", "sections", rule + "; got " + Echo(name) + ".");
+    } else if (sections & *found) {
+      p.Fail("invalid_value", "sections", rule + ", each at most once.");
+    } else {
+      sections |= *found;
+    }
   }
   return sections;
 }
 
-std::vector<std::string> RequestCompare(Value value) {
+std::vector<std::string> RequestCompare(Value value, Problems& p) {
   if (!value.IsArray() || value.size() > kMaxCompareDevices) {
-    RequestFail("invalid_type", "compare",
-                "compare must be an array of at most " + std::to_string(kMaxCompareDevices) + " device ids.");
+    p.Fail("invalid_type", "compare", "compare must be an array of at most " + std::to_string(kMaxCompareDevices) + " device ids.");
+    return {};
   }
   std::vector<std::string> ids;
   for (const Value id : value.Children()) {
-    if (!id.IsString()) RequestFail("invalid_type", "compare", "compare must hold device ids (strings).");
-    ids.emplace_back(id.String());
+    if (!id.IsString()) p.Fail("invalid_type", "compare", "compare must hold device ids (strings).");
+    if (id.IsString()) ids.emplace_back(id.String());
   }
   return ids;
 }
@@ -178,7 +182,7 @@ Device CustomDevice(std::string name, double memory_gib, double bandwidth_gbps, 
 }
 
 // One figure of a custom device (`what`: "memory (GB)", "bandwidth (GB/s)"), named by `field`.
-double CustomFigure(std::string_view text, std::string_view field, std::string_view what, double max) {
+double CustomFigure(std::string_view text, std::string_view field, std::string_view what, double max, Problems& p) {
   const std::string rule = std::string(field) + ": the " + std::string(what) + " must be a number above 0 up to " +
                            FormatGrouped(static_cast<int64_t>(max));
   // The figure is read as a JSON number: digits, one point, no signs or exponents beyond it.
@@ -186,91 +190,105 @@ double CustomFigure(std::string_view text, std::string_view field, std::string_v
   const Result<json::Document> parsed = plain ? json::Document::Parse(text) : Result<json::Document>(Error{});
   const double value = parsed.ok() && parsed.value().root().IsNumber() ? parsed.value().root().Number() : 0;
   if (!(value > 0) || value > max) {
-    RequestFail("invalid_value", std::string(field), rule + "; got \"" + std::string(text.substr(0, 32)) + "\".");
+    p.Fail("invalid_value", std::string(field), rule + "; got \"" + std::string(text.substr(0, 32)) + "\".");
+    return 1;
   }
   return value;
 }
 
-std::string CustomName(std::string_view name, std::string_view field) {
+std::string CustomName(std::string_view name, std::string_view field, Problems& p) {
   const bool control = std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
   if (name.empty() || name.size() > kMaxCustomName || control) {
-    RequestFail("invalid_value", std::string(field),
-                std::string(field) + ": the name must be 1 to 64 characters without control characters.");
+    p.Fail("invalid_value", std::string(field),
+           std::string(field) + ": the name must be 1 to 64 characters without control characters.");
+    return "";
   }
   return std::string(name);
 }
 
-Platform CustomPlatform(std::string_view id, std::string_view field) {
+Platform CustomPlatform(std::string_view id, std::string_view field, Problems& p) {
   const std::optional<Platform> platform = kPlatforms.Find(id);
   if (!platform) {
-    RequestFail("invalid_value", std::string(field), std::string(field) + ": the platform must be " + JoinIds(kPlatforms) + ".");
+    p.Fail("invalid_value", std::string(field), std::string(field) + ": the platform must be " + JoinIds(kPlatforms) + ".");
+    return Platform::kCuda;
   }
   return *platform;
 }
 
 // "custom:<memory>:<bandwidth>:<platform>[+unified]:<name>".
-Device CustomDeviceFromText(std::string_view text) {
+Device CustomDeviceFromText(std::string_view text, Problems& p) {
   std::string_view rest = text.substr(kCustomDeviceId.size() + 1);
   std::string_view parts[3];
   for (std::string_view& part : parts) {
     const std::size_t colon = rest.find(':');
-    if (colon == std::string_view::npos) RequestFail("invalid_value", "device", "device: " + std::string(kCustomDeviceRule) + ".");
+    if (colon == std::string_view::npos) {
+      p.Fail("invalid_value", "device", "device: " + std::string(kCustomDeviceRule) + ".");
+      return {};
+    }
     part = rest.substr(0, colon);
     rest = rest.substr(colon + 1);
   }
   const bool unified = parts[2].ends_with("+unified");
   if (unified) parts[2].remove_suffix(std::string_view("+unified").size());
-  return CustomDevice(CustomName(rest, "device"), CustomFigure(parts[0], "device", "memory (GB)", kMaxCustomMemoryGib),
-                      CustomFigure(parts[1], "device", "bandwidth (GB/s)", kMaxCustomBandwidthGbps),
-                      CustomPlatform(parts[2], "device"), unified);
+  return CustomDevice(CustomName(rest, "device", p), CustomFigure(parts[0], "device", "memory (GB)", kMaxCustomMemoryGib, p),
+                      CustomFigure(parts[1], "device", "bandwidth (GB/s)", kMaxCustomBandwidthGbps, p),
+                      CustomPlatform(parts[2], "device", p), unified);
 }
 
 // {"name", "memory_gib", "bandwidth_gbps", "platform", "unified_memory"}.
-Device CustomDeviceFromObject(Value object) {
-  const auto member = [object](std::string_view key) {
+// A member that is missing is reported and read as null (whose readers then report nothing
+// more: the first problem is the one reported).
+Device CustomDeviceFromObject(Value object, Problems& p) {
+  const auto member = [object, &p](std::string_view key) {
     const Value value = object.Find(key);
-    if (!value) RequestFail("missing_field", "device." + std::string(key), "device." + std::string(key) + " is required.");
+    if (!value) p.Fail("missing_field", "device." + std::string(key), "device." + std::string(key) + " is required.");
     return value;
   };
   const auto number = [&](std::string_view key, double max) {
     const Value value = member(key);
     const std::string field = "device." + std::string(key);
-    if (!value.IsNumber()) RequestFail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
-    return CustomFigure(value.Source(), field, key == "memory_gib" ? "memory (GB)" : "bandwidth (GB/s)", max);
+    if (value && !value.IsNumber()) p.Fail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
+    if (!value || !value.IsNumber()) return 1.0;
+    return CustomFigure(value.Source(), field, key == "memory_gib" ? "memory (GB)" : "bandwidth (GB/s)", max, p);
+  };
+  const auto text = [&](std::string_view key) {
+    const Value value = member(key);
+    return value ? RequestString(value, "device." + std::string(key), p) : std::string();
   };
   const Value unified = object.Find("unified_memory");
-  if (unified && !unified.IsBool()) RequestFail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
-  return CustomDevice(CustomName(RequestString(member("name"), "device.name"), "device.name"),
+  if (unified && !unified.IsBool()) p.Fail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
+  return CustomDevice(CustomName(text("name"), "device.name", p),
                       number("memory_gib", kMaxCustomMemoryGib), number("bandwidth_gbps", kMaxCustomBandwidthGbps),
-                      CustomPlatform(RequestString(member("platform"), "device.platform"), "device.platform"),
-                      unified && unified.Bool());
+                      CustomPlatform(text("platform"), "device.platform", p),
+                      unified && unified.IsBool() && unified.Bool());
 }
 
-void ReadDeviceField(Value value, Request& out) {
+void ReadDeviceField(Value value, Request& out, Problems& p) {
   if (value.IsNull()) return;
   if (value.IsObject()) {
-    out.custom_device = CustomDeviceFromObject(value);
+    out.custom_device = CustomDeviceFromObject(value, p);
   } else {
-    const std::string id = RequestString(value, "device");
-    if (id.starts_with(std::string(kCustomDeviceId) + ":")) out.custom_device = CustomDeviceFromText(id);
+    const std::string id = RequestString(value, "device", p);
+    if (id.starts_with(std::string(kCustomDeviceId) + ":")) out.custom_device = CustomDeviceFromText(id, p);
   }
   out.device = std::string(out.custom_device ? kCustomDeviceId : std::string_view(value.IsString() ? value.String() : ""));
 }
 
-void ReadModelField(Value value, Request& out) {
+void ReadModelField(Value value, Request& out, Problems& p) {
   if (value.IsObject()) {
     // Bring your own model: a Hugging Face config.json in place of a catalog id.
     Result<ModelSpec> custom = internal::ParseHfConfigObject(value);
     if (!custom.ok()) {
       const Error& e = custom.error();
-      RequestFail(e.code, e.field, e.message);
+      p.Fail(e.code, e.field, e.message);
+      return;
     }
     out.model = custom.value().id;
     out.custom_model = std::move(custom).value();
   } else if (!value.IsString()) {
-    RequestFail("invalid_type", "model",
-                "model must be a catalog id such as \"" + std::string(kDefaultModelId) +
-                    "\" or a config.json object, not " + std::string(value.TypeName()) + ".");
+    p.Fail("invalid_type", "model",
+           "model must be a catalog id such as \"" + std::string(kDefaultModelId) +
+               "\" or a config.json object, not " + std::string(value.TypeName()) + ".");
   } else {
     out.model = std::string(value.String());
   }
@@ -279,32 +297,36 @@ void ReadModelField(Value value, Request& out) {
 // One reader per request field, in kRequestFields' order (checked below).
 struct FieldReader {
   std::string_view name;
-  void (*read)(Value value, Request& out);
+  void (*read)(Value value, Request& out, Problems& p);
 };
 constexpr FieldReader kFieldReaders[] = {
     {"model", ReadModelField},
-    {"format", [](Value v, Request& r) { r.format = RequestString(v, "format"); }},
-    {"context", [](Value v, Request& r) {
-       r.context_tokens = RequestCount(v, "context", kMaxRequestContextTokens, "tokens");
+    {"format", [](Value v, Request& r, Problems& p) { r.format = RequestString(v, "format", p); }},
+    {"context", [](Value v, Request& r, Problems& p) {
+       r.context_tokens = RequestCount(v, "context", kMaxRequestContextTokens, "tokens", p);
      }},
-    {"batch", [](Value v, Request& r) {
-       r.batch = RequestCount(v, "batch", kMaxRequestBatch, "concurrent sequences");
+    {"batch", [](Value v, Request& r, Problems& p) {
+       r.batch = RequestCount(v, "batch", kMaxRequestBatch, "concurrent sequences", p);
      }},
-    {"kv_dtype", [](Value v, Request& r) { r.kv_dtype = RequestString(v, "kv_dtype"); }},
+    {"kv_dtype", [](Value v, Request& r, Problems& p) { r.kv_dtype = RequestString(v, "kv_dtype", p); }},
     {"device", ReadDeviceField},
-    {"device_count", [](Value v, Request& r) {
-       r.device_count = RequestCount(v, "device_count", kMaxDeviceCount, "devices in tensor parallel");
+    {"device_count", [](Value v, Request& r, Problems& p) {
+       r.device_count = RequestCount(v, "device_count", kMaxDeviceCount, "devices in tensor parallel", p);
      }},
-    {"compare", [](Value v, Request& r) { r.compare = RequestCompare(v); }},
-    {"runtime", [](Value v, Request& r) { r.runtime = RequestString(v, "runtime"); }},
-    {"memory_utilization", [](Value v, Request& r) { r.memory_utilization = RequestShare(v, "memory_utilization"); }},
-    {"max_num_batched_tokens", [](Value v, Request& r) {
-       r.max_num_batched_tokens = RequestCount(v, "max_num_batched_tokens", kMaxRequestBatchedTokens, "tokens");
+    {"compare", [](Value v, Request& r, Problems& p) { r.compare = RequestCompare(v, p); }},
+    {"runtime", [](Value v, Request& r, Problems& p) { r.runtime = RequestString(v, "runtime", p); }},
+    {"memory_utilization", [](Value v, Request& r, Problems& p) {
+       r.memory_utilization = RequestShare(v, "memory_utilization", p);
      }},
-    {"ubatch", [](Value v, Request& r) { r.ubatch = RequestCount(v, "ubatch", kMaxRequestBatchedTokens, "tokens"); }},
-    {"flash_attention", [](Value v, Request& r) { r.flash_attention = RequestFlag(v, "flash_attention"); }},
-    {"parallel", [](Value v, Request& r) { r.parallel = RequestCount(v, "parallel", kMaxRequestBatch, "slots"); }},
-    {"sections", [](Value v, Request& r) { r.sections = RequestSections(v); }},
+    {"max_num_batched_tokens", [](Value v, Request& r, Problems& p) {
+       r.max_num_batched_tokens = RequestCount(v, "max_num_batched_tokens", kMaxRequestBatchedTokens, "tokens", p);
+     }},
+    {"ubatch", [](Value v, Request& r, Problems& p) {
+       r.ubatch = RequestCount(v, "ubatch", kMaxRequestBatchedTokens, "tokens", p);
+     }},
+    {"flash_attention", [](Value v, Request& r, Problems& p) { r.flash_attention = RequestFlag(v, "flash_attention", p); }},
+    {"parallel", [](Value v, Request& r, Problems& p) { r.parallel = RequestCount(v, "parallel", kMaxRequestBatch, "slots", p); }},
+    {"sections", [](Value v, Request& r, Problems& p) { r.sections = RequestSections(v, p); }},
 };
 
 constexpr bool ReadersMatchFields() {
@@ -317,23 +339,24 @@ constexpr bool ReadersMatchFields() {
 static_assert(ReadersMatchFields(), "every request field (evaluate.h) needs its reader, in order");
 
 // Rejects a field of `request` that is not among `names`.
-void RejectUnknown(Value request, std::span<const std::string_view> names) {
+void RejectUnknown(Value request, std::span<const std::string_view> names, Problems& p) {
   for (const Value member : request.Children()) {
     const std::string key(member.Key().substr(0, 64));
     if (std::find(names.begin(), names.end(), member.Key()) == names.end()) {
-      RequestFail("unknown_field", key,
-                  "Unknown request field \"" + key + "\"; the fields are " +
-                      JoinIds(names, [](std::string_view name) { return name; }, "and", false) + ".");
+      p.Fail("unknown_field", key,
+             "Unknown request field \"" + key + "\"; the fields are " +
+                 JoinIds(names, [](std::string_view name) { return name; }, "and", false) + ".");
+      return;
     }
   }
 }
 
 // Reads every field `request` has into `out`, in kRequestFields' order; `model`, when given,
 // stands for the request's model field (a config.json given beside the request).
-void ReadPresent(Value request, Request& out, Value model = Value()) {
+void ReadPresent(Value request, Request& out, Problems& p, Value model = Value()) {
   for (const FieldReader& reader : kFieldReaders) {
     const Value found = reader.name == "model" && model ? model : request.Find(reader.name);
-    if (found) reader.read(found, out);
+    if (found) reader.read(found, out, p);
   }
 }
 
@@ -365,21 +388,19 @@ std::vector<std::string_view> RequestFieldNames() {
 
 // A request's fields; `config`, when given, is the model (a config.json beside the request).
 Result<Request> ReadRequest(Value request, Value config = Value()) {
-  try {
-    RejectUnknown(request, RequestFieldNames());
-    if (config && request.Find("model")) {
-      return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.",
-                   "model"};
-    }
-    if (!config && !request.Find("model")) {
-      RequestFail("missing_field", "model", "model is required, e.g. \"" + std::string(kDefaultModelId) + "\".");
-    }
-    Request parsed;
-    ReadPresent(request, parsed, config);
-    return parsed;
-  } catch (const FieldError& e) {
-    return Error{e.code, e.message, e.field};
+  Problems problems;
+  RejectUnknown(request, RequestFieldNames(), problems);
+  if (problems) return problems.first();
+  if (config && request.Find("model")) {
+    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.", "model"};
   }
+  if (!config && !request.Find("model")) {
+    return Error{"missing_field", "model is required, e.g. \"" + std::string(kDefaultModelId) + "\".", "model"};
+  }
+  Request parsed;
+  ReadPresent(request, parsed, problems, config);
+  if (problems) return problems.first();
+  return parsed;
 }
 
 }  // namespace
@@ -408,21 +429,19 @@ Result<Request> ParseRequest(std::string_view request_json, std::string_view con
 Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
   const Result<json::Document> parsed = ParseRequestObject(request_json, R"({"context": 32768})");
   if (!parsed.ok()) return parsed.error();
-  try {
-    constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime", "device", "compare",
-                                                 "device_count"};
-    RejectUnknown(parsed.value().root(), kSweepFields);
-    Request fields;
-    ReadPresent(parsed.value().root(), fields);
-    SweepRequest sweep{fields.context_tokens, fields.batch, fields.kv_dtype, fields.runtime};
-    if (fields.device) sweep.devices.push_back(*fields.device);
-    sweep.devices.insert(sweep.devices.end(), fields.compare.begin(), fields.compare.end());
-    sweep.custom_device = fields.custom_device;
-    sweep.device_count = fields.device_count.value_or(1);
-    return sweep;
-  } catch (const FieldError& e) {
-    return Error{e.code, e.message, e.field};
-  }
+  constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime", "device", "compare",
+                                               "device_count"};
+  Problems problems;
+  RejectUnknown(parsed.value().root(), kSweepFields, problems);
+  Request fields;
+  if (!problems) ReadPresent(parsed.value().root(), fields, problems);
+  if (problems) return problems.first();
+  SweepRequest sweep{fields.context_tokens, fields.batch, fields.kv_dtype, fields.runtime};
+  if (fields.device) sweep.devices.push_back(*fields.device);
+  sweep.devices.insert(sweep.devices.end(), fields.compare.begin(), fields.compare.end());
+  sweep.custom_device = fields.custom_device;
+  sweep.device_count = fields.device_count.value_or(1);
+  return sweep;
 }
 
 namespace {

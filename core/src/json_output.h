@@ -20,9 +20,12 @@ std::string DevicesArrayJson(const Catalog& catalog);
 std::string CatalogObjectJson(const Catalog& catalog);
 
 // Runs `body`, turning anything it throws (std::bad_alloc, a library error) into an
-// ok:false response, so no exception ever reaches the wasm boundary or the CLI.
+// ok:false response, so no exception ever reaches the CLI. The core itself throws nothing (its
+// readers record problems, problems.h); the wasm module is built without exception support,
+// where only running out of memory could stop it, and its inputs are capped at 1 MiB.
 template <typename Body>
 std::string NeverThrowing(Body&& body) {
+#if defined(__cpp_exceptions)
   try {
     return body();
   } catch (const std::exception& e) {
@@ -30,6 +33,9 @@ std::string NeverThrowing(Body&& body) {
   } catch (...) {
     return SerializeError(Error{"internal_error", "Internal error.", ""});
   }
+#else
+  return body();
+#endif
 }
 
 }  // namespace vramcalc::internal

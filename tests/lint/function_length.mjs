@@ -1,6 +1,6 @@
 // Lists every function longer than the project's limit ("Functions stay under 60 lines") in
-// core/ and wasm/ (C++: *.h, *.cc) and web/ (JavaScript: *.js, *.mjs, but not the build
-// scripts in web/tools/), longest first, then a summary, and exits 1 when any is too long.
+// core/ and wasm/ (C++: *.h, *.cc) and web/ and wasm/ (JavaScript: *.js, *.mjs, but not the
+// build scripts in web/tools/), longest first, then a summary, and exits 1 when any is too long.
 //
 //   node tests/lint/function_length.mjs [--max 60] [--top N]
 //
@@ -439,6 +439,7 @@ function expressionName(node) {
 const SOURCES = [
   { dir: 'core', pattern: /\.(h|cc)$/, language: 'C++', measure: measureCpp },
   { dir: 'wasm', pattern: /\.(h|cc)$/, language: 'C++', measure: measureCpp },
+  { dir: 'wasm', pattern: /\.mjs$/, language: 'JavaScript', measure: measureJs },
   { dir: 'web', pattern: /\.m?js$/, language: 'JavaScript', measure: measureJs, skip: /^web\/tools\// },
 ];
 

@@ -310,12 +310,11 @@ describe('hostile requests', () => {
     ['100000-deep nested arrays', '['.repeat(100000) + ']'.repeat(100000), ''],
     ['2 MB model string (request too large)', JSON.stringify({ model: 'x'.repeat(2 * 1024 * 1024) }), ''],
     ['1000-character model id', JSON.stringify({ model: 'm'.repeat(1000) }), 'model'],
-    // A lone surrogate cannot be UTF-8. Emscripten's string marshalling either pairs it with the
-    // next character (3.1.x) or replaces it with U+FFFD (TextEncoder); with a character after it
-    // inside the value, both reach the core as a well-formed but unknown model id.
+    // A lone surrogate cannot be UTF-8: the loader's TextEncoder replaces it with U+FFFD, so with
+    // a character after it inside the value it reaches the core as a well-formed but unknown id.
     ['lone surrogate in the model value', '{"model":"glm-4-32b-0414\uD800x"}', 'model'],
     ['lone low surrogate in the model value', '{"model":"\uDC00glm-4-32b-0414"}', 'model'],
-    // Raw bytes reach the core unchanged (embind passes a Uint8Array as std::string as-is).
+    // Raw bytes reach the core unchanged (the loader passes a Uint8Array byte for byte).
     ['invalid UTF-8 byte 0xFF in the model value', bytes('{"model":"glm', [0xff], '"}'), 'model'],
     ['UTF-8-encoded surrogate in the model value', bytes('{"model":"glm', [0xed, 0xa0, 0x80], '"}'), 'model'],
     ['truncated UTF-8 sequence in a key', bytes('{"model":"glm-4-32b-0414","x', [0xc3], '":1}'), ''],
