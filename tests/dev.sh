@@ -73,10 +73,13 @@ fuzz() {
     esac
     mkdir -p "build-sanitize/fuzz-corpus/$target" build-sanitize/fuzz-artifacts
     echo "vramcalc: fuzzing $target for ${seconds}s"
+    # The fuzzer's own status decides (under pipefail a "| grep || true" would hide a crash).
+    local status=0
     "build-sanitize/tests/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -artifact_prefix=build-sanitize/fuzz-artifacts/ -print_final_stats=1 \
-      "build-sanitize/fuzz-corpus/$target" "${seeds[@]}" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==)|ERROR|SUMMARY" || true
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "vramcalc: fuzz_$target found a failure (build-sanitize/fuzz-artifacts/)" >&2; return 1; }
+      "build-sanitize/fuzz-corpus/$target" "${seeds[@]}" > "build-sanitize/fuzz-$target.log" 2>&1 || status=$?
+    grep -E "^(Done|stat::number_of_executed_units|==)|ERROR|SUMMARY|runtime error" "build-sanitize/fuzz-$target.log" || true
+    [ "$status" -eq 0 ] || { echo "vramcalc: fuzz_$target found a failure (build-sanitize/fuzz-artifacts/, build-sanitize/fuzz-$target.log)" >&2; return 1; }
   done
 }
 

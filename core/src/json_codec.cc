@@ -436,11 +436,11 @@ Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
   Request fields;
   if (!problems) ReadPresent(parsed.value().root(), fields, problems);
   if (problems) return problems.first();
-  SweepRequest sweep{fields.context_tokens, fields.batch, fields.kv_dtype, fields.runtime};
+  SweepRequest sweep{.context_tokens = fields.context_tokens, .batch = fields.batch, .kv_dtype = fields.kv_dtype,
+                     .runtime = fields.runtime, .devices = {}, .custom_device = fields.custom_device,
+                     .device_count = fields.device_count.value_or(1)};
   if (fields.device) sweep.devices.push_back(*fields.device);
   sweep.devices.insert(sweep.devices.end(), fields.compare.begin(), fields.compare.end());
-  sweep.custom_device = fields.custom_device;
-  sweep.device_count = fields.device_count.value_or(1);
   return sweep;
 }
 

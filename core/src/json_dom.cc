@@ -11,7 +11,8 @@ namespace vramcalc::json {
 
 // ---- Value ---------------------------------------------------------------------------------
 
-Type Value::type() const { return document_->node(node_).type; }
+// An absent value reads as null, so that asking an absent value what it is stays safe.
+Type Value::type() const { return document_ ? document_->node(node_).type : Type::kNull; }
 
 std::string_view Value::TypeName() const {
   switch (type()) {

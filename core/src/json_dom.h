@@ -38,7 +38,8 @@ struct ParseFailure {
 
 class Document;
 
-// A value inside a Document; valid while the document lives. A default Value is "absent".
+// A value inside a Document; valid while the document lives. A default Value is "absent";
+// its type() is kNull (every Is…() but IsNull() false), and its other accessors must not be used.
 class Value {
  public:
   Value() = default;

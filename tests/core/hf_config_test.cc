@@ -322,6 +322,14 @@ INSTANTIATE_TEST_SUITE_P(
                    "num_key_value_heads": 1, "head_dim": 512, "vocab_size": 129280, "max_position_embeddings": 1048576,
                    "compress_ratios": [0, 4]})",
                "model.compress_ratios"},
+        // DeepSeek-V4 without compress_ratios, and Gemma 4 without layer_types: a missing list is
+        // named (the config fuzzer's crash-0a5b192a read the absent list before it was checked).
+        Broken{R"({"model_type": "deepseek_v4", "num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 64,
+                   "num_key_value_heads": 1, "head_dim": 512, "vocab_size": 129280, "max_position_embeddings": 1048576})",
+               "model.compress_ratios"},
+        Broken{R"({"model_type": "gemma4_text", "num_hidden_layers": 2, "hidden_size": 1536, "num_attention_heads": 8,
+                   "num_key_value_heads": 1, "head_dim": 256, "vocab_size": 262144, "max_position_embeddings": 131072})",
+               "model.layer_types"},
         // Hunyuan with cross-layer attention, which the importer does not read.
         Broken{R"({"model_type": "hunyuan_v1_dense", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
                    "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128167, "max_position_embeddings": 262144,

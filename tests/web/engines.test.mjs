@@ -1,8 +1,9 @@
 // "Opens in any browser": the core scenarios, written once and run in every engine that
 // support/engines.mjs drives here (Chromium, Firefox, WebKit): the reference page's numbers
 // in German and English, the context slider by keyboard, a shared link reopened, garbage in
-// the link, the widget in a host page under a strict Content-Security-Policy, the single file
-// opened from disk, and the page reloaded offline through its service worker.
+// the link, the fits view and the tables' exports, the widget in a host page under a strict
+// Content-Security-Policy, the npm package in a documentation project, the single file opened
+// from disk, and the page reloaded offline through its service worker.
 //
 // Every page carries support/page-probe.js, so each engine reports uncaught errors, CSP
 // violations, console.error, dialogs and foreign requests the same way; the drivers add what
@@ -24,6 +25,8 @@ import {
 } from './support/harness.mjs';
 import { REFERENCE, referenceNumber, toGerman } from './support/reference.mjs';
 import { cliFits } from './support/sweep-cli.mjs';
+import { parseCsv } from './support/csv.mjs';
+import { installedProject } from './support/package-project.mjs';
 import { readReferenceView, referenceViewDifferences } from './support/reference-view.mjs';
 
 const PROBE_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/page-probe.js');
@@ -85,6 +88,54 @@ function readSnapshot() {
     controls[element.dataset.testid] = element.value;
   }
   return { outputs, controls, lang: document.documentElement.lang, title: document.title };
+}
+
+/**
+ * Clicks the button `testid` and returns the CSV it saves: the page's download (a Blob behind
+ * an <a download> it clicks) is caught before it leaves, whatever the engine does with files.
+ */
+async function csvDownload(testid) {
+  const click = HTMLAnchorElement.prototype.click;
+  const createObjectURL = URL.createObjectURL;
+  const blobs = new Map();
+  let saved = null;
+  URL.createObjectURL = (blob) => {
+    const url = createObjectURL.call(URL, blob);
+    blobs.set(url, blob);
+    return url;
+  };
+  HTMLAnchorElement.prototype.click = function catchDownload() {
+    if (this.download && blobs.has(this.href)) saved = { name: this.download, blob: blobs.get(this.href) };
+    else click.call(this);
+  };
+  try {
+    document.querySelector(`[data-testid="${testid}"]`).click();
+    for (let i = 0; i < 100 && !saved; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    HTMLAnchorElement.prototype.click = click;
+    URL.createObjectURL = createObjectURL;
+  }
+  return saved && { name: saved.name, type: saved.blob.type, text: await saved.blob.text() };
+}
+
+/** Clicks "Copy as Markdown" (`testid`): what the clipboard got, or the box it shows instead. */
+async function markdownCopy(testid) {
+  const button = document.querySelector(`[data-testid="${testid}"]`);
+  let written = null;
+  const clipboard = navigator.clipboard;
+  const original = clipboard?.writeText;
+  if (clipboard) clipboard.writeText = (text) => { written = text; return original.call(clipboard, text); };
+  try {
+    button.click();
+    for (let i = 0; i < 100; i += 1) {
+      const box = document.querySelector('[data-testid="copy-by-hand"]');
+      if (button.dataset.copied || box) return { copied: Boolean(button.dataset.copied), text: box?.value ?? written };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return null;
+  } finally {
+    if (clipboard) clipboard.writeText = original;
+  }
 }
 
 /** All the text a reader sees, widgets' shadow roots included, and the page probe's report. */
@@ -149,6 +200,8 @@ let hostRoot;  // a documentation host: its page at /host/, the site under /docs
 let standaloneUrl;
 let siteServer;
 let hostServer;
+let packageProject;  // a documentation project with the npm package installed
+let packageServer;
 
 async function insertAfterHead(file, markup) {
   const html = await readFile(file, 'utf8');
@@ -182,6 +235,11 @@ async function prepareSites() {
   await insertAfterHead(standalone, `<script>${probe}</script>`);
   standaloneUrl = pathToFileURL(standalone).href;
 
+  packageProject = await installedProject();
+  await writeFile(path.join(packageProject, 'test-probe.js'), probe);
+  await insertAfterHead(path.join(packageProject, 'index.html'), '<script src="test-probe.js"></script>');
+  packageServer = await startServer(packageProject);
+
   siteServer = await startServer(siteRoot);
   hostServer = await startServer(hostRoot, {
     headers: (file) => (file === 'host/index.html' ? { 'Content-Security-Policy': STRICT_CSP } : {}),
@@ -192,7 +250,9 @@ before(prepareSites, { timeout: TEST_TIMEOUT_MS });
 after(async () => {
   await siteServer?.close();
   await hostServer?.close();
+  await packageServer?.close();
   if (work) await rm(work, { recursive: true, force: true });
+  if (packageProject) await rm(packageProject, { recursive: true, force: true });
 }, { timeout: TEST_TIMEOUT_MS });
 
 for (const engine of selectedEngines()) {
@@ -285,6 +345,58 @@ for (const engine of selectedEngines()) {
       assert.deepEqual(rows.map(([name, format, , memory, decode, context]) => [name, format, memory, decode, context]).sort(byName),
         [...cli.fitting].sort(byName));
       await assertHealthy(session, 'the fits view');
+    });
+
+    test('the tables export: the CSV parses back to the numbers shown, the Markdown is the table', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
+      await session.goto('about:blank');
+      await session.goto(siteUrl('#view=fits&device=rtx-4090-24gb&compare=rtx-3060-12gb&context=8192&lang=en'));
+      const rows = await waitUntil(session, () => [...document.querySelectorAll('[data-testid="fit-row"]')]
+        .map((row) => ({ ...row.dataset })), null, (shown) => shown.length > 0, 'the fits rows');
+      const fits = await session.evaluate(csvDownload, 'fits-csv');
+      assert.ok(fits, 'the fits view saves a CSV');
+      const [[caption], header, ...lines] = parseCsv(fits.text);
+      assert.match(caption, /RTX 4090 24GB and RTX 3060 12GB, 8,192 tokens/);
+      assert.equal(header.at(-1), 'device_id');
+      assert.deepEqual(lines.map(([, id, format, fit, memory, decode, context, device]) =>
+        [id, format, fit, Number(memory), Number(decode), Number(context), device]),
+      rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.maxContext), r.device]));
+      const markdown = await session.evaluate(markdownCopy, 'fits-copy-md');
+      assert.ok(markdown, 'Copy as Markdown copies, or shows the text to copy');
+      const shown = await session.evaluate(() => document.getElementById('fits-md').textContent);
+      assert.ok(markdown.text === null || markdown.text === shown, markdown.text?.slice(0, 200));
+      assert.equal(shown.split('\n').filter((line) => line.startsWith('| ')).length, rows.length + 2);
+      await assertHealthy(session, 'the fits exports');
+
+      // The reference page's matrix and hardware table, figures as the core gives them.
+      await open(session, siteUrl('#lang=en'));
+      const cells = await session.evaluate(() => [...document.querySelectorAll('[data-testid="matrix-cell"]')]
+        .map((cell) => [cell.dataset.format, cell.dataset.context, Number(cell.getAttribute('data-value'))]));
+      const matrix = parseCsv((await session.evaluate(csvDownload, 'matrix-csv')).text);
+      const contexts = matrix[1].filter((column) => column.startsWith('total_gb_')).map((column) => column.slice(9));
+      for (const [format, , , weights, ...totals] of matrix.slice(2)) {
+        const value = (context) => cells.find(([f, c]) => f === format && c === context)?.[2];
+        assert.equal(Number(weights), value('weights'), `${format} weights`);
+        contexts.forEach((context, i) => assert.equal(Number(totals[i]), value(context), `${format} at ${context}`));
+      }
+      // The hardware table is drawn once it scrolls into view.
+      await session.evaluate(() => document.querySelector('[data-testid="hardware-csv"]').scrollIntoView());
+      const needed = await waitUntil(session, () => [...document.querySelectorAll('[data-testid="hw-row"]')]
+        .map((row) => [row.dataset.device, Number(row.querySelector('[data-testid="hw-needed"]').dataset.value)]), null,
+      (shown) => shown.length > 0, 'the hardware table');
+      const hardware = parseCsv((await session.evaluate(csvDownload, 'hardware-csv')).text);
+      assert.deepEqual(hardware.slice(2).map(([device, , , , gb]) => [device, Number(gb)]), needed);
+      await assertHealthy(session, 'the matrix and hardware exports');
+    });
+
+    test('the npm package, installed in a fresh project, works in a page: the API and the widget', { timeout: TEST_TIMEOUT_MS }, async () => {
+      await session.goto('about:blank');
+      await session.goto(packageServer.url);
+      // GLM-4-32B-0414 at the reference page's defaults: 21.78 GB (the API's and the widget's).
+      const total = referenceNumber(TOTAL_AT[32768]).toFixed(2);
+      assert.equal(await waitUntil(session, () => document.body.dataset.total ?? null, null, Boolean, 'the API answers'), total);
+      const widget = await waitForOutput(session, 'total', (o) => o.value !== null && o.value !== '', 'the widget computes', '#w');
+      assert.equal(widget.text, `${total} GB`);
+      await assertHealthy(session, 'the package in a page');
     });
 
     test('"Use my GPU" says what this browser reports, and the page stays whole', { timeout: TEST_TIMEOUT_MS }, async () => {

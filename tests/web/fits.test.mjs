@@ -144,10 +144,10 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     const [caption, header, ...lines] = parseCsv(text);
     assert.match(caption[0], /RTX 4090 24GB, 8,192 tokens × 1, KV cache FP16/);
     assert.ok(caption[0].includes('view=fits'), caption[0]);
-    assert.deepEqual(header, ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context']);
-    assert.deepEqual(lines.map(([, id, format, fit, memory, decode, context]) =>
-      [id, format, fit, Number(memory), Number(decode), Number(context)]),
-    rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.maxContext)]));
+    assert.deepEqual(header, ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context', 'device_id']);
+    assert.deepEqual(lines.map(([, id, format, fit, memory, decode, context, device]) =>
+      [id, format, fit, Number(memory), Number(decode), Number(context), device]),
+    rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.maxContext), r.device]));
     await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
     await page.locator(byTestId('fits-copy-md')).click();
     await page.locator(`${byTestId('fits-copy-md')}[data-copied]`).waitFor();  // it says "copied"
@@ -156,6 +156,52 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     assert.equal(tableLines.length, rows.length + 2, 'header, alignment and one line per row');
     assert.ok(markdown.startsWith(caption[0]), markdown.slice(0, 200));
     assert.ok(tableLines[2].includes(rows[0].texts[3]), tableLines[2]);
+  });
+});
+
+describe('the fits view on several devices', { timeout: TEST_TIMEOUT_MS * 2 }, () => {
+  before(async () => {
+    env = await launch({ locale: 'en-US' });
+    catalog = cliCatalog();
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+
+  test('each device lists what `vramcalc sweep --device` says fits on it; devices are added and taken out', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const devices = ['rtx-4090-24gb', 'rtx-3060-12gb'];
+    await openFits(page, `#view=fits&device=${devices[0]}&compare=${devices[1]}&context=8192&lang=en`);
+    const shown = await readRows(page);
+    const name = (id) => catalog.models.find((m) => m.id === id).name;
+    const deviceName = (id) => catalog.devices.find((d) => d.id === id).name;
+    const fitsBy = new Map(devices.map((d) => [d, cliFits(d, 8192)]));
+    for (const device of devices) {
+      const rows = shown.filter((r) => r.device === device);
+      const cli = fitsBy.get(device);
+      assert.deepEqual(rows.map((r) => name(r.model)).sort(), cli.fitting.map((c) => c[0]).sort(), `what fits on ${device}`);
+      for (const row of rows) {
+        const [, format, memory, decode, context] = cli.fitting.find((c) => c[0] === name(row.model));
+        assert.deepEqual([row.format, ...[1, 3, 4, 5, 6].map((i) => row.texts[i])],
+          [format, format, memory, decode, context, deviceName(device)], `${row.model} on ${device}`);
+      }
+    }
+    assert.equal(shown.length, fitsBy.get(devices[0]).fitting.length + fitsBy.get(devices[1]).fitting.length);
+    // Models that fit on neither are listed apart; a model beyond its maximum context on none.
+    const none = await page.locator('#fits-none-list li').evaluateAll((items) => items.map((li) => li.textContent));
+    const fitting = new Set(shown.map((r) => name(r.model)));
+    assert.ok(none.every((model) => !fitting.has(model)), none.join());
+    assert.match(await page.locator(byTestId('title')).innerText(), /RTX 4090 24GB and RTX 3060 12GB/);
+    assert.equal(await page.locator('#fits-table thead th:last-child').isVisible(), true, 'the device column');
+    // Taken out: the link loses its compare, the table its column.
+    await page.locator(`${byTestId('fits-devices')} button[data-remove="${devices[1]}"]`).click();
+    let hash = await waitForHash(env, page, (h) => !hashParams(h).has('compare'), 'the device taken out');
+    await settle(page);
+    assert.equal((await readRows(page)).length, fitsBy.get(devices[0]).fitting.length);
+    assert.equal(await page.locator('#fits-table thead th:last-child').isVisible(), false, 'no device column');
+    // And added again from the list.
+    await page.locator(byTestId('fits-add-device')).selectOption(devices[1]);
+    hash = await waitForHash(env, page, (h) => hashParams(h).get('compare') === devices[1], 'the device added');
+    assert.equal(hashParams(hash).get('device'), devices[0]);
+    await assertHealthy(env, page, 'several devices');
   });
 });
 

@@ -6,24 +6,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { TEST_TIMEOUT_MS, WAIT_MS, launch, repoRoot } from './support/harness.mjs';
+import { TEST_TIMEOUT_MS, WAIT_MS, launch } from './support/harness.mjs';
+import { installedProject } from './support/package-project.mjs';
 import { REFERENCE, referenceNumber } from './support/reference.mjs';
-
-const packageDir = path.resolve(repoRoot, process.env.VRAMCALC_PACKAGE_DIR ?? 'build-wasm/package');
-const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 const REFERENCE_TOTAL = referenceNumber(REFERENCE.matrix.find(([format]) => format === 'Q4_K_M')[5]);  // 21.78 GB at 32K
 
 describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
   let project;
-  before(async () => {
-    project = await mkdtemp(path.join(tmpdir(), 'vramcalc-package-'));
-    const tarball = npm(['pack', packageDir, '--pack-destination', project, '--silent'], project).trim().split('\n').pop();
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'docs-site', private: true, type: 'module' }));
-    npm(['install', '--offline', '--no-package-lock', path.join(project, tarball)], project);
-  }, { timeout: TEST_TIMEOUT_MS * 2 });
+  before(async () => { project = await installedProject(); }, { timeout: TEST_TIMEOUT_MS * 2 });
   after(async () => { if (project) await rm(project, { recursive: true, force: true }); });
 
   test('has no runtime dependencies and no install scripts', async () => {
@@ -52,15 +44,6 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
   });
 
   test('works in a page served from the project: the API and the widget', { timeout: TEST_TIMEOUT_MS }, async () => {
-    await writeFile(path.join(project, 'index.html'), `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Docs</title>
-<script type="module">
-  import { evaluate } from './node_modules/vramcalc/index.js';
-  const answer = await evaluate({ model: 'glm-4-32b-0414' });
-  document.body.dataset.total = answer.simulator.total_gib.toFixed(2);
-</script>
-<script type="module" src="./node_modules/vramcalc/widget.js"></script>
-</head><body><vram-calculator id="w" model="glm-4-32b-0414" lang="en"></vram-calculator></body></html>`);
     const env = await launch({ root: project, locale: 'en-US' });
     try {
       const { page } = env;

@@ -220,6 +220,10 @@ export class PageController {
           this.update({ view: null, model, format, device });
           this.commit();
         },
+        compare: (ids) => {  // the devices listed beside the chosen one (the link's compare)
+          this.update({ compare: ids });
+          this.commit();
+        },
       });
       this.#fits = module;
       this.schedule();
@@ -231,7 +235,7 @@ export class PageController {
     return true;
   }
 
-  /** The fits view from one sweep() on the chosen device; an error's text, or null. */
+  /** The fits view from one sweep() on the chosen device and those compared; an error's text, or null. */
   #renderFits(response, view) {
     return this.#fits.drawFitsView(this.#root, this.#core, response, view);
   }

@@ -5,11 +5,11 @@ import { sayCopied } from './dom.js';
 
 const markdownCell = (text) => String(text).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 
-/** The table ([header, ...rows] of strings) as Markdown; columns from `numericFrom` on align right. */
-export function toMarkdown(table, caption, link, numericFrom = Infinity) {
+/** The table ([header, ...rows] of strings) as Markdown; the columns `numeric(index)` names align right. */
+export function toMarkdown(table, caption, link, numeric = () => false) {
   const [header, ...rows] = table;
   const line = (cells) => `| ${cells.map(markdownCell).join(' | ')} |`;
-  const align = header.map((_, i) => (i >= numericFrom ? '---:' : '---'));
+  const align = header.map((_, i) => (numeric(i) ? '---:' : '---'));
   return [`${caption} (${link})`, '', line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n') + '\n';
 }
 
@@ -33,8 +33,35 @@ export function download(name, text, type = 'text/csv;charset=utf-8') {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-/** Puts `text` on the clipboard and says "copied" on the button for a moment. */
+/**
+ * Puts `text` on the clipboard and says "copied" on the button for a moment. Where the browser
+ * refuses (no permission, no user gesture, a page not served over https), the text shows
+ * selected in a box below the button's row, to copy by hand.
+ */
 export async function copyText(button, text, t) {
-  await navigator.clipboard.writeText(text);
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    showToCopy(button, text, t);
+    return;
+  }
   sayCopied(button, t);
+}
+
+function showToCopy(button, text, t) {
+  const row = button.closest('.table-actions') ?? button;
+  let box = row.nextElementSibling;
+  if (!box?.classList.contains('copy-by-hand')) {
+    box = document.createElement('textarea');
+    box.className = 'copy-by-hand';
+    box.readOnly = true;
+    box.rows = 6;
+    box.dataset.testid = 'copy-by-hand';
+    row.after(box);
+  }
+  box.setAttribute('aria-label', t('export.copy_by_hand'));
+  box.title = t('export.copy_by_hand');
+  box.value = text;
+  box.focus();
+  box.select();
 }

@@ -1,26 +1,30 @@
 // "What runs on my machine?": the device-first view. One sweep() over the catalog for the
-// chosen device gives, per model, the most precise format that fits, its memory, decode rate
-// and largest context; the models whose own maximum context is below the one asked are kept
-// apart, never listed as fitting. Pure functions here; render/fits.js draws them.
+// chosen devices gives, per model and device, the most precise format that fits, its memory,
+// decode rate and largest context; the models whose own maximum context is below the one asked
+// are kept apart, never listed as fitting. Pure functions here; render/fits.js draws them.
 
 /**
- * The sweep request on `device` (an id, or a device of one's own) at what the simulator
- * resolved (`sim`: context, batch, KV cache type, runtime) with `gpus` devices (null: one).
+ * The sweep request on `devices` (ids, or a device of one's own first) at what the simulator
+ * resolved (`sim`: context, batch, KV cache type, runtime) with `gpus` devices each (null: one).
  */
-export function sweepRequestFor(sim, device, gpus) {
+export function sweepRequestFor(sim, devices, gpus) {
+  const [device, ...compare] = devices;
   const request = { context: sim.context, batch: sim.batch, kv_dtype: sim.kv_dtype, runtime: sim.runtime, device };
+  if (compare.length > 0) request.compare = compare;
   if (gpus) request.device_count = gpus;
   return request;
 }
 
 /**
- * The sweep split into what the view lists: `rows` (each model's most precise format that
- * fits), `none` (models that fit in no format) and `beyond` (models whose maximum context is
- * below the request's), in catalog order.
+ * The sweep split into what the view lists: `rows` (per model and device, the most precise
+ * format that fits there), `none` (models that fit in no format on any of the devices) and
+ * `beyond` (models whose maximum context is below the request's), in catalog order, a model's
+ * devices in the request's order.
  */
 export function fitsOf(sweep, catalog) {
   const models = new Map(catalog.models.map((m) => [m.id, m]));
   const formats = sweep.formats.length;
+  const devices = sweep.devices.length;
   const noFit = sweep.fit_ids.indexOf('no_fit');
   const result = { rows: [], none: [], beyond: [] };
   sweep.models.forEach((id, m) => {
@@ -29,17 +33,19 @@ export function fitsOf(sweep, catalog) {
       result.beyond.push({ model, max_position: sweep.max_position[m] });
       return;
     }
-    // One device: cell (m × formats + f); formats run from the most precise to the smallest.
-    const f = [...Array(formats).keys()].find((i) => sweep.fit[m * formats + i] !== noFit);
-    if (f === undefined) {
-      result.none.push({ model });
-      return;
-    }
-    const i = m * formats + f;
-    result.rows.push({
-      model, format: sweep.formats[f], fit: sweep.fit_ids[sweep.fit[i]], total_gib: sweep.total_gib[i],
-      decode_tps: sweep.decode_tps[i], max_context: sweep.max_context[i], capped: sweep.max_context_capped[i] === 1,
+    const before = result.rows.length;
+    sweep.devices.forEach((device, d) => {
+      // Cell ((m × formats + f) × devices + d); formats run from the most precise to the smallest.
+      const cellOf = (f) => (m * formats + f) * devices + d;
+      const f = [...Array(formats).keys()].find((i) => sweep.fit[cellOf(i)] !== noFit);
+      if (f === undefined) return;
+      const i = cellOf(f);
+      result.rows.push({
+        model, device, format: sweep.formats[f], fit: sweep.fit_ids[sweep.fit[i]], total_gib: sweep.total_gib[i],
+        decode_tps: sweep.decode_tps[i], max_context: sweep.max_context[i], capped: sweep.max_context_capped[i] === 1,
+      });
     });
+    if (result.rows.length === before) result.none.push({ model });
   });
   return result;
 }
@@ -57,6 +63,7 @@ export function filterRows(rows, { family = '', size = '', comfortable = false }
 const FIT_ORDER = { comfortable: 0, tight: 1, no_fit: 2 };
 const SORT_KEYS = {
   model: (r) => r.model.name.toLowerCase(),
+  device: (r) => r.device,
   format: (r) => r.format,
   fit: (r) => FIT_ORDER[r.fit],
   total: (r) => r.total_gib,
@@ -78,15 +85,20 @@ export function sortRows(rows, column, ascending) {
 
 // ---- exports (exports.js writes them) ---------------------------------------------------------
 
-/** A table's cells as shown: [header, ...rows], each an array of strings. */
-export function fitsTable(rows, { t, lang, fmt }) {
-  const header = ['model', 'format', 'fit', 'memory', 'decode', 'max_context'].map((c) => t(`fits.col.${c}`));
-  return [header, ...rows.map((r) => [
+/**
+ * A table's cells as shown: [header, ...rows], each an array of strings; with `deviceName`
+ * (id → the name shown) a device column, as the view shows it for more than one device.
+ */
+export function fitsTable(rows, { t, lang, fmt }, deviceName = null) {
+  const columns = ['model', 'format', 'fit', 'memory', 'decode', 'max_context', ...(deviceName ? ['device'] : [])];
+  return [columns.map((c) => t(`fits.col.${c}`)), ...rows.map((r) => [
     r.model.name, r.format, t(`fit.${r.fit}`), fmt.gb(lang, r.total_gib),
-    `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`, fmt.integer(lang, r.max_context),
+    `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`, fmt.integer(lang, r.max_context), ...(deviceName ? [deviceName(r.device)] : []),
   ])];
 }
 
 /** The rows as CSV cells (GB and tok/s exactly as the sweep gives them, which round to the figures shown). */
-export const FITS_CSV_HEADER = ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context'];
-export const fitsCsvRows = (rows) => rows.map((r) => [r.model.name, r.model.id, r.format, r.fit, r.total_gib, r.decode_tps, r.max_context]);
+export const FITS_CSV_HEADER = ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context', 'device_id'];
+export const fitsCsvRows = (rows) => rows.map((r) => [
+  r.model.name, r.model.id, r.format, r.fit, r.total_gib, r.decode_tps, r.max_context, r.device,
+]);

@@ -39,5 +39,5 @@ export async function exportTable(root, button, response, { t, caption }) {
     download(`vramcalc-${kind}.csv`, toCsv(CSV[kind].header(response), CSV[kind].rows(response), caption, link));
     return;
   }
-  await copyText(button, toMarkdown(shownTable(byId(root, kind)), caption, link, 1), t);
+  await copyText(button, toMarkdown(shownTable(byId(root, kind)), caption, link, (i) => i >= 1), t);
 }

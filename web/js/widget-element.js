@@ -160,14 +160,16 @@ export class VramCalculator extends HTMLElement {
         module.bindFits(this.shadowRoot, {
           redraw: () => this.#schedule(),
           open: (model, format, device) => this.#choose({ view: null, model, format, device }),
+          compare: (ids) => this.#choose({ compare: ids }),
         });
         this.#fits = module;
         this.#schedule();
       }, (error) => this.#fail(error));
       return;
     }
-    const link = (device) => `${FULL_PAGE}#${new URLSearchParams({
-      view: 'fits', device, context: String(response.simulator.context), lang: view.lang })}`;
+    const link = ([device, ...compare]) => `${FULL_PAGE}#${new URLSearchParams({
+      view: 'fits', device, ...(compare.length ? { compare: compare.join(',') } : {}),
+      context: String(response.simulator.context), lang: view.lang })}`;
     const error = this.#fits.drawFitsView(this.shadowRoot, this.#core, response, view, link);
     this.#parts.error.hidden = !error;
     if (error) put(this.#parts.error, error);

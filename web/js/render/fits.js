@@ -1,12 +1,13 @@
-// The device-first view (#view=fits): every catalog model on the chosen device, from one
-// sweep() per frame (js/fits.js), sortable by each column and filtered by family, size and
-// "fits comfortably"; a row opens that model's simulator on the device.
+// The device-first view (#view=fits): every catalog model on the chosen devices (the
+// simulator's, and those added to compare), from one sweep() per frame (js/fits.js), sortable
+// by each column and filtered by family, size and "fits comfortably"; a row opens that model's
+// simulator on its device.
 import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
 import { applyTexts } from '../i18n.js';
 import * as fmt from '../format.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import { FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor } from '../fits.js';
-import { deviceOf } from '../state.js';
+import { deviceOf, runtimeOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
 
 const state = new WeakMap();  // root → { sort, ascending, family, size, comfortable, shown }
@@ -24,13 +25,14 @@ function el(tag, attributes = {}, ...children) {
 }
 
 const COLUMNS = [['model', 'model'], ['format', 'format'], ['fit', 'fit'], ['total', 'memory'], ['decode', 'decode'],
-  ['context', 'max_context']];
+  ['context', 'max_context'], ['device', 'device']];
+const NUMERIC = (i) => i >= 3 && i <= 5;
 
 /** The view's parts inside `container` (the page's section, a widget's box), built once. */
 function buildFitsMarkup(container) {
   if (container.querySelector('#fits-table')) return;
   const labelled = (key, control) => el('label', {}, el('span', { 'data-i18n': key }), ' ', control);
-  const heads = COLUMNS.map(([sort, label], i) => el('th', { scope: 'col', 'aria-sort': 'none', ...(i >= 3 ? { class: 'num' } : {}) },
+  const heads = COLUMNS.map(([sort, label], i) => el('th', { scope: 'col', 'aria-sort': 'none', ...(NUMERIC(i) ? { class: 'num' } : {}) },
     el('button', { type: 'button', 'data-sort': sort, 'data-i18n': `fits.col.${label}` })));
   const details = (id) => el('details', { id, 'data-testid': id, hidden: '' }, el('summary', { id: `${id}-heading` }), el('ul', { id: `${id}-list` }));
   container.append(
@@ -40,7 +42,9 @@ function buildFitsMarkup(container) {
       labelled('fits.filter.family', el('select', { name: 'family', 'data-testid': 'fits-family' })),
       labelled('fits.filter.size', el('select', { name: 'size', 'data-testid': 'fits-size' })),
       el('label', { class: 'check' }, el('input', { type: 'checkbox', name: 'comfortable', 'data-testid': 'fits-comfortable' }),
-        el('span', { 'data-i18n': 'fits.filter.comfortable' }))),
+        el('span', { 'data-i18n': 'fits.filter.comfortable' })),
+      labelled('fits.add_device', el('select', { name: 'add', 'data-testid': 'fits-add-device' }))),
+    el('p', { class: 'fits-devices', id: 'fits-devices', 'data-testid': 'fits-devices', hidden: '' }),
     el('div', { class: 'table-actions' },
       el('button', { type: 'button', class: 'copy', id: 'fits-copy-md', 'data-testid': 'fits-copy-md', 'data-i18n': 'export.copy_md' }),
       el('button', { type: 'button', class: 'copy', id: 'fits-csv', 'data-testid': 'fits-csv', 'data-i18n': 'export.csv' })),
@@ -51,21 +55,23 @@ function buildFitsMarkup(container) {
     details('fits-beyond'), details('fits-none'));
 }
 
-function createRow(key) {
+function createRow() {
   const row = document.createElement('tr');
   row.dataset.testid = 'fit-row';
-  row.dataset.model = key;
   const head = cell('th');
   head.scope = 'row';
   head.append(selectButton());
-  row.append(head, cell('td'), cell('td'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'));
+  row.append(head, cell('td'), cell('td'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'), cell('td'));
   return row;
 }
 
 function renderRow(row, r, { t, lang }, scene) {
-  const [head, format, fit, total, decode, context] = row.cells;
+  const [head, format, fit, total, decode, context, device] = row.cells;
+  const deviceName = scene.deviceName(r.device);
   put(head.firstChild, r.model.name);
-  setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device: scene.device }));
+  setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device: deviceName }));
+  put(device, deviceName);
+  if (device.hidden !== !scene.several) device.hidden = !scene.several;
   put(format, r.format);
   put(fit, t(`fit.${r.fit}`));
   if (fit.className !== `fit-${r.fit}`) fit.className = `fit-${r.fit}`;
@@ -74,7 +80,8 @@ function renderRow(row, r, { t, lang }, scene) {
   put(context, `${fmt.integer(lang, r.max_context)}${r.capped ? '*' : ''}`);
   setAttr(context, 'title', r.capped ? t('fits.capped') : '');
   const data = {
-    format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, maxContext: r.max_context, device: scene.deviceId,
+    model: r.model.id, format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, maxContext: r.max_context,
+    device: r.device,
   };
   for (const [name, value] of Object.entries(data)) {
     if (row.dataset[name] !== String(value)) row.dataset[name] = String(value);
@@ -91,20 +98,44 @@ function renderList(root, id, items, text) {
   byId(root, id).hidden = items.length === 0;
 }
 
-function renderFilters(root, { t, catalog }, s) {
+function renderFilters(root, { t, catalog, scenario }, s, scene) {
   const families = [...new Set(catalog.models.map((m) => m.family))].sort();
   const form = byId(root, 'fits-filters').elements;
   fillSelect(form.family, [['', t('fits.filter.all')], ...families.map((f) => [f, f])], s.family);
   fillSelect(form.size, [['', t('fits.filter.all')], ...SIZES.map(([id]) => [id, t(`fits.size.${id}`)])], s.size);
   form.comfortable.checked = s.comfortable;
+  // Another device to list beside the chosen ones: any the runtime runs on.
+  const runsOn = runtimeOf(scenario, catalog).runs_on;
+  const more = catalog.devices.filter((d) => runsOn.includes(d.platform) && !scene.devices.includes(d.id));
+  fillSelect(form.add, [['', t('fits.add_device_choose')], ...more.map((d) => [d.id, d.name])], '');
+  const header = byId(root, 'fits-table').tHead.rows[0].cells;
+  const deviceHead = header[header.length - 1];
+  if (deviceHead.hidden !== !scene.several) deviceHead.hidden = !scene.several;
   for (const button of byId(root, 'fits-table').tHead.querySelectorAll('button[data-sort]')) {
     const sorted = button.dataset.sort === s.sort;
     setAttr(button.parentElement, 'aria-sort', sorted ? (s.ascending ? 'ascending' : 'descending') : 'none');
   }
 }
 
+/** The devices added to compare, each a button that takes it out again. */
+function renderDevices(root, { t }, scene) {
+  const line = byId(root, 'fits-devices');
+  const added = scene.devices.slice(1);
+  const key = added.join(',') + t('fits.remove_device', { device: '' });
+  if (line.dataset.key !== key) {
+    line.dataset.key = key;
+    line.replaceChildren(...added.map((id) => {
+      const name = scene.deviceName(id);
+      return el('button', { type: 'button', class: 'device-chip', 'data-remove': id, 'aria-label': t('fits.remove_device', { device: name }) },
+        `${name} ×`);
+    }));
+  }
+  line.hidden = added.length === 0;
+}
+
 /**
- * Draws the view. `fits` is fitsOf()'s split of the sweep; `scene` names the device, the
+ * Draws the view. `fits` is fitsOf()'s split of the sweep; `scene` names the devices (`devices`
+ * their ids, `deviceName(id)`, `device` all their names, `several` with more than one), the
  * scenario's caption and the page's link for the exports.
  */
 export function renderFits(root, fits, view, scene) {
@@ -118,12 +149,14 @@ export function renderFits(root, fits, view, scene) {
     n: fmt.integer(lang, fits.rows.length), total: fmt.integer(lang, fits.rows.length + fits.none.length + fits.beyond.length),
     caption: scene.caption,
   }));
-  renderFilters(root, view, s);
+  renderFilters(root, view, s, scene);
+  renderDevices(root, view, scene);
   const table = byId(root, 'fits-table');
-  const shown = syncRows(table.tBodies[0], rows.map((r) => r.model.id), createRow);
+  const shown = syncRows(table.tBodies[0], rows.map((r) => `${r.model.id} ${r.device}`), createRow);
   rows.forEach((r, i) => renderRow(shown[i], r, view, scene));
   byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
-  putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang, fmt }), scene.caption, scene.link, 3));
+  const exported = fitsTable(rows, { t, lang, fmt }, scene.several ? scene.deviceName : null);
+  putPart(root, 'fits-md', toMarkdown(exported, scene.caption, scene.link, NUMERIC));
   putPart(root, 'fits-beyond-heading', t('fits.beyond.heading', { n: fmt.integer(lang, fits.beyond.length) }));
   renderList(root, 'fits-beyond', fits.beyond, (b) => t('fits.beyond.item', { model: b.model.name, max: fmt.integer(lang, b.max_position) }));
   putPart(root, 'fits-none-heading', t('fits.none.heading', { n: fmt.integer(lang, fits.none.length) }));
@@ -132,25 +165,30 @@ export function renderFits(root, fits, view, scene) {
 
 /**
  * The whole view from one sweep() on the chosen device (else the simulator's, the recommended
- * one), with the page's title; `linkFor(device)` is the link the exports name. The error's text,
- * or null.
+ * one) and the devices added to compare, with the page's title; `linkFor(devices)` is the link
+ * the exports name. The error's text, or null.
  */
 export function drawFitsView(root, core, response, view, linkFor = () => location.href) {
   const { t, lang, scenario, catalog } = view;
   applyTexts(byId(root, 'fits'), t);
   stateOf(root).t = t;
   const sim = response.simulator;
-  const device = scenario.device ?? sim.device;
-  const sweep = core.sweep(sweepRequestFor(sim, device, scenario.gpus));
+  const first = scenario.device ?? sim.device;
+  const devices = [first, ...scenario.compare.filter((d) => d !== first)];
+  const sweep = core.sweep(sweepRequestFor(sim, devices, scenario.gpus));
   if (!sweep.ok) return `${t('error.prefix')} ${sweep.error.message}`;
-  const named = deviceOf(device, catalog)?.name ?? device;
-  const name = sweep.device_count > 1 ? t('unit.times', { count: sweep.device_count, device: named }) : named;
+  const deviceName = (id) => {
+    const named = deviceOf(id, catalog)?.name ?? id;
+    return sweep.device_count > 1 ? t('unit.times', { count: sweep.device_count, device: named }) : named;
+  };
+  const name = new Intl.ListFormat(lang, { type: 'conjunction' }).format(devices.map(deviceName));
   const kv = catalog.kv_dtypes.find((k) => k.id === sim.kv_dtype)?.label ?? sim.kv_dtype;
   const context = fmt.integer(lang, sim.context);
   const caption = t('fits.caption', {
     device: name, context, batch: fmt.integer(lang, sim.batch), kv, runtime: t(`runtime.${sim.runtime}`),
   });
-  renderFits(root, fitsOf(sweep, catalog), view, { device: name, deviceId: device, caption, link: linkFor(device) });
+  renderFits(root, fitsOf(sweep, catalog), view,
+    { device: name, devices, deviceName, several: devices.length > 1, caption, link: linkFor(devices) });
   if (root === document) {  // the page's title; a widget leaves its host's alone
     const title = t('fits.title', { device: name, context });
     if (document.title !== title) document.title = title;
@@ -162,15 +200,17 @@ export function drawFitsView(root, core, response, view, linkFor = () => locatio
 /** Saves the rows shown as CSV (a download; nothing leaves the browser). */
 function downloadCsv(root) {
   const { shown, scene } = stateOf(root);
-  download(`vramcalc-${scene.deviceId.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60)}.csv`,
+  download(`vramcalc-${scene.devices.join('-').replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60)}.csv`,
     toCsv(FITS_CSV_HEADER, fitsCsvRows(shown), scene.caption, scene.link));
 }
 
 /**
- * Builds the view in the root's #fits and binds its own controls: sorting by a column (again: the other way), the filters, the CSV
- * download, and a row's button, which calls `open(model, format, device)`. `redraw` redraws the view.
+ * Builds the view in the root's #fits and binds its own controls: sorting by a column (again:
+ * the other way), the filters, the CSV download, a row's button, which calls `open(model,
+ * format, device)`, and the devices to compare, which call `compare(ids)` with the ids added
+ * beside the chosen device. `redraw` redraws the view.
  */
-export function bindFits(root, { redraw, open }) {
+export function bindFits(root, { redraw, open, compare }) {
   buildFitsMarkup(byId(root, 'fits'));
   const s = stateOf(root);
   byId(root, 'fits-table').addEventListener('click', (event) => {
@@ -186,9 +226,17 @@ export function bindFits(root, { redraw, open }) {
   });
   byId(root, 'fits-filters').addEventListener('change', (event) => {
     const { name, value, checked } = event.target;
+    if (name === 'add') {
+      if (value) compare([...s.scene.devices.slice(1), value]);
+      return;
+    }
     if (name === 'comfortable') s.comfortable = checked;
     else if (name === 'family' || name === 'size') s[name] = value;
     redraw();
+  });
+  byId(root, 'fits-devices').addEventListener('click', (event) => {
+    const id = event.target.closest('button[data-remove]')?.dataset.remove;
+    if (id) compare(s.scene.devices.slice(1).filter((d) => d !== id));
   });
   byId(root, 'fits-csv').addEventListener('click', () => downloadCsv(root));
   byId(root, 'fits-copy-md').addEventListener('click', (event) =>
