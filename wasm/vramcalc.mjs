@@ -1,8 +1,10 @@
-// The core's loader: instantiates vramcalc.wasm (the C functions of bindings.cc) and gives them
-// back as string functions. Hand-written in place of Emscripten's generated glue: the module is
-// a standalone wasm that imports two functions, so this is all the JS it needs.
+// The core's loader: instantiates vramcalc.wasm, or vramcalc-full.wasm (the same with the
+// config.json importer), and gives their C functions (bindings.cc) back as string functions.
+// Hand-written in place of Emscripten's generated glue: the modules are standalone wasm that
+// import two functions, so this is all the JS they need.
 //
 //   const core = await createVramcalc();        // a browser: fetches vramcalc.wasm beside this file
+//   const full = await createVramcalc({ file: 'vramcalc-full.wasm' });  // reads config.json files too
 //   const core = await createVramcalc({ wasmBinary: bytes });   // Node, or the single file
 //   JSON.parse(core.evaluate('{"model": "qwen3-8b"}'));
 //
@@ -17,9 +19,9 @@ function stopped(code) {
   return new Error(`vramcalc: the core stopped (exit ${code})`);
 }
 
-async function instantiate({ wasmBinary, locateFile }, imports) {
+async function instantiate({ wasmBinary, locateFile, file = 'vramcalc.wasm' }, imports) {
   if (wasmBinary) return WebAssembly.instantiate(wasmBinary, imports);
-  const url = locateFile ? locateFile('vramcalc.wasm') : new URL('vramcalc.wasm', import.meta.url);
+  const url = locateFile ? locateFile(file) : new URL(file, import.meta.url);
   try {
     return await WebAssembly.instantiateStreaming(fetch(url, { credentials: 'same-origin' }), imports);
   } catch {
@@ -31,7 +33,8 @@ async function instantiate({ wasmBinary, locateFile }, imports) {
 }
 
 /**
- * @param {{wasmBinary?: BufferSource, locateFile?: (name: string) => string | URL}} [options]
+ * @param {{wasmBinary?: BufferSource, file?: string, locateFile?: (name: string) => string | URL}} [options]
+ *   `file`: the module beside this loader (default vramcalc.wasm); `wasmBinary`: its bytes instead.
  * @returns {Promise<{version(): string, evaluate(request: string): string,
  *   evaluateWithConfig(request: string, config: string): string, sweep(request: string): string,
  *   catalog(): string}>}

@@ -87,14 +87,17 @@ async function coldLoads(url) {
   for (let i = 0; i < 5; i += 1) {
     const { context, close } = await launch();
     const page = context.pages()[0] ?? await context.newPage();
-    const loaded = [];
-    page.on('requestfinished', (request) => loaded.push({ url: request.url(), at: Date.now() }));
     await page.goto(url);
     await firstNumbers(page);
-    const doneAt = Date.now();
-    times.push(await page.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers')[0].startTime));
-    files ??= [...new Set(loaded.filter((entry) => entry.at <= doneAt)
-      .map((entry) => decodeURIComponent(new URL(entry.url).pathname.slice(1)) || 'index.html'))];
+    // The page's own Resource Timing: the document and every response that ended before the
+    // mark (a request that ends after it, while the test polls for the mark, does not count).
+    const seen = await page.evaluate(() => {
+      const mark = performance.getEntriesByName('vramcalc:first-numbers')[0].startTime;
+      const ended = performance.getEntriesByType('resource').filter((e) => e.responseEnd > 0 && e.responseEnd <= mark);
+      return { mark, paths: [location.pathname, ...ended.map((e) => new URL(e.name).pathname)] };
+    });
+    times.push(seen.mark);
+    files ??= [...new Set(seen.paths.map((p) => decodeURIComponent(p.slice(1)) || 'index.html'))];
     await close();
   }
   return { median: median(times), runs: times, files };

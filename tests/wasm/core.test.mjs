@@ -2,7 +2,8 @@
 // native CLI, reproduce the reference page's numbers, survive hostile requests and expose a
 // complete catalog.
 //
-// Needs both builds (see README): build/core/vramcalc and build-wasm/site/vramcalc.{mjs,wasm}.
+// Needs both builds (see README): build/core/vramcalc and build-wasm/site/vramcalc.{mjs,wasm}
+// with vramcalc-full.wasm (the same with the config.json importer).
 // VRAMCALC_CLI and VRAMCALC_SITE_DIR override those paths.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-w
 const cliPath = path.resolve(repoRoot, process.env.VRAMCALC_CLI ?? 'build/core/vramcalc');
 const mjsPath = path.join(siteDir, 'vramcalc.mjs');
 const wasmPath = path.join(siteDir, 'vramcalc.wasm');
+const fullPath = path.join(siteDir, 'vramcalc-full.wasm');
 
 const MODELS = ['glm-4-32b-0414', 'glm-4-9b-0414'];
 const FORMATS = ['FP16', 'FP8', 'Q8_0', 'Q6_K', 'Q5_K_M', 'Q4_K_M', 'AWQ_INT4', 'IQ4_XS'];
@@ -30,10 +32,11 @@ const VALID_REQUEST = JSON.stringify({ model: 'glm-4-32b-0414' });
 /** @type {{version(): string, evaluate(request: string | Uint8Array): string, sweep(request: string): string,
  *            catalog(): string}} */
 let vramcalc;
+let full;  // vramcalc-full.wasm
 
 async function missingBuildOutputs() {
   const missing = [];
-  for (const file of [mjsPath, wasmPath, cliPath]) {
+  for (const file of [mjsPath, wasmPath, fullPath, cliPath]) {
     const shown = path.relative(repoRoot, file);
     await access(file).catch(() => missing.push(shown.startsWith('..') ? file : shown));
   }
@@ -54,6 +57,7 @@ function loadModule() {
     const { default: createVramcalc } = await import(pathToFileURL(mjsPath).href);
     // The module is built for the web only; Node hands it the bytes instead of fetching them.
     vramcalc = await createVramcalc({ wasmBinary: await readFile(wasmPath) });
+    full = await createVramcalc({ wasmBinary: await readFile(fullPath) });
   })();
   return loading;
 }
@@ -157,7 +161,7 @@ describe('parity with the native CLI', () => {
     assert.equal(okCount, scenarios.length, `only ${okCount}/${scenarios.length} scenarios were ok:true`);
   });
 
-  test('every config.json fixture answers the same as `vramcalc evaluate --config`', async () => {
+  test('every config.json fixture answers the same as `vramcalc evaluate --config` (vramcalc-full.wasm)', async () => {
     // tests/golden/configs: real config.json files of every supported model type.
     const dir = path.join(repoRoot, 'tests/golden/configs');
     const files = (await readdir(dir)).filter((name) => name.endsWith('.json'));
@@ -166,13 +170,33 @@ describe('parity with the native CLI', () => {
       const file = path.join(dir, name);
       const config = JSON.parse(await readFile(file, 'utf8'));
       for (const extra of [{}, { format: 'Q8_0', context: 131072, device_count: 2 }]) {
-        const wasm = vramcalc.evaluate(JSON.stringify({ model: config, ...extra }));
+        const wasm = full.evaluate(JSON.stringify({ model: config, ...extra }));
         const native = spawnSync(cliPath, ['evaluate', '--config', file, JSON.stringify(extra)], { encoding: 'utf8' });
         assert.equal(native.status, 0, `vramcalc evaluate --config ${name}: ${native.stdout}${native.stderr}`);
         assert.equal(wasm, native.stdout.replace(/\n$/, ''), `wasm and native differ for ${name} ${JSON.stringify(extra)}`);
         assert.equal(JSON.parse(wasm).ok, true, `${name} is not ok`);
       }
     }
+  });
+
+  test('vramcalc.wasm answers as vramcalc-full.wasm does, and a config.json with where it is read', () => {
+    // The same core without the importer: byte for byte, catalog models, sweeps, bad requests.
+    const requests = [VALID_REQUEST, '{"model":"qwen3.5-9b","runtime":"llamacpp","context":131072}',
+      '{"model":"deepseek-v4-flash","runtime":"vllm","format":"FP8","device":"h100-80gb","device_count":8}',
+      '{"model":"glm-4-32b-0414","context":-5}', '{"model":', '{"model":"glm-4-32b-0414","context":NaN}',
+      '['.repeat(100000), '{"model":"glm-4-32b-0414","device":"custom:20:800:vulkan:RX 7900 XT"}'];
+    for (const request of requests) assert.equal(vramcalc.evaluate(request), full.evaluate(request), request.slice(0, 80));
+    assert.equal(vramcalc.sweep('{"device":"rtx-4090-24gb","context":8192}'), full.sweep('{"device":"rtx-4090-24gb","context":8192}'));
+    assert.equal(vramcalc.catalog(), full.catalog());
+    assert.equal(vramcalc.version(), full.version());
+    // A config.json, in the request or beside it: an error naming the model and the module.
+    for (const answer of [vramcalc.evaluate('{"model": {"model_type": "llama"}}'),
+      vramcalc.evaluateWithConfig('{}', '{"model_type": "llama"}')]) {
+      const { ok, error } = JSON.parse(answer);
+      assert.deepEqual([ok, error.code, error.field], [false, 'config_import_unavailable', 'model'], answer);
+      assert.match(error.message, /vramcalc-full\.wasm/);
+    }
+    assert.ok(JSON.parse(full.evaluate('{"model": {"model_type": "llama"}}')).error.field.startsWith('model.'));
   });
 
   test('hostile requests are answered the same natively (stdin)', () => {

@@ -146,12 +146,14 @@ describe('hostile inputs: the CLI', () => {
   });
 });
 
+// vramcalc-full.wasm: the module with the config.json importer, so every config case reaches
+// it (core.test.mjs checks that vramcalc.wasm answers the same without a config.json).
 describe('hostile inputs: the wasm module', () => {
   let vramcalc;
   let good;
   before(async () => {
     const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
-    vramcalc = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc.wasm')) });
+    vramcalc = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc-full.wasm')) });
     good = vramcalc.evaluate(GOOD_REQUEST);
     assert.equal(JSON.parse(good).ok, true);
   });

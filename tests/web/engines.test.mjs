@@ -167,12 +167,20 @@ async function waitUntil(session, fn, arg, accept, what) {
 const waitForOutput = (session, testid, accept, what, host = null) =>
   waitUntil(session, readOutput, { host, testid }, (output) => output !== null && accept(output), what);
 
-/** A fresh load of `url` (a hash-only change would not reload), until the first numbers show. */
+/**
+ * A fresh load of `url` (a hash-only change would not reload), until the first numbers show and,
+ * on the page, until it is whole (no longer aria-busy: the sections below the fold come later).
+ */
 async function open(session, url, host = null) {
   await session.goto('about:blank');
   await session.goto(url);
-  return waitForOutput(session, 'total', (output) => output.value !== null && output.value !== '',
+  const total = await waitForOutput(session, 'total', (output) => output.value !== null && output.value !== '',
     `${url}: the total appears`, host);
+  if (!host) {
+    await waitUntil(session, () => document.getElementById('page')?.getAttribute('aria-busy') ?? 'false', null,
+      (busy) => busy === 'false', `${url}: the page is whole`);
+  }
+  return total;
 }
 
 async function pressOn(session, selector, keys, host = null) {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, assertNoProblems, byTestId, launch, loadCore, openPage, repoRoot,
+  TEST_TIMEOUT_MS, WAIT_MS, assertNoProblems, byTestId, launch, loadCore, openPage, repoRoot,
   waitForExactDataValue,
 } from './support/harness.mjs';
 import {
@@ -205,6 +205,8 @@ describe('hostile inputs: the page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
           if (n === 0) {
             await area.fill(text);
             await page.locator(byTestId('custom-apply')).click();
+            // The first config.json waits for the importer's module (vramcalc-full.wasm).
+            await page.locator(byTestId('notice')).waitFor({ state: 'visible', timeout: WAIT_MS });
             seen = await probe(page, where);
           } else {
             seen = await probe(page, where, text);

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { TEST_TIMEOUT_MS, WAIT_MS, launch } from './support/harness.mjs';
+import { TEST_TIMEOUT_MS, WAIT_MS, launch, repoRoot } from './support/harness.mjs';
 import { installedProject } from './support/package-project.mjs';
 import { REFERENCE, referenceNumber } from './support/reference.mjs';
+import { cliPath } from './support/sweep-cli.mjs';
 const REFERENCE_TOTAL = referenceNumber(REFERENCE.matrix.find(([format]) => format === 'Q4_K_M')[5]);  // 21.78 GB at 32K
 
 describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
@@ -23,7 +24,7 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
     assert.equal(manifest.dependencies, undefined);
     assert.equal(manifest.scripts, undefined);
     assert.equal(manifest.types, './index.d.ts');
-    for (const file of ['index.js', 'index.d.ts', 'vramcalc.mjs', 'vramcalc.wasm', 'widget.js', 'css/widget.css', 'i18n/en.json', 'LICENSE']) {
+    for (const file of ['index.js', 'index.d.ts', 'vramcalc.mjs', 'vramcalc.wasm', 'vramcalc-full.wasm', 'widget.js', 'css/widget.css', 'i18n/en.json', 'LICENSE']) {
       await readFile(path.join(project, 'node_modules/vramcalc', file));
     }
   });
@@ -41,6 +42,20 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
     assert.deepEqual(out.devices, ['rtx-4090-24gb']);
     assert.ok(out.models >= 90, String(out.models));
     assert.deepEqual([out.bad, out.field], [false, 'context']);
+  });
+
+  test('reads a config.json from Node (the full module), as `vramcalc evaluate --config` does', () => {
+    const config = path.join(repoRoot, 'tests/golden/configs/qwen3.json');
+    const script = `import { evaluate } from 'vramcalc';
+      import { readFile } from 'node:fs/promises';
+      const text = await readFile(${JSON.stringify(config)}, 'utf8');
+      const beside = await evaluate({ format: 'Q8_0' }, text);
+      const inside = await evaluate({ model: JSON.parse(text), format: 'Q8_0' });
+      console.log(JSON.stringify([beside.simulator.total_gib, inside.simulator.total_gib]));`;
+    const [beside, inside] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }));
+    const cli = JSON.parse(execFileSync(cliPath, ['evaluate', '--config', config, '{"format": "Q8_0"}'], { encoding: 'utf8' }));
+    assert.equal(beside, cli.simulator.total_gib);
+    assert.equal(inside, cli.simulator.total_gib);
   });
 
   test('works in a page served from the project: the API and the widget', { timeout: TEST_TIMEOUT_MS }, async () => {

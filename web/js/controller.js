@@ -95,8 +95,12 @@ export class PageController {
     this.schedule();
   }
 
-  /** A config.json the core accepts becomes the model; else a notice names what failed. */
-  applyConfig(text) {
+  /**
+   * A config.json the core accepts becomes the model; else a notice names what failed. The
+   * importer's module comes first (once).
+   */
+  async applyConfig(text) {
+    if (!(await this.#importer())) return;
     const t = this.translator();
     const request = requestFor(this.#scenario, this.catalog);
     delete request.model;  // the config.json is the model
@@ -141,7 +145,7 @@ export class PageController {
   }
 
   render() {
-    if (this.#awaitStrings() || this.#awaitFitsView()) return;
+    if (this.#awaitStrings() || this.#awaitFitsView() || this.#awaitImporter()) return;
     const t = this.translator();
     const { response, changed } = this.#evaluate();
     if (!response.ok) {
@@ -191,6 +195,35 @@ export class PageController {
       this.#scenario = { ...this.#scenario, lang: spoken };
       this.commit();
       this.#notices = [['notice.lang_unavailable', { error: String(error?.message ?? error) }]];
+    });
+    return true;
+  }
+
+  /**
+   * The config.json importer's module (vramcalc-full.wasm): true once it is there; if it cannot
+   * load, a notice says so (and false).
+   */
+  async #importer() {
+    try {
+      await this.#core.loadImporter();
+      return true;
+    } catch (error) {
+      this.#notices = [['error.importer', { error: String(error?.message ?? error) }]];
+      this.schedule();
+      return false;
+    }
+  }
+
+  /**
+   * True while the importer's module loads for a pasted model (a link or a reload with one): the
+   * page stays as it is and renders once it is there.
+   */
+  #awaitImporter() {
+    if (this.#scenario.model !== CUSTOM_MODEL || this.#custom === null || this.#core.canImport()) return false;
+    byId(this.#root, 'page').setAttribute('aria-busy', 'true');
+    this.#importer().then((loaded) => {
+      if (loaded) this.schedule();
+      else this.update({ model: defaultScenario(this.catalog, 'de').model });
     });
     return true;
   }
@@ -277,6 +310,8 @@ export class PageController {
     bindControls(byId(root, 'prefs'), handlers);
     this.#bindTables();
     bindCustomConfig(root, (text) => this.applyConfig(text));
+    // Opening "your own model" fetches the config.json reader, so that a paste answers at once.
+    byId(root, 'custom').addEventListener('toggle', () => this.#core.loadImporter().catch(() => {}), { once: true });
     // "Use my GPU": its code loads on the first click (a chunk of its own).
     byId(root, 'detect-gpu').addEventListener('click', async () => {
       const { detect } = await import('./detect.js');

@@ -1,5 +1,6 @@
 // The only module that touches the WebAssembly core. loadCore() is memoized: every caller
-// (the page, any number of widgets) shares one instance.
+// (the page, any number of widgets) shares one instance, and the importer's module comes on
+// the first config.json.
 
 // A static import: bundled into the page's app.js (beside vramcalc.wasm, which the loader finds
 // from its own URL) and into the single file; the widget loads it from the site's folder.
@@ -9,19 +10,24 @@ let corePromise = null;
 let wasmBinary = null;
 
 /**
- * Hands the core its wasm bytes instead of fetching vramcalc.wasm beside vramcalc.mjs: the
- * single-file build carries them inline. Call before the first loadCore().
+ * Hands the core the bytes of vramcalc-full.wasm instead of fetching the modules beside
+ * vramcalc.mjs: the single-file build carries them inline, and that one instance answers
+ * everything, config.json files included. Call before the first loadCore().
  */
 export function useWasmBinary(bytes) {
   wasmBinary = bytes;
 }
 
 /**
+ * The core: vramcalc.wasm, and vramcalc-full.wasm (the same with the config.json importer) once
+ * loadImporter() has brought it.
  * @returns {Promise<{version: () => string, catalog: object,
  *                    evaluate: (request: object, configText?: string) => object,
- *                    sweep: (request: object) => object}>}
+ *                    sweep: (request: object) => object,
+ *                    canImport: () => boolean, loadImporter: () => Promise<void>}>}
  *   evaluate() with `configText` takes the model from that config.json text, checked as it was
- *   pasted (the core names the key where it breaks), and `request` without "model".
+ *   pasted (the core names the key where it breaks), and `request` without "model"; before
+ *   loadImporter() has resolved, its answer is the error config_import_unavailable.
  */
 export function loadCore() {
   if (!corePromise) {
@@ -29,13 +35,24 @@ export function loadCore() {
       const instance = await createVramcalc(wasmBinary ? { wasmBinary } : {});
       const catalog = JSON.parse(instance.catalog());
       if (!catalog.ok) throw new Error(catalog.error.message);
+      let full = wasmBinary ? instance : null;
+      let fullPromise = null;
+      const loadImporter = () => {
+        fullPromise ??= full ? Promise.resolve() : createVramcalc({ file: 'vramcalc-full.wasm' }).then((loaded) => {
+          full = loaded;
+        });
+        fullPromise.catch(() => { fullPromise = null; });  // a later paste tries again
+        return fullPromise;
+      };
       return {
         version: () => instance.version(),
         evaluate: (request, configText) => JSON.parse(configText === undefined
           ? instance.evaluate(JSON.stringify(request))
-          : instance.evaluateWithConfig(JSON.stringify(request), configText)),
+          : (full ?? instance).evaluateWithConfig(JSON.stringify(request), configText)),
         sweep: (request) => JSON.parse(instance.sweep(JSON.stringify(request))),
         catalog,
+        canImport: () => full !== null,
+        loadImporter,
       };
     })();
     corePromise.catch(() => { corePromise = null; });  // allow a retry after a failed load

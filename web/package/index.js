@@ -4,19 +4,24 @@
 // a bad request is {ok: false, error: {code, message, field}}, never a thrown error.
 import createVramcalc from './vramcalc.mjs';
 
-let instance = null;
+// vramcalc.wasm answers every call but one with a config.json, which vramcalc-full.wasm (the
+// same with the importer) answers; each starts on its first call.
+const instances = new Map();
 
 /** Node reads the wasm beside this file; a browser fetches it (vramcalc.mjs finds it). */
-async function options() {
-  if (typeof process === 'undefined' || !process.versions?.node) return {};
+async function options(file) {
+  if (typeof process === 'undefined' || !process.versions?.node) return { file };
   const { readFile } = await import('node:fs/promises');
-  return { wasmBinary: await readFile(new URL('./vramcalc.wasm', import.meta.url)) };
+  return { wasmBinary: await readFile(new URL(`./${file}`, import.meta.url)) };
 }
 
-function core() {
-  instance ??= options().then((given) => createVramcalc(given));
-  instance.catch(() => { instance = null; });  // a later call tries again
-  return instance;
+function core(file = 'vramcalc.wasm') {
+  if (!instances.has(file)) {
+    const instance = options(file).then((given) => createVramcalc(given));
+    instance.catch(() => instances.delete(file));  // a later call tries again
+    instances.set(file, instance);
+  }
+  return instances.get(file);
 }
 
 /**
@@ -25,10 +30,13 @@ function core() {
  * model.
  */
 export async function evaluate(request = {}, config = undefined) {
-  const module = await core();
   const text = JSON.stringify(request);
-  if (config === undefined) return JSON.parse(module.evaluate(text));
-  return JSON.parse(module.evaluateWithConfig(text, typeof config === 'string' ? config : JSON.stringify(config)));
+  // A config.json, beside the request or as its model, is read by the full module.
+  const pasted = config !== undefined || (typeof request?.model === 'object' && request.model !== null);
+  if (!pasted) return JSON.parse((await core()).evaluate(text));
+  const full = await core('vramcalc-full.wasm');
+  if (config === undefined) return JSON.parse(full.evaluate(text));
+  return JSON.parse(full.evaluateWithConfig(text, typeof config === 'string' ? config : JSON.stringify(config)));
 }
 
 /** Every catalog model × format × device at once ({device} for one device: what runs on it). */

@@ -9,7 +9,8 @@ import path from 'node:path';
 const site = path.resolve(process.argv[2] ?? 'build-wasm/site');
 const read = (file, encoding = 'utf8') => readFile(path.join(site, file), encoding);
 
-const wasmBase64 = (await read('vramcalc.wasm', null)).toString('base64');
+// vramcalc-full.wasm: the single file answers everything from one module, pasted config.json files too.
+const wasmBase64 = (await read('vramcalc-full.wasm', null)).toString('base64');
 // The entry hands the inline wasm to the core first, then runs the page: module order matters,
 // the core must have its bytes before main.js asks for it. Modules come from the assembled
 // site, so the file matches what is served.

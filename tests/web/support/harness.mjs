@@ -234,6 +234,9 @@ export async function openPage(env, page, hash = '') {
   await page.goto('about:blank'); // a hash-only change would not reload the page
   await page.goto(env.url(hash), { waitUntil: 'load', timeout: WAIT_MS });
   await waitForDataValue(env, page, 'total');
+  // The sections below the fold come a moment after the first numbers: the page is whole once
+  // it is no longer busy.
+  await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
 }
 
 /** Lets the page finish what an input started (it renders on animation frames). */
@@ -251,7 +254,8 @@ export function assertClose(actual, expected, tolerance, what) {
  */
 export async function loadCore() {
   const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
-  const core = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc.wasm')) });
+  // vramcalc-full.wasm: the one that also reads config.json files (the page loads it for those).
+  const core = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc-full.wasm')) });
   return {
     /** The core's simulator answer for the reference scenario changed by `request`. */
     simulator(request) {
