@@ -19,7 +19,8 @@ function stopped(code) {
   return new Error(`vramcalc: the core stopped (exit ${code})`);
 }
 
-async function instantiate({ wasmBinary, locateFile, file = 'vramcalc.wasm' }, imports) {
+async function instantiate({ wasmBinary, module, locateFile, file = 'vramcalc.wasm' }, imports) {
+  if (module) return { instance: await WebAssembly.instantiate(module, imports) };
   if (wasmBinary) return WebAssembly.instantiate(wasmBinary, imports);
   const url = locateFile ? locateFile(file) : new URL(file, import.meta.url);
   try {
@@ -33,8 +34,10 @@ async function instantiate({ wasmBinary, locateFile, file = 'vramcalc.wasm' }, i
 }
 
 /**
- * @param {{wasmBinary?: BufferSource, file?: string, locateFile?: (name: string) => string | URL}} [options]
- *   `file`: the module beside this loader (default vramcalc.wasm); `wasmBinary`: its bytes instead.
+ * @param {{wasmBinary?: BufferSource, module?: WebAssembly.Module, file?: string,
+ *   locateFile?: (name: string) => string | URL}} [options]
+ *   `file`: the module beside this loader (default vramcalc.wasm); `wasmBinary`: its bytes
+ *   instead; `module`: it compiled already (web/boot.js).
  * @returns {Promise<{version(): string, evaluate(request: string): string,
  *   evaluateWithConfig(request: string, config: string): string, sweep(request: string): string,
  *   catalog(): string}>}

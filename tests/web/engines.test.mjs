@@ -44,6 +44,7 @@ const HOST_PAGE = `<!doctype html>
 <vram-calculator id="a" model="glm-4-32b-0414" lang="de" sections="simulator,matrix"></vram-calculator>
 <vram-calculator id="b" model="glm-4-9b-0414" format="Q8_0" context="65536" device="rtx-4090-24gb" lang="en">
 </vram-calculator>
+<vram-calculator id="c" view="fits" device="rtx-4090-24gb" context="8192" lang="en"></vram-calculator>
 </body></html>`;
 // The README's kind of shared link. GLM-4-9B-0414 at Q8_0, 65,536 tokens on an RTX 4090:
 // W = 9,400,279,040 × 8.5 / 8 B = 9.3019 GiB, K = 2 × 40 × 2 × 128 × 2 B × 65,536 = 2.5 GiB,
@@ -475,6 +476,11 @@ for (const engine of selectedEngines()) {
       }
       assert.deepEqual(wrong, [], 'the widget\'s matrix is the reference\'s');
       assert.equal((await session.evaluate(readOutput, { host: '#b', testid: 'total' })).text, '13.22 GB', 'widget #b');
+      // The third lists what runs on its device (view="fits"), as `vramcalc sweep --device` does.
+      const fitting = await waitUntil(session, () => [...(document.querySelector('#c').shadowRoot
+        ?.querySelectorAll('[data-testid="fit-row"]') ?? [])].map((row) => row.cells[0].innerText.trim()), null,
+      (names) => names.length > 0, 'widget #c lists the models that fit');
+      assert.deepEqual(fitting.sort(), cliFits('rtx-4090-24gb', 8192).fitting.map(([name]) => name).sort(), 'widget #c');
 
       await pressOn(session, '[data-testid="context"]', ['ArrowLeft', 'ArrowLeft'], '#a');
       await waitForOutput(session, 'total', (o) => o.text === toGerman(TOTAL_AT[8192]), 'the widget\'s slider: 8K', '#a');

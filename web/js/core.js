@@ -32,7 +32,9 @@ export function useWasmBinary(bytes) {
 export function loadCore() {
   if (!corePromise) {
     corePromise = (async () => {
-      const instance = await createVramcalc(wasmBinary ? { wasmBinary } : {});
+      // The page's boot.js may have compiled vramcalc.wasm while app.js downloaded.
+      const compiled = wasmBinary ? null : await (globalThis.vramcalcCompiled ?? null);
+      const instance = await createVramcalc(wasmBinary ? { wasmBinary } : compiled ? { module: compiled } : {});
       const catalog = JSON.parse(instance.catalog());
       if (!catalog.ok) throw new Error(catalog.error.message);
       let full = wasmBinary ? instance : null;

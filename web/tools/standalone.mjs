@@ -54,6 +54,8 @@ for (const name of (await readdir(path.join(site, 'i18n'))).sort()) {
 }
 replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `${data}<script type="module">${script}</script>`);
 replace(/<link rel="manifest"[^>]*>\n?\s*/, '');
+// Its module is inline: nothing to compile while a download runs (boot.js).
+replace(/<script src="boot\.js" async><\/script>\n?\s*/, '');
 // Everything is inline now, and nothing may be fetched: a policy that says exactly that.
 replace(/<meta http-equiv="Content-Security-Policy"\s+content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" ' +
   `content="default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; ` +
