@@ -62,16 +62,25 @@ export default async function createVramcalc(options = {}) {
   const argument = (text) => {
     const bytes = text instanceof Uint8Array ? text : encoder.encode(text);
     const pointer = core.vramcalc_alloc(bytes.length);
+    if (pointer === 0) throw new Error('vramcalc: the core is out of memory');
     new Uint8Array(core.memory.buffer, pointer, bytes.length).set(bytes);
     return [pointer, bytes.length];
   };
   // Runs `fn` with the texts as (pointer, size) pairs and reads its answer, freeing every block.
+  // A trap inside (which no input should cause) leaves the instance in no known state: it is
+  // stopped, as Emscripten's own glue stops after an abort.
   const call = (fn, ...texts) => {
     if (exitCode !== null) throw stopped(exitCode);
-    const blocks = texts.map(argument);
     let answer = 0;
+    let blocks = [];
     try {
+      blocks = texts.map(argument);
       answer = fn(...blocks.flat());
+    } catch (error) {
+      exitCode ??= 'trap';
+      throw error;
+    }
+    try {
       if (answer === 0) throw new Error('vramcalc: the core is out of memory');
       const size = new DataView(core.memory.buffer).getUint32(answer, true);
       return decoder.decode(new Uint8Array(core.memory.buffer, answer + 4, size));

@@ -1,0 +1,82 @@
+// The page in every browser engine the tests drive (tests/web/support/engines.mjs: Chromium,
+// Firefox ESR, WebKitGTK), beside the control page in the same engine: the first numbers (the
+// `vramcalc:first-numbers` mark, median of five loads with nothing cached, Cache-Control:
+// no-store) and one evaluate() of a slider move inside the page (median over 2,000 calls after
+// 300 to warm up). Timings only: it prints a table and writes build-wasm/bench/engines.json,
+// and fails only when an engine cannot run. Not part of `dev.sh test` (issue 15's
+// re-measurement; tests/bench/README.md has the figures).
+//
+//   node tests/bench/engines.mjs          VRAMCALC_ENGINES=firefox node tests/bench/engines.mjs
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../support/static-server.mjs';
+import { selectedEngines } from '../web/support/engines.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-wasm/site');
+const LOADS = 5;
+const noStore = () => ({ 'Cache-Control': 'no-store' });
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Polls the page until the mark is there; its time in ms after navigation. */
+async function firstNumbers(session, url) {
+  await session.goto('about:blank');
+  await session.goto(url);
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    const at = await session.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers')[0]?.startTime ?? null);
+    if (at !== null) return at;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url}: no first numbers within 30 s`);
+}
+
+/** In the page: the core's evaluate() for a slider move, µs per call (median of 20 batches of 100). */
+async function evaluatePerCall() {
+  const { default: create } = await import('./vramcalc.mjs');
+  const core = await create();
+  const requests = [4096, 8192, 16384, 32768].map((context) => JSON.stringify({
+    model: 'glm-4-32b-0414', context, sections: ['simulator', 'hardware', 'related', 'commands'] }));
+  for (let i = 0; i < 300; i += 1) core.evaluate(requests[i % requests.length]);
+  const batches = [];
+  for (let b = 0; b < 20; b += 1) {
+    const start = performance.now();
+    for (let i = 0; i < 100; i += 1) core.evaluate(requests[i % requests.length]);
+    batches.push(((performance.now() - start) * 1000) / 100);
+  }
+  return batches.sort((x, y) => x - y)[10];
+}
+
+async function measure(engine, site, control) {
+  const session = await engine.launch({ languages: ['de-DE', 'de'] });
+  try {
+    const page = [];
+    const bare = [];
+    for (let i = 0; i < LOADS; i += 1) {  // interleaved, so that drift touches both alike
+      bare.push(await firstNumbers(session, control.url));
+      page.push(await firstNumbers(session, site.url));
+    }
+    const evaluateUs = await session.evaluate(evaluatePerCall);
+    return { engine: session.version, control_ms: median(bare), page_ms: median(page), evaluate_us: evaluateUs };
+  } finally {
+    await session.close();
+  }
+}
+
+const site = await startServer(siteDir, { headers: noStore });
+const control = await startServer(path.join(repoRoot, 'tests/bench/control'), { headers: noStore });
+const results = [];
+try {
+  for (const engine of selectedEngines()) results.push(await measure(engine, site, control));
+} finally {
+  await site.close();
+  await control.close();
+}
+console.log('engine'.padEnd(58), 'control', 'first numbers', 'over control', 'evaluate() per slider move');
+for (const r of results) {
+  console.log(r.engine.padEnd(58), `${r.control_ms.toFixed(0)} ms`.padEnd(7), `${r.page_ms.toFixed(0)} ms`.padEnd(13),
+    `+${(r.page_ms - r.control_ms).toFixed(0)} ms`.padEnd(12), `${r.evaluate_us.toFixed(0)} µs`);
+}
+await mkdir(path.join(repoRoot, 'build-wasm/bench'), { recursive: true });
+await writeFile(path.join(repoRoot, 'build-wasm/bench/engines.json'), `${JSON.stringify(results, null, 2)}\n`);
+process.exit(0);  // every session is closed; a driver's leftover handle must not keep Node waiting
