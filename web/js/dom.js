@@ -6,6 +6,19 @@
  */
 export const byId = (root, id) => root.getElementById(id);
 
+/**
+ * An element with attributes and children, never HTML from text: an attribute whose value is
+ * null, undefined or false is left out, one that is true is set empty (`hidden: true`).
+ */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(name, value === true ? '' : value);
+  }
+  node.append(...children);
+  return node;
+}
+
 /** put() for the element `id` of `root`, when the root has one (a widget shows a subset). */
 export function putPart(root, id, text, value) {
   const element = byId(root, id);
@@ -70,8 +83,23 @@ export function fillSelect(select, options, selected) {
   if (select.value !== selected) select.value = selected;
 }
 
+/**
+ * Puts `text` on the clipboard and says "copied" on the button for a moment; where the browser
+ * refuses (no permission, no user gesture, an insecure page), `refused()` offers the text to
+ * copy by hand instead.
+ */
+export async function copyToClipboard(button, text, t, refused) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    refused();
+    return;
+  }
+  sayCopied(button, t);
+}
+
 /** Says "copied" on a copy button for a moment, then its own label again. */
-export function sayCopied(button, t) {
+function sayCopied(button, t) {
   button.textContent = t('cmd.copied');
   button.dataset.copied = 'true';
   setTimeout(() => {

@@ -1,7 +1,7 @@
 // A table as Markdown and as CSV, each after a line naming the scenario and the page's link:
 // what the fits view, the quantization matrix and the hardware table export. A download is
 // made in the page; nothing leaves the browser.
-import { sayCopied } from './dom.js';
+import { copyToClipboard } from './dom.js';
 
 const markdownCell = (text) => String(text).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 
@@ -34,19 +34,10 @@ export function download(name, text, type = 'text/csv;charset=utf-8') {
 }
 
 /**
- * Puts `text` on the clipboard and says "copied" on the button for a moment. Where the browser
- * refuses (no permission, no user gesture, a page not served over https), the text shows
- * selected in a box below the button's row, to copy by hand.
+ * Puts `text` on the clipboard and says "copied" on the button; where the browser refuses, the
+ * text shows selected in a box below the button's row, to copy by hand.
  */
-export async function copyText(button, text, t) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    showToCopy(button, text, t);
-    return;
-  }
-  sayCopied(button, t);
-}
+export const copyText = (button, text, t) => copyToClipboard(button, text, t, () => showToCopy(button, text, t));
 
 function showToCopy(button, text, t) {
   const row = button.closest('.table-actions') ?? button;

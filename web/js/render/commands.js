@@ -1,7 +1,7 @@
 // The runtime profile's commands, whatever they are: one card per engine, each command with
 // its title, a copy button and its text. Hooks: data-testid "cmd-<id>", "cmd-<id>-heading",
 // "copy-<id>".
-import { byId, put, putPart, sayCopied } from '../dom.js';
+import { byId, copyToClipboard, put, putPart } from '../dom.js';
 
 function createCommand(command) {
   const head = document.createElement('div');
@@ -64,15 +64,11 @@ export function renderCommands(root, response, { t }) {
 export async function copyFrom(button, t) {
   const root = button.getRootNode();
   const source = byId(root, button.dataset.copy);
-  try {
-    await navigator.clipboard.writeText(source?.textContent ?? '');
-  } catch {
-    // No clipboard permission (e.g. an insecure context): select the text for Ctrl+C instead.
+  await copyToClipboard(button, source?.textContent ?? '', t, () => {
+    // The command shows already: select it for Ctrl+C.
     const range = document.createRange();
     range.selectNodeContents(source);
     getSelection().removeAllRanges();
     getSelection().addRange(range);
-    return;
-  }
-  sayCopied(button, t);
+  });
 }

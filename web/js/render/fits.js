@@ -2,7 +2,7 @@
 // simulator's, and those added to compare), from one sweep() per frame (js/fits.js), sortable
 // by each column and filtered by family, size and "fits comfortably"; a row opens that model's
 // simulator on its device.
-import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
+import { byId, el, fillSelect, put, putPart, setAttr } from '../dom.js';
 import { applyTexts } from '../i18n.js';
 import * as fmt from '../format.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
@@ -16,14 +16,6 @@ const stateOf = (root) => {
   return state.get(root);
 };
 
-/** An element with attributes (ids, data-*, classes) and children: never HTML from text. */
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
-
 const COLUMNS = [['model', 'model'], ['format', 'format'], ['fit', 'fit'], ['total', 'memory'], ['decode', 'decode'],
   ['context', 'max_context'], ['device', 'device']];
 const NUMERIC = (i) => i >= 3 && i <= 5;
@@ -32,9 +24,9 @@ const NUMERIC = (i) => i >= 3 && i <= 5;
 function buildFitsMarkup(container) {
   if (container.querySelector('#fits-table')) return;
   const labelled = (key, control) => el('label', {}, el('span', { 'data-i18n': key }), ' ', control);
-  const heads = COLUMNS.map(([sort, label], i) => el('th', { scope: 'col', 'aria-sort': 'none', ...(NUMERIC(i) ? { class: 'num' } : {}) },
+  const heads = COLUMNS.map(([sort, label], i) => el('th', { scope: 'col', 'aria-sort': 'none', class: NUMERIC(i) && 'num' },
     el('button', { type: 'button', 'data-sort': sort, 'data-i18n': `fits.col.${label}` })));
-  const details = (id) => el('details', { id, 'data-testid': id, hidden: '' }, el('summary', { id: `${id}-heading` }), el('ul', { id: `${id}-list` }));
+  const details = (id) => el('details', { id, 'data-testid': id, hidden: true }, el('summary', { id: `${id}-heading` }), el('ul', { id: `${id}-list` }));
   container.append(
     el('h2', { id: 'fits-heading' }),
     el('p', { class: 'muted', id: 'fits-summary', 'data-testid': 'fits-summary' }),
@@ -44,14 +36,14 @@ function buildFitsMarkup(container) {
       el('label', { class: 'check' }, el('input', { type: 'checkbox', name: 'comfortable', 'data-testid': 'fits-comfortable' }),
         el('span', { 'data-i18n': 'fits.filter.comfortable' })),
       labelled('fits.add_device', el('select', { name: 'add', 'data-testid': 'fits-add-device' }))),
-    el('p', { class: 'fits-devices', id: 'fits-devices', 'data-testid': 'fits-devices', hidden: '' }),
+    el('p', { class: 'fits-devices', id: 'fits-devices', 'data-testid': 'fits-devices', hidden: true }),
     el('div', { class: 'table-actions' },
       el('button', { type: 'button', class: 'copy', id: 'fits-copy-md', 'data-testid': 'fits-copy-md', 'data-i18n': 'export.copy_md' }),
       el('button', { type: 'button', class: 'copy', id: 'fits-csv', 'data-testid': 'fits-csv', 'data-i18n': 'export.csv' })),
-    el('pre', { id: 'fits-md', hidden: '' }),
+    el('pre', { id: 'fits-md', hidden: true }),
     el('div', { class: 'table-wrap card', part: 'table' },
       el('table', { class: 'data', id: 'fits-table', 'data-testid': 'fits-table' }, el('thead', {}, el('tr', {}, ...heads)), el('tbody'))),
-    el('p', { class: 'muted', id: 'fits-capped-note', 'data-i18n': 'fits.capped_note', hidden: '' }),
+    el('p', { class: 'muted', id: 'fits-capped-note', 'data-i18n': 'fits.capped_note', hidden: true }),
     details('fits-beyond'), details('fits-none'));
 }
 
@@ -118,10 +110,10 @@ function renderFilters(root, { t, catalog, scenario }, s, scene) {
 }
 
 /** The devices added to compare, each a button that takes it out again. */
-function renderDevices(root, { t }, scene) {
+function renderDevices(root, { t, lang }, scene) {
   const line = byId(root, 'fits-devices');
   const added = scene.devices.slice(1);
-  const key = added.join(',') + t('fits.remove_device', { device: '' });
+  const key = `${lang}:${added.join(',')}`;  // rebuilt for other devices or another language
   if (line.dataset.key !== key) {
     line.dataset.key = key;
     line.replaceChildren(...added.map((id) => {
