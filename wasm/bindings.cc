@@ -1,5 +1,6 @@
 // The WebAssembly boundary: five C functions, UTF-8 bytes in and out (vramcalc.mjs, the loader
-// beside this file, wraps them as string functions). Every error is inside the returned JSON
+// beside this file, wraps them as string functions); the fifth, vramcalc_sweep, is in sweep.cc
+// (vramcalc-full.wasm) or light.cc (vramcalc.wasm). Every error is inside the returned JSON
 // ({"ok": false, ...}); nothing throws into JS. No Embind: the module imports nothing but the
 // two functions a standalone wasm needs, and its loader is a page of hand-written JS instead of
 // Emscripten's generated glue.
@@ -11,13 +12,12 @@
 
 #include <emscripten/emscripten.h>
 
+#include "answer.h"
 #include "vramcalc/json_codec.h"
 #include "vramcalc/version.h"
 
-namespace {
+namespace vramcalc::wasm {
 
-// An answer as the loader reads it: its length (4 bytes, little-endian) and its UTF-8 bytes, in
-// one block from malloc that the loader frees. Null when even that block cannot be had.
 char* Answer(std::string_view text) {
   const auto size = static_cast<uint32_t>(text.size());
   auto* block = static_cast<char*>(std::malloc(sizeof size + text.size()));
@@ -26,6 +26,12 @@ char* Answer(std::string_view text) {
   std::memcpy(block + sizeof size, text.data(), text.size());
   return block;
 }
+
+}  // namespace vramcalc::wasm
+
+namespace {
+
+using vramcalc::wasm::Answer;
 
 std::string_view Text(const char* bytes, uint32_t size) { return {bytes, size}; }
 
@@ -49,11 +55,6 @@ EMSCRIPTEN_KEEPALIVE char* vramcalc_evaluate(const char* request, uint32_t reque
 EMSCRIPTEN_KEEPALIVE char* vramcalc_evaluate_with_config(const char* request, uint32_t request_size,
                                                          const char* config, uint32_t config_size) {
   return Answer(vramcalc::EvaluateJsonWithConfig(Text(request, request_size), Text(config, config_size)));
-}
-
-// Every model × format × device at once (json_codec.h SweepJson).
-EMSCRIPTEN_KEEPALIVE char* vramcalc_sweep(const char* request, uint32_t request_size) {
-  return Answer(vramcalc::SweepJson(Text(request, request_size)));
 }
 
 // Once at start-up: models, devices, formats and vocabularies for the page's selectors.

@@ -8,6 +8,7 @@
 #include "builtin_data.h"
 #include "json_dom.h"
 #include "schema_reader.h"
+#include "small_sort.h"
 
 namespace vramcalc {
 
@@ -77,11 +78,9 @@ Result<json::Document> ParseFile(std::string_view text, std::string_view what) {
 namespace internal {
 
 void SortForListing(Catalog& catalog) {
-  std::stable_sort(catalog.models.begin(), catalog.models.end(),
-                   [](const ModelSpec& a, const ModelSpec& b) {
-                     return a.family != b.family ? a.family < b.family
-                                                 : a.params_total < b.params_total;
-                   });
+  StableSortSmall(catalog.models.begin(), catalog.models.end(), [](const ModelSpec& a, const ModelSpec& b) {
+    return a.family != b.family ? a.family < b.family : a.params_total < b.params_total;
+  });
 }
 
 }  // namespace internal

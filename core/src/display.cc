@@ -1,48 +1,110 @@
 #include "vramcalc/display.h"
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
+#include <vector>
+
+#include "decimal.h"
 
 namespace vramcalc {
 
-std::string FormatFixed(double value, int decimals) {
-  // printf prints the exact decimal expansion of the binary value when asked for enough
-  // digits (a double below 1e21 with a fraction has at most 1074 fractional digits, but those
-  // past the 60th never decide a half-up at up to 6 decimals for the magnitudes shown here).
-  // Rounding that expansion half-up is what toFixed does.
-  if (!std::isfinite(value)) return std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
-  constexpr int kExactDigits = 60;
-  char buffer[512];
-  std::snprintf(buffer, sizeof buffer, "%.*f", kExactDigits, std::fabs(value));
-  std::string digits(buffer);
-  const std::size_t point = digits.find('.');
-  const std::size_t kept_decimals = decimals > 0 ? static_cast<std::size_t>(decimals) : 0;
-  std::string kept = digits.substr(0, point + (kept_decimals > 0 ? 1 + kept_decimals : 0));
-  const char next = digits[point + 1 + kept_decimals];
-  if (next >= '5') {
-    // Carry from the last kept digit leftwards, skipping the point.
-    int i = static_cast<int>(kept.size()) - 1;
-    for (; i >= 0; --i) {
-      if (kept[static_cast<std::size_t>(i)] == '.') continue;
-      if (kept[static_cast<std::size_t>(i)] == '9') {
-        kept[static_cast<std::size_t>(i)] = '0';
-      } else {
-        ++kept[static_cast<std::size_t>(i)];
-        break;
-      }
-    }
-    if (i < 0) kept.insert(kept.begin(), '1');
-  }
-  if (value < 0) kept.insert(kept.begin(), '-');  // as toFixed: (-0.0001).toFixed(2) is "-0.00"
+namespace {
 
-  return kept;
+__extension__ typedef unsigned __int128 Wide;  // GCC and Clang; __extension__: not ISO C++
+
+// 10^n for n in 0..kMaxDecimals, exactly.
+constexpr int kMaxDecimals = 18;
+constexpr uint64_t Pow10(int n) { return n == 0 ? 1 : 10 * Pow10(n - 1); }
+
+// |value| as mantissa × 2^exponent, the mantissa an integer below 2^53 (exact for every double).
+struct Binary {
+  uint64_t mantissa;
+  int exponent;
+};
+Binary Decompose(double magnitude) {
+  int exponent = 0;
+  const double fraction = std::frexp(magnitude, &exponent);  // [0.5, 1) × 2^exponent
+  return {static_cast<uint64_t>(std::ldexp(fraction, 53)), exponent - 53};
+}
+
+// The decimal digits of a 128-bit integer.
+std::string WideDigits(Wide n) {
+  std::string digits;
+  do {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(n % 10)));
+    n /= 10;
+  } while (n != 0);
+  return {digits.rbegin(), digits.rend()};
+}
+
+// The decimal digits of mantissa × 2^exponent for exponent >= 0 (up to 2^1024), in base-1e9 limbs.
+std::string IntegerDigits(Binary b) {
+  constexpr uint32_t kBase = 1000000000;
+  std::vector<uint32_t> limbs{static_cast<uint32_t>(b.mantissa % kBase), static_cast<uint32_t>(b.mantissa / kBase % kBase),
+                              static_cast<uint32_t>(b.mantissa / kBase / kBase)};
+  for (int i = 0; i < b.exponent; ++i) {
+    uint32_t carry = 0;
+    for (uint32_t& limb : limbs) {
+      const uint64_t doubled = uint64_t{limb} * 2 + carry;
+      limb = static_cast<uint32_t>(doubled % kBase);
+      carry = static_cast<uint32_t>(doubled / kBase);
+    }
+    if (carry != 0) limbs.push_back(carry);
+  }
+  while (limbs.size() > 1 && limbs.back() == 0) limbs.pop_back();
+  std::string digits = std::to_string(limbs.back());
+  for (auto limb = limbs.rbegin() + 1; limb != limbs.rend(); ++limb) {
+    const std::string part = std::to_string(*limb);
+    digits.append(9 - part.size(), '0').append(part);
+  }
+  return digits;
+}
+
+// round(|value| × 10^places), half-up on the exact binary value (places <= kMaxDecimals), for
+// |value| < 2^63; the exact integer needs at most 113 bits below that.
+Wide ScaledUnits(Binary b, int places) {
+  const Wide scaled = Wide{b.mantissa} * Pow10(places);
+  if (b.exponent >= 0) return scaled << b.exponent;
+  const int shift = -b.exponent;
+  if (shift > 113) return 0;  // below a half unit: scaled < 2^113 <= 2^(shift - 1)
+  const Wide units = scaled >> shift;
+  const Wide rest = scaled - (units << shift);
+  return rest >= (Wide{1} << (shift - 1)) ? units + 1 : units;
+}
+
+}  // namespace
+
+std::string FormatFixed(double value, int decimals) {
+  // Exact integer arithmetic on the binary value, rounded half-up: what toFixed does (without
+  // printf's long double, which wasm emulates in software at microseconds per call).
+  if (!std::isfinite(value)) return std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
+  const int places = std::clamp(decimals, 0, kMaxDecimals);
+  const Binary b = Decompose(std::fabs(value));
+  std::string digits;
+  if (std::fabs(value) >= 0x1p63) {
+    digits = IntegerDigits(b) + std::string(static_cast<std::size_t>(places), '0');  // no fraction
+  } else {
+    digits = WideDigits(ScaledUnits(b, places));
+  }
+  const auto point = static_cast<std::size_t>(places);
+  if (digits.size() <= point) digits.insert(0, point + 1 - digits.size(), '0');
+  if (point > 0) digits.insert(digits.size() - point, 1, '.');
+  if (value < 0) digits.insert(digits.begin(), '-');  // as toFixed: (-0.0001).toFixed(2) is "-0.00"
+  return digits;
 }
 
 std::string FormatGb(double gib) { return FormatFixed(gib, 2) + " GB"; }
 
 double RoundHalfUp(double value, int decimals) {
-  return std::strtod(FormatFixed(value, decimals).c_str(), nullptr);
+  const int places = std::clamp(decimals, 0, kMaxDecimals);
+  if (!std::isfinite(value) || std::fabs(value) >= 0x1p53) return value;  // no fraction to round
+  const Wide units = ScaledUnits(Decompose(std::fabs(value)), places);
+  // Both exact, so the one division is the correctly rounded value of the decimal FormatFixed
+  // writes (what reading that text back gives); beyond 2^53 units, the text is read.
+  const double rounded = units < (Wide{1} << 53) ? static_cast<double>(units) / static_cast<double>(Pow10(places))
+                                                 : ReadDecimal(WideDigits(units) + "e-" + std::to_string(places));
+  return value < 0 ? -rounded : rounded;  // -0.0 reads back as "0.00": 0
 }
 
 std::string FormatGrouped(int64_t value) {

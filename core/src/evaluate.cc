@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "engine_memory.h"
+#include "small_sort.h"
 #include "vramcalc/display.h"
 #include "vramcalc/i18n.h"
 
@@ -34,7 +35,7 @@ std::vector<const Device*> SortedLadder(const Catalog& catalog) {
   for (const std::string& id : catalog.recommendation_ladder) {
     if (const Device* device = catalog.FindDevice(id)) ladder.push_back(device);
   }
-  std::stable_sort(ladder.begin(), ladder.end(), [](const Device* a, const Device* b) {
+  internal::StableSortSmall(ladder.begin(), ladder.end(), [](const Device* a, const Device* b) {
     return a->memory_gib < b->memory_gib;
   });
   return ladder;

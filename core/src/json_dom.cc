@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
+#include <string>
 #include <tuple>
 #include <utility>
+
+#include "decimal.h"
 
 namespace vramcalc::json {
 
@@ -213,12 +215,12 @@ class Parser {
     if (integral && std::from_chars(token.data(), token.data() + token.size(), node.integer).ec == std::errc()) {
       return Close(index);
     }
-    // A float, or an integer beyond int64: strtod on a terminated copy, in the C locale the
-    // core runs in.
-    const std::string copy(token);
+    // A float, or an integer beyond int64.
     node.type = Type::kFloat;
-    node.number = std::strtod(copy.c_str(), nullptr);
-    if (!std::isfinite(node.number)) return Fail("a number is too large (" + copy.substr(0, 32) + ")", Problem::kTooLarge);
+    node.number = ReadDecimal(token);
+    if (!std::isfinite(node.number)) {
+      return Fail("a number is too large (" + std::string(token.substr(0, 32)) + ")", Problem::kTooLarge);
+    }
     return Close(index);
   }
 

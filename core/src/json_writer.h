@@ -9,7 +9,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -183,10 +182,11 @@ class JsonWriter {
         case '\n': Put("\\n"); break;
         case '\r': Put("\\r"); break;
         case '\t': Put("\\t"); break;
-        default: {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-          Put(escaped);
+        default: {  // another control character: \u00XX
+          constexpr std::string_view kHex = "0123456789abcdef";
+          const auto code = static_cast<unsigned char>(c);
+          const char escaped[] = {'\\', 'u', '0', '0', kHex[code >> 4], kHex[code & 0xf]};
+          Put(std::string_view(escaped, sizeof escaped));
         }
       }
     }

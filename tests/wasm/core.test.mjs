@@ -179,14 +179,18 @@ describe('parity with the native CLI', () => {
     }
   });
 
-  test('vramcalc.wasm answers as vramcalc-full.wasm does, and a config.json with where it is read', () => {
-    // The same core without the importer: byte for byte, catalog models, sweeps, bad requests.
+  test('vramcalc.wasm answers as vramcalc-full.wasm does, and a config.json and a sweep with where they are done', () => {
+    // The same core without the importer and the sweep: byte for byte, catalog models, bad requests.
     const requests = [VALID_REQUEST, '{"model":"qwen3.5-9b","runtime":"llamacpp","context":131072}',
       '{"model":"deepseek-v4-flash","runtime":"vllm","format":"FP8","device":"h100-80gb","device_count":8}',
       '{"model":"glm-4-32b-0414","context":-5}', '{"model":', '{"model":"glm-4-32b-0414","context":NaN}',
       '['.repeat(100000), '{"model":"glm-4-32b-0414","device":"custom:20:800:vulkan:RX 7900 XT"}'];
     for (const request of requests) assert.equal(vramcalc.evaluate(request), full.evaluate(request), request.slice(0, 80));
-    assert.equal(vramcalc.sweep('{"device":"rtx-4090-24gb","context":8192}'), full.sweep('{"device":"rtx-4090-24gb","context":8192}'));
+    // A sweep: an error naming the module that sweeps (the full one's answer is checked above).
+    const swept = JSON.parse(vramcalc.sweep('{"device":"rtx-4090-24gb","context":8192}'));
+    assert.deepEqual([swept.ok, swept.error.code], [false, 'sweep_unavailable']);
+    assert.match(swept.error.message, /vramcalc-full\.wasm/);
+    assert.equal(JSON.parse(full.sweep('{"device":"rtx-4090-24gb","context":8192}')).ok, true);
     assert.equal(vramcalc.catalog(), full.catalog());
     assert.equal(vramcalc.version(), full.version());
     // A config.json, in the request or beside it: an error naming the model and the module.
@@ -414,7 +418,7 @@ describe('sweep()', () => {
   let sweep;
   before(async () => {
     await loadModule();
-    sweep = JSON.parse(vramcalc.sweep('{}'));
+    sweep = JSON.parse(full.sweep('{}'));
   });
   const cellIndex = (model, format, device) =>
     (sweep.models.indexOf(model) * sweep.formats.length + sweep.formats.indexOf(format)) * sweep.devices.length +
@@ -469,10 +473,10 @@ describe('sweep()', () => {
     for (const request of ['{}', '{"context":131072,"batch":4,"kv_dtype":"q4_0"}', '{"context":0}', '{"kv_dtype":7}',
       '{"device":"rtx-4090-24gb","compare":["h100-80gb"],"context":8192}', '{"device":"rtx-9999"}']) {
       const native = spawnSync(cliPath, ['sweep', request], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      assert.equal(vramcalc.sweep(request), native.stdout.trimEnd(), request);
+      assert.equal(full.sweep(request), native.stdout.trimEnd(), request);
     }
-    assert.equal(JSON.parse(vramcalc.sweep('{"context":0}')).error.field, 'context');
-    assert.equal(JSON.parse(vramcalc.sweep('{"model":"glm-4-32b-0414"}')).error.field, 'model');
+    assert.equal(JSON.parse(full.sweep('{"context":0}')).error.field, 'context');
+    assert.equal(JSON.parse(full.sweep('{"model":"glm-4-32b-0414"}')).error.field, 'model');
   });
 });
 

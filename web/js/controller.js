@@ -200,12 +200,12 @@ export class PageController {
   }
 
   /**
-   * The config.json importer's module (vramcalc-full.wasm): true once it is there; if it cannot
-   * load, a notice says so (and false).
+   * The full module (vramcalc-full.wasm, the one with the config.json importer): true once it
+   * is there; if it cannot load, a notice says so (and false).
    */
   async #importer() {
     try {
-      await this.#core.loadImporter();
+      await this.#core.loadFull();
       return true;
     } catch (error) {
       this.#notices = [['error.importer', { error: String(error?.message ?? error) }]];
@@ -219,7 +219,7 @@ export class PageController {
    * page stays as it is and renders once it is there.
    */
   #awaitImporter() {
-    if (this.#scenario.model !== CUSTOM_MODEL || this.#custom === null || this.#core.canImport()) return false;
+    if (this.#scenario.model !== CUSTOM_MODEL || this.#custom === null || this.#core.hasFull()) return false;
     byId(this.#root, 'page').setAttribute('aria-busy', 'true');
     this.#importer().then((loaded) => {
       if (loaded) this.schedule();
@@ -240,13 +240,13 @@ export class PageController {
   }
 
   /**
-   * The fits view's code (render/fits.js) comes after the first numbers, the first time the
-   * view shows: true while it loads (the page stays as it is and renders once it is there).
+   * The fits view's code (render/fits.js) and the full module's sweep come the first time the
+   * view shows: true while they load (the page stays as it is and renders once they are there).
    */
   #awaitFitsView() {
     if (this.#scenario.view !== 'fits' || this.#fits) return false;
     byId(this.#root, 'page').setAttribute('aria-busy', 'true');
-    this.#fitsLoading ??= import('./render/fits.js').then((module) => {
+    this.#fitsLoading ??= Promise.all([import('./render/fits.js'), this.#core.loadFull()]).then(([module]) => {
       module.bindFits(this.#root, {
         redraw: () => this.schedule(),
         open: (model, format, device) => {  // the model's simulator on the device the view swept
@@ -311,7 +311,7 @@ export class PageController {
     this.#bindTables();
     bindCustomConfig(root, (text) => this.applyConfig(text));
     // Opening "your own model" fetches the config.json reader, so that a paste answers at once.
-    byId(root, 'custom').addEventListener('toggle', () => this.#core.loadImporter().catch(() => {}), { once: true });
+    byId(root, 'custom').addEventListener('toggle', () => this.#core.loadFull().catch(() => {}), { once: true });
     // "Use my GPU": its code loads on the first click (a chunk of its own).
     byId(root, 'detect-gpu').addEventListener('click', async () => {
       const { detect } = await import('./detect.js');

@@ -1,6 +1,6 @@
 // The only module that touches the WebAssembly core. loadCore() is memoized: every caller
-// (the page, any number of widgets) shares one instance, and the importer's module comes on
-// the first config.json.
+// (the page, any number of widgets) shares one instance, and the full module (the config.json
+// importer and the sweep) comes when one of them first needs it.
 
 // A static import: bundled into the page's app.js (beside vramcalc.wasm, which the loader finds
 // from its own URL) and into the single file; the widget loads it from the site's folder.
@@ -12,22 +12,23 @@ let wasmBinary = null;
 /**
  * Hands the core the bytes of vramcalc-full.wasm instead of fetching the modules beside
  * vramcalc.mjs: the single-file build carries them inline, and that one instance answers
- * everything, config.json files included. Call before the first loadCore().
+ * everything, config.json files and sweeps included. Call before the first loadCore().
  */
 export function useWasmBinary(bytes) {
   wasmBinary = bytes;
 }
 
 /**
- * The core: vramcalc.wasm, and vramcalc-full.wasm (the same with the config.json importer) once
- * loadImporter() has brought it.
+ * The core: vramcalc.wasm, and vramcalc-full.wasm (the same with the config.json importer and
+ * the sweep) once loadFull() has brought it.
  * @returns {Promise<{version: () => string, catalog: object,
  *                    evaluate: (request: object, configText?: string) => object,
  *                    sweep: (request: object) => object,
- *                    canImport: () => boolean, loadImporter: () => Promise<void>}>}
+ *                    hasFull: () => boolean, loadFull: () => Promise<void>}>}
  *   evaluate() with `configText` takes the model from that config.json text, checked as it was
  *   pasted (the core names the key where it breaks), and `request` without "model"; before
- *   loadImporter() has resolved, its answer is the error config_import_unavailable.
+ *   loadFull() has resolved, its answer is the error config_import_unavailable, and sweep()'s
+ *   sweep_unavailable.
  */
 export function loadCore() {
   if (!corePromise) {
@@ -39,11 +40,11 @@ export function loadCore() {
       if (!catalog.ok) throw new Error(catalog.error.message);
       let full = wasmBinary ? instance : null;
       let fullPromise = null;
-      const loadImporter = () => {
+      const loadFull = () => {
         fullPromise ??= full ? Promise.resolve() : createVramcalc({ file: 'vramcalc-full.wasm' }).then((loaded) => {
           full = loaded;
         });
-        fullPromise.catch(() => { fullPromise = null; });  // a later paste tries again
+        fullPromise.catch(() => { fullPromise = null; });  // a later call tries again
         return fullPromise;
       };
       return {
@@ -51,10 +52,10 @@ export function loadCore() {
         evaluate: (request, configText) => JSON.parse(configText === undefined
           ? instance.evaluate(JSON.stringify(request))
           : (full ?? instance).evaluateWithConfig(JSON.stringify(request), configText)),
-        sweep: (request) => JSON.parse(instance.sweep(JSON.stringify(request))),
+        sweep: (request) => JSON.parse((full ?? instance).sweep(JSON.stringify(request))),
         catalog,
-        canImport: () => full !== null,
-        loadImporter,
+        hasFull: () => full !== null,
+        loadFull,
       };
     })();
     corePromise.catch(() => { corePromise = null; });  // allow a retry after a failed load

@@ -1,42 +1,56 @@
-// Number formatting for the active language through cached Intl.NumberFormat instances.
-// Intl rounds half away from zero on the exact binary value, as the estimation model's
-// display rules ask (for the positive values shown here: toFixed's half-up).
+// Number formatting for the page's two languages. Each language's separators are fixed
+// (de: 1.234,5; en: 1,234.5), so the digits come from toFixed, which rounds half-up on the exact
+// binary value as the estimation model's display rule says and the core's FormatFixed does
+// (Intl.NumberFormat rounds a Number's shortest decimal: 21.775 → 21,78, toFixed 21,77).
+// tests/web/format.test.mjs checks every format against Intl given the exact decimal. No
+// Intl.NumberFormat here: its first instance loads the locale's data, tens of milliseconds on the
+// main thread before the first numbers, and each call costs more than toFixed.
 
-const cache = new Map();
+// [grouping, decimal] separators, as Intl.NumberFormat writes them for each language.
+const SEPARATORS = { de: ['.', ','], en: [',', '.'] };
+const LARGEST_FIXED = 1e21;  // from here toFixed writes an exponent (and there is no fraction)
 
 function formatter(lang, minimumFractionDigits, maximumFractionDigits, useGrouping = true) {
-  const key = `${lang}|${minimumFractionDigits}|${maximumFractionDigits}|${useGrouping}`;
-  let f = cache.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(lang, { minimumFractionDigits, maximumFractionDigits, useGrouping });
-    cache.set(key, f);
-  }
-  return f;
+  const [group, point] = SEPARATORS[lang] ?? SEPARATORS.en;
+  return (value) => {
+    if (Number.isNaN(value)) return 'NaN';
+    const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+    const magnitude = Math.abs(value);
+    if (magnitude === Infinity) return `${sign}∞`;
+    let [whole, fraction = ''] = magnitude < LARGEST_FIXED ? magnitude.toFixed(maximumFractionDigits).split('.')
+      : [BigInt(magnitude).toString(), '0'.repeat(maximumFractionDigits)];
+    let kept = fraction.length;
+    while (kept > minimumFractionDigits && fraction[kept - 1] === '0') kept -= 1;
+    fraction = fraction.slice(0, kept);
+    if (useGrouping) whole = whole.replace(/\B(?=(\d{3})+$)/g, group);
+    return sign + whole + (fraction ? point + fraction : '');
+  };
 }
 
-/**
- * Builds the page's number formats for `lang` ahead of time. The first Intl.NumberFormat of a
- * language loads its locale data (tens of milliseconds); the page does this while the wasm
- * module downloads and compiles, not in its first render.
- */
-export function prepare(lang) {
-  for (const [min, max, grouping] of [[2, 2, true], [0, 0, true], [0, 1, true], [0, 1, false], [1, 1, true]]) {
-    formatter(lang, min, max, grouping).format(1234.5);
+// The formats by their [lang, min, max, grouping], each built once.
+const cache = new Map();
+function format(lang, min, max, grouping, value) {
+  const key = `${lang}|${min}|${max}|${grouping}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = formatter(lang, min, max, grouping);
+    cache.set(key, f);
   }
+  return f(value);
 }
 
 /** Memory in GB with two decimals: 21.78 → "21,78 GB" (de). */
-export const gb = (lang, gib) => `${formatter(lang, 2, 2).format(gib)} GB`;
+export const gb = (lang, gib) => `${format(lang, 2, 2, true, gib)} GB`;
 /** A fixed number of decimals. */
-export const fixed = (lang, value, decimals) => formatter(lang, decimals, decimals).format(value);
+export const fixed = (lang, value, decimals) => format(lang, decimals, decimals, true, value);
 /** An integer with grouping: 61544 → "61.544" (de). */
-export const integer = (lang, value) => formatter(lang, 0, 0).format(value);
+export const integer = (lang, value) => format(lang, 0, 0, true, value);
 /** As the reference page writes bandwidths: no grouping, at most one decimal (1008). */
-export const plain = (lang, value) => formatter(lang, 0, 1, false).format(value);
+export const plain = (lang, value) => format(lang, 0, 1, false, value);
 /** A share with at most one decimal: 83 → "83", 8.8 → "8,8". */
-export const share = (lang, value) => formatter(lang, 0, 1).format(value);
+export const share = (lang, value) => format(lang, 0, 1, true, value);
 /** Billions of parameters: 32e9 → "32B", 9.4e9 → "9,4B". */
-export const params = (lang, value) => `${formatter(lang, 0, 1).format(value / 1e9)}B`;
+export const params = (lang, value) => `${format(lang, 0, 1, true, value / 1e9)}B`;
 
 /** The decode rate as shown: none where the model does not fit (it does not run at all). */
 export const decodeRate = (t, lang, fit, tokensPerSecond) =>

@@ -12,6 +12,19 @@ const loading = new Map();  // lang → the promise of its table
 /** Whether `lang`'s strings are loaded. */
 export const hasStrings = (lang) => lang in tables;
 
+/** The table at `url`: the page's boot.js may have read it already (once). */
+async function requested(url) {
+  const early = globalThis.vramcalcStrings;
+  if (early?.url === url) {
+    globalThis.vramcalcStrings = null;
+    const table = await early.table;
+    if (table) return table;
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.slice(url.lastIndexOf('i18n/'))}: HTTP ${response.status}`);
+  return response.json();
+}
+
 /**
  * Loads `lang`'s strings once: inline (`<script type="application/json"
  * id="vramcalc-strings-<lang>">`), else i18n/<lang>.json under `base`, the site's folder.
@@ -19,11 +32,9 @@ export const hasStrings = (lang) => lang in tables;
 export function loadStrings(lang, base) {
   if (!loading.has(lang)) {
     const inline = document.getElementById(`vramcalc-strings-${lang}`);
+    const url = new URL(`i18n/${lang}.json`, base).href;
     const table = inline ? Promise.resolve(JSON.parse(inline.textContent))
-      : fetch(new URL(`i18n/${lang}.json`, base)).then((response) => {
-        if (!response.ok) throw new Error(`i18n/${lang}.json: HTTP ${response.status}`);
-        return response.json();
-      });
+      : requested(url);
     loading.set(lang, table.then((strings) => { tables[lang] = strings; }, (error) => {
       loading.delete(lang);  // a later call tries again
       throw error;
@@ -42,8 +53,12 @@ export function makeTranslator(lang) {
   };
 }
 
-/** A language's name in itself ("Deutsch", "English"), for the language choice. */
-export const langName = (lang) => new Intl.DisplayNames([lang], { type: 'language' }).of(lang);
+// Each language's name in itself, for the language choice (what Intl.DisplayNames answers, without
+// loading its locale data before the first numbers).
+const NAMES = { de: 'Deutsch', en: 'English' };
+
+/** A language's name in itself ("Deutsch", "English"). */
+export const langName = (lang) => NAMES[lang];
 
 /** The first of `tags` (language tags) that the page speaks, else German (the reference locale). */
 export function preferredLang(tags) {

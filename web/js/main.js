@@ -1,20 +1,17 @@
-// The page's entry point: loads the core and the strings of the language the page will speak
-// while it prepares that language's number formats, then hands the document to the page
-// controller.
+// The page's entry point: loads the core and the strings of the language the page will speak,
+// then hands the document to the page controller.
 import { loadCore } from './core.js';
 import { startPage } from './controller.js';
-import * as fmt from './format.js';
 import { browserLang, knownLang, loadStrings } from './i18n.js';
 
 async function start() {
   let core;
   try {
     const loading = loadCore();
-    // While the module downloads and compiles: the strings and number formats of the language
-    // the page will show (the link's, else the browser's; the controller reads it the same way).
+    // While the module downloads and compiles: the strings of the language the page will show
+    // (the link's, else the browser's; the controller reads it the same way).
     const lang = knownLang(new URLSearchParams(location.hash.slice(1)).get('lang')) ?? browserLang();
     const strings = loadStrings(lang, document.baseURI);
-    fmt.prepare(lang);
     [core] = await Promise.all([loading, strings]);
   } catch (error) {
     // Without the core or the strings there is no text to speak, so this one message is built

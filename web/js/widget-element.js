@@ -153,10 +153,13 @@ export class VramCalculator extends HTMLElement {
     this.dispatchEvent(new CustomEvent('estimate-change', { detail: response, bubbles: true, composed: true }));
   }
 
-  /** view="fits": what runs on the device, drawn by the page's fits view (loaded the first time). */
+  /**
+   * view="fits": what runs on the device, drawn by the page's fits view (its code and the full
+   * module's sweep loaded the first time).
+   */
   #renderFits(response, view) {
     if (!this.#fits) {
-      this.#fitsLoading ??= import('./render/fits.js').then((module) => {
+      this.#fitsLoading ??= Promise.all([import('./render/fits.js'), this.#core.loadFull()]).then(([module]) => {
         module.bindFits(this.shadowRoot, {
           redraw: () => this.#schedule(),
           open: (model, format, device) => this.#choose({ view: null, model, format, device }),

@@ -4,8 +4,9 @@
 // a bad request is {ok: false, error: {code, message, field}}, never a thrown error.
 import createVramcalc from './vramcalc.mjs';
 
-// vramcalc.wasm answers every call but one with a config.json, which vramcalc-full.wasm (the
-// same with the importer) answers; each starts on its first call.
+// vramcalc.wasm answers evaluate(), catalog() and version(); vramcalc-full.wasm (the same with
+// the config.json importer and the sweep) answers a config.json and sweep(); each starts on its
+// first call.
 const instances = new Map();
 
 /** Node reads the wasm beside this file; a browser fetches it (vramcalc.mjs finds it). */
@@ -41,7 +42,7 @@ export async function evaluate(request = {}, config = undefined) {
 
 /** Every catalog model × format × device at once ({device} for one device: what runs on it). */
 export async function sweep(request = {}) {
-  return JSON.parse((await core()).sweep(JSON.stringify(request)));
+  return JSON.parse((await core('vramcalc-full.wasm')).sweep(JSON.stringify(request)));
 }
 
 /** The catalog: models, devices, formats, runtimes, the request's vocabulary and limits. */

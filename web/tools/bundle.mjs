@@ -1,7 +1,8 @@
 // Shrinks what a first visit downloads before the first numbers (the benchmark's budget):
 // <site>/app.js is the page's modules and the core's loader (vramcalc.mjs) in one minified
 // file, so the browser no longer walks a tree of 20 module requests before it can ask for the
-// wasm (what the page loads later, such as the fits view, is a chunk-*.js beside it); index.html loads it and preloads vramcalc.wasm alongside. The stylesheets and
+// wasm (what the page loads later, such as the fits view, is a chunk-*.js beside it);
+// index.html loads it and preloads vramcalc.wasm alongside. The stylesheets, boot.js and
 // vramcalc.mjs (which the widget imports) are minified in place. The unbundled js/ modules stay
 // for the widget and the embed.
 // Usage: node web/tools/bundle.mjs build-wasm/site
@@ -28,9 +29,10 @@ const { metafile } = await build({
   logLevel: 'warning',
 });
 
-for (const [name, loader] of [['vramcalc.mjs', 'js'],
+// boot.js is a classic script (no format: esbuild keeps it one).
+for (const [name, loader, format] of [['vramcalc.mjs', 'js', 'esm'], ['boot.js', 'js'],
   ...(await readdir(file('css'))).filter((f) => f.endsWith('.css')).map((f) => [`css/${f}`, 'css'])]) {
-  const { code } = await transform(await readFile(file(name), 'utf8'), { loader, minify: true, format: loader === 'js' ? 'esm' : undefined });
+  const { code } = await transform(await readFile(file(name), 'utf8'), { loader, minify: true, format });
   await writeFile(file(name), code);
 }
 
