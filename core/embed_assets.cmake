@@ -107,8 +107,12 @@ json_compact(text "${json}")
 set(DROP_KEYS "")
 cpp_text(devices_literal "${text}")
 
+set(strings_embedded true)
+if(DEFINED EMBED_STRINGS AND NOT EMBED_STRINGS)
+  set(strings_embedded false)
+endif()
 foreach(lang IN ITEMS de en)
-  if(DEFINED EMBED_STRINGS AND NOT EMBED_STRINGS)
+  if(NOT strings_embedded)
     set(text "{}")  # the program carries no UI strings (the wasm module: the page loads them)
   else()
     file(READ "${ASSETS_DIR}/i18n/${lang}.json" json)
@@ -133,6 +137,8 @@ std::string_view BuiltinDevicesJson() {
 std::string_view BuiltinStringsJson(Lang lang) {
   return lang == Lang::kDe ? ${strings_de} : ${strings_en};
 }
+
+bool BuiltinStringsEmbedded() { return ${strings_embedded}; }
 
 }  // namespace vramcalc::internal
 ")

@@ -15,6 +15,9 @@ namespace vramcalc::internal {
 std::string_view BuiltinModelsJson();
 std::string_view BuiltinDevicesJson();
 std::string_view BuiltinStringsJson(Lang lang);
+// False where the tables are left out (the wasm module: the page loads them), so that the
+// program links no reader for them.
+bool BuiltinStringsEmbedded();
 
 // Listings and selectors show families together, smallest model first (ParseCatalog orders
 // the models so).

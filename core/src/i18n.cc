@@ -14,6 +14,8 @@ std::string_view Strings::Text(std::string_view key) const {
 }
 
 const Strings& BuiltinStrings(Lang lang) {
+  static const Strings kNone;
+  if (!internal::BuiltinStringsEmbedded()) return kNone;
   // Built once, then immutable: the tables are constants of the program. A table that does
   // not parse stays empty (tests/core/builtin_data_test.cc proves both parse).
   static const auto kBuiltin = [](Lang which) {

@@ -39,18 +39,19 @@ export class PageController {
   // context moves (the slider), the model card, the curve and the matrix stay as they are, so
   // the core is asked for the context's sections alone and the rest comes from here.
   #full = { key: null, response: null };
-  #drawLower;
+  #lower;  // the sections below the simulator (lazy-sections.js)
+  #choicesTouched = false;  // a control other than the context changed since the last frame
   schedule = frameScheduler(() => this.render());
 
   constructor(core, root) {
     this.#core = core;
     this.#root = root;
     const section = (id) => byId(root, id).closest('section');
-    this.#drawLower = lazySections(byId(root, 'page'), [
-      [section('hardware'), (response, view) => renderHardware(root, response, view)],
-      [section('cmd-heading'), (response, view) => renderCommands(root, response, view)],
-      [section('related'), (response, view) => renderRelated(root, response, view)],
-    ]);
+    this.#lower = lazySections(byId(root, 'page'), [
+      [section('hardware'), 'hardware', (response, view) => renderHardware(root, response, view)],
+      [section('cmd-heading'), 'commands', (response, view) => renderCommands(root, response, view)],
+      [section('related'), 'related', (response, view) => renderRelated(root, response, view)],
+    ], () => this.schedule());
   }
 
   get catalog() { return this.#core.catalog; }
@@ -75,7 +76,13 @@ export class PageController {
   }
 
   update(patch) {
-    this.#scenario = fitToRuntime({ ...this.#scenario, ...patch }, this.catalog);
+    const next = { ...this.#scenario, ...patch };
+    // The context is no engine's choice: a slider move leaves the scenario fitted to its engine.
+    const contextOnly = Object.keys(patch).every((key) => key === 'context');
+    this.#scenario = contextOnly ? next : fitToRuntime(next, this.catalog);
+    // A choice the engine cannot run leaves the scenario as it was: the next frame sets the
+    // selectors back (a frame that only moves the context leaves them alone).
+    if (!contextOnly) this.#choicesTouched = true;
     this.schedule();
   }
 
@@ -128,10 +135,14 @@ export class PageController {
     const config = this.#scenario.model === CUSTOM_MODEL ? this.#custom : undefined;
     const key = JSON.stringify({ ...request, context: undefined, config });
     if (key === this.#full.key) {
-      const part = this.#core.evaluate({ ...request, sections: this.catalog.context_sections }, config);
+      // The sections out of view keep what they show (the exports export that) until they catch up.
+      const skipped = this.#lower.skipped(false);
+      const sections = this.catalog.context_sections.filter((name) => !skipped.has(name));
+      const part = this.#core.evaluate({ ...request, sections }, config);
       if (!part.ok) return { response: part, changed: false };
       const { model, curve, matrix } = this.#full.response;
-      return { response: { ...part, model, curve, matrix }, changed: false };
+      const kept = Object.fromEntries([...skipped].map((name) => [name, this.#shown[name]]));
+      return { response: { ...kept, ...part, model, curve, matrix }, changed: false };
     }
     const response = this.#core.evaluate(request, config);
     this.#full = response.ok ? { key, response } : { key: null, response: null };
@@ -160,7 +171,8 @@ export class PageController {
     const all = changed || this.#rendered.lang !== scenario.lang || this.#rendered.view !== scenario.view;
     this.#renderStatic(response, view);
     if (all) renderChoices(this.#root, response, view);
-    renderControls(this.#root, response, view);
+    renderControls(this.#root, response, view, all || this.#choicesTouched);
+    this.#choicesTouched = false;
     this.#renderViewSwitch(response, view);
     const notices = this.#notices.map(([key, values]) => t(key, values));
     if (scenario.view === 'fits') {
@@ -171,7 +183,7 @@ export class PageController {
       renderAccuracy(this.#root, response, view);
       renderPlot(this.#root, response, view);
       if (all) renderMatrix(this.#root, response, view);
-      this.#drawLower(response, view, all);
+      this.#lower.draw(response, view, all);
     }
     this.#showNotice(notices);
     const page = byId(this.#root, 'page');

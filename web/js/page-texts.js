@@ -104,10 +104,11 @@ export function renderChoices(root, response, { t, lang, catalog, scenario }) {
   ], scenario.gpus ? String(scenario.gpus) : 'auto');
 }
 
-/** The selectors' values and the context controls, every frame. */
-export function renderControls(root, response, { t, lang, catalog, scenario, maxLog2 }) {
+/** The context controls every frame, and the selectors' values when a choice may have changed. */
+export function renderControls(root, response, { t, lang, catalog, scenario, maxLog2 }, selectors = true) {
   const form = byId(root, 'controls');
-  for (const name of ['model', 'format', 'kv', 'runtime']) {
+  // Reading a long select's value walks its options: only when a choice may have changed.
+  for (const name of selectors ? ['model', 'format', 'kv', 'runtime'] : []) {
     if (form.elements[name].value !== scenario[name]) form.elements[name].value = scenario[name];
   }
   const range = byId(root, 'context-range');

@@ -222,6 +222,20 @@ function drawDecode(parts, s, response, { t, lang }) {
     tokens: fmt.contextLabel(last.context) }));
 }
 
+/**
+ * The areas and the decode curve, redrawn when the curve (the page keeps the same one while only
+ * the context moves), the scales, the bands or the language changed.
+ */
+function drawCurves(plot, s, response, view) {
+  const sim = response.simulator;
+  const key = [s.width, s.height, s.yMax, s.maxLog2, sim.weights_gib, sim.state_gib, s.base, view.lang].join('|');
+  if (plot.keys.curve === response.curve && plot.keys.curveScales === key) return;
+  plot.keys.curve = response.curve;
+  plot.keys.curveScales = key;
+  drawAreas(plot.parts, s, sim, response.curve);
+  drawDecode(plot.parts, s, response, view);
+}
+
 /** The capacity line, the model's max position and the out-of-memory point. */
 function drawMarks(parts, s, response, { t, lang }) {
   const sim = response.simulator;
@@ -278,8 +292,7 @@ function draw(plot, response, view) {
   put(parts.yAxis, view.t('plot.y_axis'));
   drawGrid(plot, s, view.lang);
   drawTicks(plot, s);
-  drawAreas(parts, s, response.simulator, response.curve);
-  drawDecode(parts, s, response, view);
+  drawCurves(plot, s, response, view);
   drawMarks(parts, s, response, view);
   drawCurrent(parts, s, response.simulator, size.scale);
   describe(parts, response, view);
