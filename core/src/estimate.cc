@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine_memory.h"
+#include "small_sort.h"
 
 namespace vramcalc {
 namespace {
@@ -101,8 +102,9 @@ KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double 
       AddToTier(layout, group.window_tokens, static_cast<double>(cached + indexed) * kv_bytes_per_element);
     }
   }
-  std::sort(layout.tiers.begin() + 1, layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count),
-            [](const KvLayout::Tier& a, const KvLayout::Tier& b) { return a.tokens_cap < b.tokens_cap; });
+  const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
+  internal::StableSortSmall(layout.tiers.begin() + 1, end,
+                            [](const KvLayout::Tier& a, const KvLayout::Tier& b) { return a.tokens_cap < b.tokens_cap; });
   const int64_t state_elements = SumOverGroups(model, [](const LayerGroup& g) { return g.state_elements; });
   layout.state_bytes = static_cast<double>(state_elements) * state_bytes_per_element /
                        static_cast<double>(std::max<int64_t>(1, head_divisor));

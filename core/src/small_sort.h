@@ -1,4 +1,5 @@
-// A stable sort for the catalog's short lists (a hundred models, a few dozen devices).
+// A stable sort for short lists: the catalog's hundred models, a few dozen devices, a KV
+// layout's eight tiers.
 #ifndef VRAMCALC_SRC_SMALL_SORT_H_
 #define VRAMCALC_SRC_SMALL_SORT_H_
 
