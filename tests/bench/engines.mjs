@@ -2,7 +2,8 @@
 // Firefox ESR, WebKitGTK), beside the control page in the same engine: the first numbers (the
 // `vramcalc:first-numbers` mark, median of five loads with nothing cached, Cache-Control:
 // no-store) and one evaluate() of a slider move inside the page (median over 2,000 calls after
-// 300 to warm up). Timings only: it prints a table and writes build-wasm/bench/engines.json,
+// 300 to warm up): with every section a move changes (the lower ones in view), and with the
+// simulator alone (at the top of the page, what the page asks for there). Timings only: it prints a table and writes build-wasm/bench/engines.json,
 // and fails only when an engine cannot run. Not part of `dev.sh test` (issue 15's
 // re-measurement; tests/bench/README.md has the figures).
 //
@@ -31,20 +32,25 @@ async function firstNumbers(session, url) {
   throw new Error(`${url}: no first numbers within 30 s`);
 }
 
-/** In the page: the core's evaluate() for a slider move, µs per call (median of 20 batches of 100). */
-async function evaluatePerCall() {
+/**
+ * In the page, one instance of the core: evaluate() for a slider move asking for each of
+ * `sectionLists`, µs per call (median of 20 batches of 100, after 300 calls to warm up).
+ */
+async function evaluatePerCall(sectionLists) {
   const { default: create } = await import('./vramcalc.mjs');
   const core = await create();
-  const requests = [4096, 8192, 16384, 32768].map((context) => JSON.stringify({
-    model: 'glm-4-32b-0414', context, sections: ['simulator', 'hardware', 'related', 'commands'] }));
-  for (let i = 0; i < 300; i += 1) core.evaluate(requests[i % requests.length]);
-  const batches = [];
-  for (let b = 0; b < 20; b += 1) {
-    const start = performance.now();
-    for (let i = 0; i < 100; i += 1) core.evaluate(requests[i % requests.length]);
-    batches.push(((performance.now() - start) * 1000) / 100);
-  }
-  return batches.sort((x, y) => x - y)[10];
+  return sectionLists.map((sections) => {
+    const requests = [4096, 8192, 16384, 32768].map((context) => JSON.stringify({
+      model: 'glm-4-32b-0414', context, sections }));
+    for (let i = 0; i < 300; i += 1) core.evaluate(requests[i % requests.length]);
+    const batches = [];
+    for (let b = 0; b < 20; b += 1) {
+      const start = performance.now();
+      for (let i = 0; i < 100; i += 1) core.evaluate(requests[i % requests.length]);
+      batches.push(((performance.now() - start) * 1000) / 100);
+    }
+    return batches.sort((x, y) => x - y)[10];
+  });
 }
 
 async function measure(engine, site, control) {
@@ -56,8 +62,12 @@ async function measure(engine, site, control) {
       bare.push(await firstNumbers(session, control.url));
       page.push(await firstNumbers(session, site.url));
     }
-    const evaluateUs = await session.evaluate(evaluatePerCall);
-    return { engine: session.version, control_ms: median(bare), page_ms: median(page), evaluate_us: evaluateUs };
+    const [evaluateUs, simulatorUs] = await session.evaluate(evaluatePerCall,
+      [['simulator', 'hardware', 'related', 'commands'], ['simulator']]);
+    return {
+      engine: session.version, control_ms: median(bare), page_ms: median(page),
+      evaluate_us: evaluateUs, evaluate_simulator_us: simulatorUs,
+    };
   } finally {
     await session.close();
   }
@@ -72,10 +82,12 @@ try {
   await site.close();
   await control.close();
 }
-console.log('engine'.padEnd(58), 'control', 'first numbers', 'over control', 'evaluate() per slider move');
+console.log('engine'.padEnd(58), 'control', 'first numbers', 'over control',
+  'evaluate() per slider move: every section / the simulator alone');
 for (const r of results) {
   console.log(r.engine.padEnd(58), `${r.control_ms.toFixed(0)} ms`.padEnd(7), `${r.page_ms.toFixed(0)} ms`.padEnd(13),
-    `+${(r.page_ms - r.control_ms).toFixed(0)} ms`.padEnd(12), `${r.evaluate_us.toFixed(0)} µs`);
+    `+${(r.page_ms - r.control_ms).toFixed(0)} ms`.padEnd(12),
+    `${r.evaluate_us.toFixed(0)} µs / ${r.evaluate_simulator_us.toFixed(0)} µs`);
 }
 await mkdir(path.join(repoRoot, 'build-wasm/bench'), { recursive: true });
 await writeFile(path.join(repoRoot, 'build-wasm/bench/engines.json'), `${JSON.stringify(results, null, 2)}\n`);
