@@ -1,13 +1,16 @@
 // What vramcalc.wasm, the module the first numbers wait for, leaves to vramcalc-full.wasm: the
-// config.json importer (core/src/hf_config.cc, 10 KiB gzip) and the sweep (sweep.cc, 2.5 KiB).
-// Each gets an answer here that says where it is done; the page, the widget and the package load
-// the full module when a config.json is given or a sweep is asked for.
+// config.json importer (core/src/hf_config.cc, 10 KiB gzip), the sweep (sweep.cc, 2.5 KiB) and
+// the sections below the simulator (core/src/lower_sections.cc with the commands, 9 KiB). Each
+// gets an answer here that says where it is done; the page loads the full module after its
+// first numbers (or for a config.json, or its fits view), the widget when it shows the hardware
+// table, and the package when a request asks for what only the full module answers.
 #include <cstdint>
 
 #include <emscripten/emscripten.h>
 
 #include "answer.h"
 #include "hf_config_internal.h"
+#include "lower_sections.h"
 #include "vramcalc/json_codec.h"
 
 namespace vramcalc::internal {
@@ -19,6 +22,15 @@ Result<ModelSpec> ParseHfConfigObject(json::Value) {
                "when a config.json is given).",
                "model"};
 }
+
+// Linked before the core's archive, these keep lower_sections.cc (and so the commands) out.
+std::optional<Error> BuildLowerSections(const Scenario&, const Request&, const Catalog&, Response&) {
+  return Error{"section_unavailable",
+               "This module computes no hardware table, related models or commands; vramcalc-full.wasm does "
+               "(the page loads it after the first numbers, the package when a request asks for them).",
+               "sections"};
+}
+void WriteLowerSections(JsonWriter&, const Response&) {}  // never reached: the build failed above
 
 }  // namespace vramcalc::internal
 

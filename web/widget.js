@@ -10,7 +10,8 @@
 // Every widget on a page shares one wasm instance. The module finds its files relative to
 // itself, so the folder can live under any path; it needs no inline script, no eval and no
 // service worker, and works under `script-src 'self' 'wasm-unsafe-eval'`. After every
-// recompute it dispatches `estimate-change` with the core's response as detail.
+// recompute it dispatches `estimate-change` with the core's response (the sections it computes,
+// web/README.md) as detail.
 import { VramCalculator } from './js/widget-element.js';
 
 VramCalculator.define();

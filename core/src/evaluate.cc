@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "engine_memory.h"
+#include "lower_sections.h"
 #include "small_sort.h"
 #include "vramcalc/display.h"
 #include "vramcalc/i18n.h"
@@ -285,68 +286,6 @@ std::vector<CurvePoint> BuildCurve(Scenario s) {
   return curve;
 }
 
-// The hardware table at the scenario's format, context and device count.
-std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request, const Catalog& catalog) {
-  std::vector<const Device*> devices;
-  const auto add = [&devices](const Device* device) {
-    if (std::find(devices.begin(), devices.end(), device) == devices.end()) devices.push_back(device);
-  };
-  for (const std::string& id : catalog.hardware_table) add(catalog.FindDevice(id));
-  for (const std::string& id : request.compare) add(catalog.FindDevice(id));
-  add(s.device);
-  std::vector<HardwareRow> rows;
-  for (const Device* device : devices) {
-    if (!s.runtime->RunsOn(*device)) continue;
-    Scenario row_scenario = s;
-    row_scenario.device = device;
-    const Footprint footprint = FootprintOf(row_scenario);
-    HardwareRow row;
-    row.device = device;
-    row.needed_gib = footprint.per_device_gib();
-    row.capacity_gib = CapacityGib(row_scenario);
-    row.usage_pct = 100.0 * row.needed_gib / row.capacity_gib;
-    row.fit = RateFit(*s.runtime, row.needed_gib, row.capacity_gib);
-    row.decode_tps = DecodeTokensPerSecond(row_scenario, footprint);
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-// Related models: the catalog's nearest in total memory at the same settings and device.
-// (Catalog entries were validated when the catalog was read.)
-std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const Catalog& catalog) {
-  constexpr std::size_t kMaxRelated = 5;
-  struct Ranked {
-    double distance;
-    RelatedModel related;
-    std::size_t index;
-  };
-  std::vector<Ranked> ranked;
-  ranked.reserve(catalog.models.size());
-  for (std::size_t i = 0; i < catalog.models.size(); ++i) {
-    const ModelSpec& other = catalog.models[i];
-    if (other.id == s.model->id) continue;
-    Scenario other_scenario = s;
-    other_scenario.model = &other;
-    const Footprint footprint = FootprintOf(other_scenario);
-    const double other_total = footprint.total_gib();
-    ranked.push_back(Ranked{std::abs(other_total - total_gib),
-                            RelatedModel{&other, other_total,
-                                         RateFit(*s.runtime, footprint.per_device_gib(), CapacityGib(s)),
-                                         other.BeyondMaxPosition(s.context_tokens)},
-                            i});
-  }
-  const std::size_t shown = std::min(kMaxRelated, ranked.size());
-  // Nearest first; ties keep catalog order, as a stable sort would.
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(),
-                    [](const Ranked& a, const Ranked& b) {
-                      return a.distance != b.distance ? a.distance < b.distance : a.index < b.index;
-                    });
-  std::vector<RelatedModel> related;
-  for (std::size_t i = 0; i < shown; ++i) related.push_back(ranked[i].related);
-  return related;
-}
-
 }  // namespace
 
 std::string RequestFieldHelp(const RequestField& field) {
@@ -418,13 +357,10 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   const auto wanted = [&request](uint32_t section) { return (request.sections & section) != 0; };
   if (wanted(kSectionModel)) response.model = *s.model;
   response.simulator = Simulate(s);
-  const SimulatorResult& sim = response.simulator;
   if (wanted(kSectionMatrix)) response.matrix = BuildMatrix(s, ladder);
   if (wanted(kSectionCurve)) response.curve = BuildCurve(s);
-  if (wanted(kSectionHardware)) response.hardware = BuildHardware(s, request, catalog);
-  if (wanted(kSectionRelated)) response.related = FindRelated(s, sim.total_gib, catalog);
-  if (wanted(kSectionCommands)) {
-    response.commands = BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens});
+  if (wanted(internal::kLowerSections)) {
+    if (auto error = internal::BuildLowerSections(s, request, catalog, response)) return *error;
   }
   return response;
 }

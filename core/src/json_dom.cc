@@ -229,6 +229,12 @@ class Parser {
     ++at_;  // '"'
     std::string& out = document_.strings_;
     while (at_ < text_.size()) {
+      // A run of printable ASCII is appended at once: byte by byte, strings were a third of the
+      // time the page's first reading of the built-in catalog took.
+      const std::size_t run = at_;
+      while (at_ < text_.size() && IsPlain(text_[at_])) ++at_;
+      out.append(text_.data() + run, at_ - run);
+      if (at_ == text_.size()) break;
       const auto c = static_cast<unsigned char>(text_[at_]);
       if (c == '"') {
         ++at_;
@@ -237,14 +243,17 @@ class Parser {
       if (c < 0x20) return Fail("a control character in a string");
       if (c == '\\') {
         if (!ParseEscape(out)) return false;
-      } else if (c < 0x80) {
-        out.push_back(static_cast<char>(c));
-        ++at_;
       } else if (!CopyUtf8(out)) {
         return false;
       }
     }
     return Fail("unterminated string");
+  }
+
+  // Printable ASCII but the quote and the backslash: copied as it is.
+  static bool IsPlain(char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
   }
 
   bool ParseEscape(std::string& out) {

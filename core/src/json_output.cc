@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "json_writer.h"
+#include "lower_sections.h"
 #include "schema.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
@@ -77,13 +78,6 @@ void IdArray(JsonWriter& w, std::string_view key, const Items& items, IdOf id_of
   w.BeginArray();
   for (const auto& item : items) w.Value(std::string_view(id_of(item)));
   w.EndArray();
-}
-
-void WriteDeviceRef(JsonWriter& w, const Device& device) {
-  w.Field("device", device.id);
-  w.Field("name", device.name);
-  w.Field("memory_gib", device.memory_gib);
-  w.Field("bandwidth_gbps", device.bandwidth_gbps);
 }
 
 // A decode rule and its error on its calibration rows (estimation model section 6).
@@ -219,54 +213,6 @@ void WriteMatrix(JsonWriter& w, const std::vector<MatrixRow>& matrix) {
       w.Null();
     }
     w.Field("recommended_device_count", row.recommended ? row.recommended->device_count : int64_t{0});
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
-void WriteHardware(JsonWriter& w, const std::vector<HardwareRow>& rows) {
-  w.Key("hardware");
-  w.BeginArray();
-  for (const HardwareRow& row : rows) {
-    w.BeginObject();
-    WriteDeviceRef(w, *row.device);
-    w.Field("needed_gib", row.needed_gib);
-    w.Field("capacity_gib", row.capacity_gib);
-    w.Field("usage_pct", row.usage_pct);
-    w.Field("fit", kFits.Id(row.fit));
-    w.Field("decode_tps", row.decode_tps);
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
-void WriteRelated(JsonWriter& w, const std::vector<RelatedModel>& related) {
-  w.Key("related");
-  w.BeginArray();
-  for (const RelatedModel& row : related) {
-    w.BeginObject();
-    w.Field("id", row.model->id);
-    w.Field("name", row.model->name);
-    w.Field("params_total", row.model->params_total);
-    w.Field("total_gib", row.total_gib);
-    w.Field("fit", kFits.Id(row.fit));
-    w.Field("max_position", row.model->max_position_embeddings);
-    w.Field("beyond_max_position", row.beyond_max_position);
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
-void WriteCommands(JsonWriter& w, const std::vector<Command>& commands) {
-  w.Key("commands");
-  w.BeginArray();
-  for (const Command& command : commands) {
-    w.BeginObject();
-    w.Field("id", command.id);
-    w.Field("engine", command.engine);
-    w.Field("title", command.title);
-    w.Field("language", command.language);
-    w.Field("text", command.text);
     w.EndObject();
   }
   w.EndArray();
@@ -484,9 +430,7 @@ std::string SerializeResponse(const Response& response) {
   if (wanted(kSectionSimulator)) WriteSimulator(w, response.simulator);
   if (wanted(kSectionCurve)) WriteCurve(w, response.curve);
   if (wanted(kSectionMatrix)) WriteMatrix(w, response.matrix);
-  if (wanted(kSectionHardware)) WriteHardware(w, response.hardware);
-  if (wanted(kSectionRelated)) WriteRelated(w, response.related);
-  if (wanted(kSectionCommands)) WriteCommands(w, response.commands);
+  internal::WriteLowerSections(w, response);
   w.EndObject();
   return std::move(w).Take();
 }

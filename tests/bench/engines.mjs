@@ -38,7 +38,7 @@ async function firstNumbers(session, url) {
  */
 async function evaluatePerCall(sectionLists) {
   const { default: create } = await import('./vramcalc.mjs');
-  const core = await create();
+  const core = await create({ file: 'vramcalc-full.wasm' });  // the module that has every section
   return sectionLists.map((sections) => {
     const requests = [4096, 8192, 16384, 32768].map((context) => JSON.stringify({
       model: 'glm-4-32b-0414', context, sections }));

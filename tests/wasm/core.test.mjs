@@ -3,7 +3,9 @@
 // complete catalog.
 //
 // Needs both builds (see README): build/core/vramcalc and build-wasm/site/vramcalc.{mjs,wasm}
-// with vramcalc-full.wasm (the same with the config.json importer).
+// with vramcalc-full.wasm. The suites ask vramcalc-full.wasm, which answers everything; one test
+// checks that vramcalc.wasm (the first module: no importer, no sweep, no sections below the
+// simulator) answers as it does where it answers.
 // VRAMCALC_CLI and VRAMCALC_SITE_DIR override those paths.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,9 +32,9 @@ const DEVICES = [
 const VALID_REQUEST = JSON.stringify({ model: 'glm-4-32b-0414' });
 
 /** @type {{version(): string, evaluate(request: string | Uint8Array): string, sweep(request: string): string,
- *            catalog(): string}} */
+ *            catalog(): string}} vramcalc-full.wasm */
 let vramcalc;
-let full;  // vramcalc-full.wasm
+let light;  // vramcalc.wasm
 
 async function missingBuildOutputs() {
   const missing = [];
@@ -56,8 +58,8 @@ function loadModule() {
     if (missing) throw new Error(missing);
     const { default: createVramcalc } = await import(pathToFileURL(mjsPath).href);
     // The module is built for the web only; Node hands it the bytes instead of fetching them.
-    vramcalc = await createVramcalc({ wasmBinary: await readFile(wasmPath) });
-    full = await createVramcalc({ wasmBinary: await readFile(fullPath) });
+    light = await createVramcalc({ wasmBinary: await readFile(wasmPath) });
+    vramcalc = await createVramcalc({ wasmBinary: await readFile(fullPath) });
   })();
   return loading;
 }
@@ -170,7 +172,7 @@ describe('parity with the native CLI', () => {
       const file = path.join(dir, name);
       const config = JSON.parse(await readFile(file, 'utf8'));
       for (const extra of [{}, { format: 'Q8_0', context: 131072, device_count: 2 }]) {
-        const wasm = full.evaluate(JSON.stringify({ model: config, ...extra }));
+        const wasm = vramcalc.evaluate(JSON.stringify({ model: config, ...extra }));
         const native = spawnSync(cliPath, ['evaluate', '--config', file, JSON.stringify(extra)], { encoding: 'utf8' });
         assert.equal(native.status, 0, `vramcalc evaluate --config ${name}: ${native.stdout}${native.stderr}`);
         assert.equal(wasm, native.stdout.replace(/\n$/, ''), `wasm and native differ for ${name} ${JSON.stringify(extra)}`);
@@ -179,28 +181,49 @@ describe('parity with the native CLI', () => {
     }
   });
 
-  test('vramcalc.wasm answers as vramcalc-full.wasm does, and a config.json and a sweep with where they are done', () => {
-    // The same core without the importer and the sweep: byte for byte, catalog models, bad requests.
+  test('vramcalc.wasm answers as vramcalc-full.wasm does, and the lower sections, a config.json and a sweep with where they are done', () => {
+    // The same core without the importer, the sweep and the sections below the simulator: byte
+    // for byte for the sections it has and for bad requests.
+    const first = ['model', 'simulator', 'curve', 'matrix'];
     const requests = [VALID_REQUEST, '{"model":"qwen3.5-9b","runtime":"llamacpp","context":131072}',
       '{"model":"deepseek-v4-flash","runtime":"vllm","format":"FP8","device":"h100-80gb","device_count":8}',
       '{"model":"glm-4-32b-0414","context":-5}', '{"model":', '{"model":"glm-4-32b-0414","context":NaN}',
-      '['.repeat(100000), '{"model":"glm-4-32b-0414","device":"custom:20:800:vulkan:RX 7900 XT"}'];
-    for (const request of requests) assert.equal(vramcalc.evaluate(request), full.evaluate(request), request.slice(0, 80));
-    // A sweep: an error naming the module that sweeps (the full one's answer is checked above).
-    const swept = JSON.parse(vramcalc.sweep('{"device":"rtx-4090-24gb","context":8192}'));
+      '['.repeat(100000), '{"model":"glm-4-32b-0414","device":"custom:20:800:vulkan:RX 7900 XT"}',
+      '{"model":"glm-4-32b-0414","sections":["hardware"],"compare":["no-such-gpu"]}'];
+    let answered = 0;
+    for (const request of requests) {
+      const whole = vramcalc.evaluate(request);
+      if (!JSON.parse(whole).ok) {
+        assert.equal(light.evaluate(request), whole, request.slice(0, 80));
+        continue;
+      }
+      const upper = JSON.stringify({ ...JSON.parse(request), sections: first });
+      assert.equal(light.evaluate(upper), vramcalc.evaluate(upper), upper);
+      answered += 1;
+      // Any of the lower sections: an error naming the field and the module that has them.
+      for (const sections of [undefined, ['hardware'], ['simulator', 'related'], ['commands']]) {
+        const answer = light.evaluate(JSON.stringify({ ...JSON.parse(request), sections }));
+        const { ok, error } = JSON.parse(answer);
+        assert.deepEqual([ok, error.code, error.field], [false, 'section_unavailable', 'sections'], answer);
+        assert.match(error.message, /vramcalc-full\.wasm/);
+      }
+    }
+    assert.equal(answered, 4);
+    // A sweep: an error naming the module that sweeps (the full one's answer is checked below).
+    const swept = JSON.parse(light.sweep('{"device":"rtx-4090-24gb","context":8192}'));
     assert.deepEqual([swept.ok, swept.error.code], [false, 'sweep_unavailable']);
     assert.match(swept.error.message, /vramcalc-full\.wasm/);
-    assert.equal(JSON.parse(full.sweep('{"device":"rtx-4090-24gb","context":8192}')).ok, true);
-    assert.equal(vramcalc.catalog(), full.catalog());
-    assert.equal(vramcalc.version(), full.version());
+    assert.equal(JSON.parse(vramcalc.sweep('{"device":"rtx-4090-24gb","context":8192}')).ok, true);
+    assert.equal(light.catalog(), vramcalc.catalog());
+    assert.equal(light.version(), vramcalc.version());
     // A config.json, in the request or beside it: an error naming the model and the module.
-    for (const answer of [vramcalc.evaluate('{"model": {"model_type": "llama"}}'),
-      vramcalc.evaluateWithConfig('{}', '{"model_type": "llama"}')]) {
+    for (const answer of [light.evaluate('{"model": {"model_type": "llama"}}'),
+      light.evaluateWithConfig('{}', '{"model_type": "llama"}')]) {
       const { ok, error } = JSON.parse(answer);
       assert.deepEqual([ok, error.code, error.field], [false, 'config_import_unavailable', 'model'], answer);
       assert.match(error.message, /vramcalc-full\.wasm/);
     }
-    assert.ok(JSON.parse(full.evaluate('{"model": {"model_type": "llama"}}')).error.field.startsWith('model.'));
+    assert.ok(JSON.parse(vramcalc.evaluate('{"model": {"model_type": "llama"}}')).error.field.startsWith('model.'));
   });
 
   test('hostile requests are answered the same natively (stdin)', () => {
@@ -418,7 +441,7 @@ describe('sweep()', () => {
   let sweep;
   before(async () => {
     await loadModule();
-    sweep = JSON.parse(full.sweep('{}'));
+    sweep = JSON.parse(vramcalc.sweep('{}'));
   });
   const cellIndex = (model, format, device) =>
     (sweep.models.indexOf(model) * sweep.formats.length + sweep.formats.indexOf(format)) * sweep.devices.length +
@@ -473,10 +496,10 @@ describe('sweep()', () => {
     for (const request of ['{}', '{"context":131072,"batch":4,"kv_dtype":"q4_0"}', '{"context":0}', '{"kv_dtype":7}',
       '{"device":"rtx-4090-24gb","compare":["h100-80gb"],"context":8192}', '{"device":"rtx-9999"}']) {
       const native = spawnSync(cliPath, ['sweep', request], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      assert.equal(full.sweep(request), native.stdout.trimEnd(), request);
+      assert.equal(vramcalc.sweep(request), native.stdout.trimEnd(), request);
     }
-    assert.equal(JSON.parse(full.sweep('{"context":0}')).error.field, 'context');
-    assert.equal(JSON.parse(full.sweep('{"model":"glm-4-32b-0414"}')).error.field, 'model');
+    assert.equal(JSON.parse(vramcalc.sweep('{"context":0}')).error.field, 'context');
+    assert.equal(JSON.parse(vramcalc.sweep('{"model":"glm-4-32b-0414"}')).error.field, 'model');
   });
 });
 

@@ -9,7 +9,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, dataValue, hashHas, hashParams, launch,
+  TEST_TIMEOUT_MS, WAIT_MS, assertCleanBodyText, assertClose, assertHealthy, byTestId, dataValue, hashHas, hashParams, launch,
   loadCore, missingPrerequisites, numberValue, openPage, settle, shownText, waitForDataValue,
   waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
@@ -451,5 +451,58 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()),
       await page.locator(byTestId('cmd-vllm')).textContent());
     await assertHealthy(env, page, 'after copying');
+  });
+});
+
+// The first numbers need only vramcalc.wasm; the hardware table, the related models and the
+// commands are vramcalc-full.wasm's, which the page loads right after them. A fresh browser
+// each (no service worker answers in between), the full module held back or refused.
+describe('vramcalc page: the sections below the simulator come with the full module', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
+  let fresh;
+  after(async () => fresh?.close(), { timeout: TEST_TIMEOUT_MS });
+
+  /** A fresh page whose request for vramcalc-full.wasm waits for `answer(route)`. */
+  async function freshPage(answer) {
+    await fresh?.close();
+    fresh = await launch();
+    await fresh.page.route('**/vramcalc-full.wasm', answer);
+    await fresh.page.goto(fresh.url(), { waitUntil: 'load', timeout: WAIT_MS });
+    await waitForDataValue(fresh, fresh.page, 'total');
+    return fresh.page;
+  }
+
+  test('the first numbers come before it; the page is busy until the sections below are drawn', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      let release;
+      const held = new Promise((resolve) => { release = resolve; });
+      const page = await freshPage(async (route) => { await held; await route.continue(); });
+      // The reference page's simulator (21,78 GB), its matrix, and nothing below yet.
+      assert.equal(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total));
+      assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
+      assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
+      assert.equal(await page.locator(byTestId('hw-row')).count(), 0, 'no hardware rows before the full module');
+      assert.equal(await page.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers').length), 1);
+      release();
+      await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+      // The reference page's hardware table: the RTX 4090 decodes at 29,4 tok/s.
+      assert.equal(await shownText(page, '[data-testid="hw-row"][data-device="rtx-4090-24gb"] [data-testid="hw-decode"]'),
+        toGerman(referenceHardware['rtx-4090-24gb'][4]));
+      assert.ok((await page.locator(byTestId('cmd-vllm')).textContent()).includes('vllm serve'), 'the commands');
+      assert.ok(await page.locator(byTestId('related-row')).count() > 0, 'the related models');
+      await assertHealthy(fresh, page, 'whole');
+    });
+
+  test('without it, a notice says so and the rest of the page works', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const page = await freshPage((route) => route.abort('failed'));
+    await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+    assert.match(await shownText(page, 'notice'), /^Hardware-Tabelle, verwandte Modelle und Befehle konnten nicht geladen werden/);
+    assert.equal(await page.locator(byTestId('hw-row')).count(), 0);
+    await choose(page, 'format', 'Q8_0');
+    assert.notEqual(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total), 'the simulator still follows');
+    // The one problem: the refused request, which the browser reports.
+    assert.ok(fresh.problems.every((problem) => /vramcalc-full\.wasm|Failed to load resource/.test(problem)),
+      fresh.problems.join('\n'));
+    fresh.problems.length = 0;
+    await assertCleanBodyText(page, 'without the full module');
   });
 });

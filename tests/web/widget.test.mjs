@@ -89,8 +89,10 @@ describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     assert.equal(await widgetText(page, 'b', 'total'), '13.22 GB');
     assert.equal(await page.locator('#b [data-testid="matrix-cell"]').count(), 32, 'sections add the matrix');
     assert.ok(await page.locator('#b [data-testid="hw-row"]').count() >= 8, 'and the hardware table');
-    assert.deepEqual(wasmRequests.map((url) => new URL(url).pathname), [`/${SUB_PATH}/vramcalc.wasm`],
-      'both widgets share one wasm instance, found beside widget.js');
+    // The hardware table is vramcalc-full.wasm's: #b loads it; each module once, beside widget.js.
+    assert.deepEqual(wasmRequests.map((url) => new URL(url).pathname),
+      [`/${SUB_PATH}/vramcalc.wasm`, `/${SUB_PATH}/vramcalc-full.wasm`],
+      'both widgets share the instances, found beside widget.js');
     assert.equal((await page.locator('#a [data-testid="total"]').evaluate((n) => getComputedStyle(n).color)),
       'rgb(1, 2, 3)', '::part(total) themes the total');
     assert.deepEqual(await page.evaluate(() => window.__violations), [], 'no CSP violation');

@@ -40,6 +40,9 @@ export class PageController {
   // the core is asked for the context's sections alone and the rest comes from here.
   #full = { key: null, response: null };
   #lower;  // the sections below the simulator (lazy-sections.js)
+  #lowerLoading = null;  // vramcalc-full.wasm on its way for them
+  #lowerFailed = false;  // it could not load: the page is whole without them
+  #marked = false;  // the first numbers are shown (the benchmark's mark is set)
   #choicesTouched = false;  // a control other than the context changed since the last frame
   schedule = frameScheduler(() => this.render());
 
@@ -130,13 +133,23 @@ export class PageController {
     if (runs) this.#notices = [['custom.published_format', { format: published }]];
   }
 
+  /**
+   * The sections below the simulator wait for vramcalc-full.wasm, which has their code and loads
+   * after the first numbers: until it is there, the core is not asked for them.
+   */
+  #unavailable() {
+    return this.#core.hasFull() ? new Set() : this.#lower.names;
+  }
+
   #evaluate() {
     const request = requestFor(this.#scenario, this.catalog);
+    const unavailable = this.#unavailable();
+    if (unavailable.size > 0) request.sections = this.catalog.sections.filter((name) => !unavailable.has(name));
     const config = this.#scenario.model === CUSTOM_MODEL ? this.#custom : undefined;
     const key = JSON.stringify({ ...request, context: undefined, config });
     if (key === this.#full.key) {
       // The sections out of view keep what they show (the exports export that) until they catch up.
-      const skipped = this.#lower.skipped(false);
+      const skipped = unavailable.size > 0 ? unavailable : this.#lower.skipped(false);
       const sections = this.catalog.context_sections.filter((name) => !skipped.has(name));
       const part = this.#core.evaluate({ ...request, sections }, config);
       if (!part.ok) return { response: part, changed: false };
@@ -183,15 +196,28 @@ export class PageController {
       renderAccuracy(this.#root, response, view);
       renderPlot(this.#root, response, view);
       if (all) renderMatrix(this.#root, response, view);
-      this.#lower.draw(response, view, all);
+      if (this.#core.hasFull()) this.#lower.draw(response, view, all);
     }
     this.#showNotice(notices);
-    const page = byId(this.#root, 'page');
-    if (page.getAttribute('aria-busy') === 'false') return;
-    page.setAttribute('aria-busy', 'false');  // also after another language's strings came
-    if (performance.getEntriesByName('vramcalc:first-numbers').length === 0) {
+    if (!this.#marked) {
+      this.#marked = true;
       performance.mark('vramcalc:first-numbers');  // the benchmark's "first numbers"
     }
+    // Whole once the sections below the simulator are drawn (or their module could not load).
+    const whole = this.#core.hasFull() || this.#lowerFailed;
+    if (!whole) this.#loadLower();
+    const page = byId(this.#root, 'page');
+    const busy = whole ? 'false' : 'true';
+    if (page.getAttribute('aria-busy') !== busy) page.setAttribute('aria-busy', busy);
+  }
+
+  /** vramcalc-full.wasm for the sections below the simulator; if it cannot load, a notice says so. */
+  #loadLower() {
+    this.#lowerLoading ??= this.#core.loadFull().then(() => this.schedule(), (error) => {
+      this.#lowerFailed = true;
+      this.#notices = [['error.lower', { error: String(error?.message ?? error) }]];
+      this.schedule();
+    });
   }
 
   /**

@@ -19,16 +19,18 @@ export function useWasmBinary(bytes) {
 }
 
 /**
- * The core: vramcalc.wasm, and vramcalc-full.wasm (the same with the config.json importer and
- * the sweep) once loadFull() has brought it.
+ * The core: vramcalc.wasm, and vramcalc-full.wasm (the same with the config.json importer, the
+ * sweep and the sections below the simulator) once loadFull() has brought it; it then answers
+ * every call.
  * @returns {Promise<{version: () => string, catalog: object,
  *                    evaluate: (request: object, configText?: string) => object,
  *                    sweep: (request: object) => object,
  *                    hasFull: () => boolean, loadFull: () => Promise<void>}>}
  *   evaluate() with `configText` takes the model from that config.json text, checked as it was
- *   pasted (the core names the key where it breaks), and `request` without "model"; before
- *   loadFull() has resolved, its answer is the error config_import_unavailable, and sweep()'s
- *   sweep_unavailable.
+ *   pasted (the core names the key where it breaks), and `request` without "model". Before
+ *   loadFull() has resolved, that answer is the error config_import_unavailable, sweep()'s
+ *   sweep_unavailable, and a request for the hardware table, the related models or the commands
+ *   (`sections`; all of them by default) section_unavailable.
  */
 export function loadCore() {
   if (!corePromise) {
@@ -50,7 +52,7 @@ export function loadCore() {
       return {
         version: () => instance.version(),
         evaluate: (request, configText) => JSON.parse(configText === undefined
-          ? instance.evaluate(JSON.stringify(request))
+          ? (full ?? instance).evaluate(JSON.stringify(request))
           : (full ?? instance).evaluateWithConfig(JSON.stringify(request), configText)),
         sweep: (request) => JSON.parse((full ?? instance).sweep(JSON.stringify(request))),
         catalog,

@@ -12,10 +12,11 @@ const REST_MS = 120;
  * @param {Array<[Element, string, (response: object, view: object) => void]>} sections each
  *   section's element, the name of its part of the core's answer, and how it draws
  * @param {() => void} redraw asks for a frame (one that computes and draws every section)
- * @returns {{skipped: (all: boolean) => Set<string>,
+ * @returns {{names: Set<string>, skipped: (all: boolean) => Set<string>,
  *            draw: (response: object, view: object, all: boolean) => void}}
- *   skipped(): the parts this frame leaves out (none when `all`, for any change but the
- *   context); draw(): draws the others, and catches up later on the rest.
+ *   names: the sections' parts of the answer; skipped(): the parts this frame leaves out (none
+ *   when `all`, for any change but the context); draw(): draws the others, and catches up later
+ *   on the rest.
  */
 export function lazySections(page, sections, redraw) {
   const inView = new Set();
@@ -44,6 +45,7 @@ export function lazySections(page, sections, redraw) {
     : sections.filter(([section]) => !inView.has(section)).map(([, name]) => name));
 
   return {
+    names: new Set(sections.map(([, name]) => name)),
     skipped,
     draw(response, view, all) {
       const left = skipped(all);

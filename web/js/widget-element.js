@@ -114,8 +114,16 @@ export class VramCalculator extends HTMLElement {
       loadStrings(scenario.lang, SITE).then(() => this.#schedule(), (error) => this.#fail(error));
       return;
     }
+    const shown = scenario.view === 'fits' ? new Set() : this.#sections();
+    // The hardware table is vramcalc-full.wasm's: it comes first (once) when the widget shows it.
+    if (shown.has('hardware') && !this.#core.hasFull()) {
+      this.#core.loadFull().then(() => this.#schedule(), (error) => this.#fail(error));
+      return;
+    }
     const t = makeTranslator(scenario.lang);
-    const response = this.#core.evaluate(requestFor(scenario, catalog));
+    // What it draws: the header (model, matrix), the simulator and slider (curve), the tables shown.
+    const sections = ['model', 'simulator', 'curve', 'matrix', ...(shown.has('hardware') ? ['hardware'] : [])];
+    const response = this.#core.evaluate({ ...requestFor(scenario, catalog), sections });
     const p = this.#parts;
     if (!response.ok) {
       p.error.hidden = false;
@@ -140,7 +148,6 @@ export class VramCalculator extends HTMLElement {
     } else {
       renderSimulator(this.shadowRoot, response, view);
     }
-    const shown = fits ? new Set() : this.#sections();
     for (const [name, render] of TABLES) {
       const wrap = byId(this.shadowRoot, `${name}-wrap`);
       if (wrap.hidden === shown.has(name)) wrap.hidden = !shown.has(name);

@@ -4,9 +4,9 @@
 // a bad request is {ok: false, error: {code, message, field}}, never a thrown error.
 import createVramcalc from './vramcalc.mjs';
 
-// vramcalc.wasm answers evaluate(), catalog() and version(); vramcalc-full.wasm (the same with
-// the config.json importer and the sweep) answers a config.json and sweep(); each starts on its
-// first call.
+// vramcalc.wasm answers catalog(), version() and evaluate() but for the sections below the
+// simulator; vramcalc-full.wasm (the same with the config.json importer, the sweep and those
+// sections) answers those, a config.json and sweep(); each starts on its first call.
 const instances = new Map();
 
 /** Node reads the wasm beside this file; a browser fetches it (vramcalc.mjs finds it). */
@@ -34,7 +34,11 @@ export async function evaluate(request = {}, config = undefined) {
   const text = JSON.stringify(request);
   // A config.json, beside the request or as its model, is read by the full module.
   const pasted = config !== undefined || (typeof request?.model === 'object' && request.model !== null);
-  if (!pasted) return JSON.parse((await core()).evaluate(text));
+  if (!pasted) {
+    const answer = JSON.parse((await core()).evaluate(text));
+    // The hardware table, the related models and the commands (every section by default).
+    if (answer.ok || answer.error.code !== 'section_unavailable') return answer;
+  }
   const full = await core('vramcalc-full.wasm');
   if (config === undefined) return JSON.parse(full.evaluate(text));
   return JSON.parse(full.evaluateWithConfig(text, typeof config === 'string' ? config : JSON.stringify(config)));
