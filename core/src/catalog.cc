@@ -103,11 +103,4 @@ Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devi
   return catalog;
 }
 
-const Result<Catalog>& BuiltinCatalog() {
-  // Built once, then immutable: the catalog is a constant of the program.
-  static const Result<Catalog> kCatalog =
-      ParseCatalog(internal::BuiltinModelsJson(), internal::BuiltinDevicesJson());
-  return kCatalog;
-}
-
 }  // namespace vramcalc

@@ -9,13 +9,9 @@ import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from
 import { lazySections } from './lazy-sections.js';
 import { bindModelFilter } from './model-filter.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
-import { registerServiceWorker } from './pwa.js';
 import { renderAccuracy } from './render/accuracy.js';
-import { copyFrom, renderCommands } from './render/commands.js';
-import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
 import { renderPlot } from './render/plot.js';
-import { renderRelated } from './render/related.js';
 import { renderSimulator } from './render/simulator.js';
 import {
   CUSTOM_MODEL, customDevice, customDeviceText, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
@@ -31,7 +27,7 @@ export class PageController {
   #notices = [];  // [key, values] of the strings to show, translated as they are drawn
   #custom = storedConfig();  // the pasted config.json's text, or null
   #customName = '';
-  #rendered = { lang: null, model: null, custom: null, view: undefined };
+  #rendered = { lang: null, model: null, custom: null, view: undefined, card: false };
   #fits = null;  // render/fits.js, once the view has shown
   #shown = null;  // the answer the page shows (the tables' exports)
   #fitsLoading = null;
@@ -40,8 +36,9 @@ export class PageController {
   // the core is asked for the context's sections alone and the rest comes from here.
   #full = { key: null, response: null };
   #lower;  // the sections below the simulator (lazy-sections.js)
-  #lowerLoading = null;  // vramcalc-full.wasm on its way for them
-  #lowerFailed = false;  // it could not load: the page is whole without them
+  #lowerCode = null;  // their renderers and the card's (later.js), once loaded with vramcalc-full.wasm
+  #lowerLoading = null;  // both on their way
+  #lowerFailed = false;  // they could not load: the page is whole without them
   #marked = false;  // the first numbers are shown (the benchmark's mark is set)
   #choicesTouched = false;  // a control other than the context changed since the last frame
   schedule = frameScheduler(() => this.render());
@@ -50,10 +47,11 @@ export class PageController {
     this.#core = core;
     this.#root = root;
     const section = (id) => byId(root, id).closest('section');
+    const code = () => this.#lowerCode;
     this.#lower = lazySections(byId(root, 'page'), [
-      [section('hardware'), 'hardware', (response, view) => renderHardware(root, response, view)],
-      [section('cmd-heading'), 'commands', (response, view) => renderCommands(root, response, view)],
-      [section('related'), 'related', (response, view) => renderRelated(root, response, view)],
+      [section('hardware'), 'hardware', (response, view) => code().renderHardware(root, response, view)],
+      [section('cmd-heading'), 'commands', (response, view) => code().renderCommands(root, response, view)],
+      [section('related'), 'related', (response, view) => code().renderRelated(root, response, view)],
     ], () => this.schedule());
   }
 
@@ -134,11 +132,15 @@ export class PageController {
   }
 
   /**
-   * The sections below the simulator wait for vramcalc-full.wasm, which has their code and loads
-   * after the first numbers: until it is there, the core is not asked for them.
+   * The sections below the simulator wait for vramcalc-full.wasm, which has their code, and for
+   * their renderers: both load after the first numbers. Until then the core is not asked for them.
    */
+  #lowerReady() {
+    return this.#lowerCode !== null && this.#core.hasFull();
+  }
+
   #unavailable() {
-    return this.#core.hasFull() ? new Set() : this.#lower.names;
+    return this.#lowerReady() ? new Set() : this.#lower.names;
   }
 
   #evaluate() {
@@ -196,24 +198,31 @@ export class PageController {
       renderAccuracy(this.#root, response, view);
       renderPlot(this.#root, response, view);
       if (all) renderMatrix(this.#root, response, view);
-      if (this.#core.hasFull()) this.#lower.draw(response, view, all);
+      if (this.#lowerReady()) this.#lower.draw(response, view, all);
     }
     this.#showNotice(notices);
     if (!this.#marked) {
       this.#marked = true;
       performance.mark('vramcalc:first-numbers');  // the benchmark's "first numbers"
     }
-    // Whole once the sections below the simulator are drawn (or their module could not load).
-    const whole = this.#core.hasFull() || this.#lowerFailed;
+    // Whole once the sections below the simulator are drawn (or their code could not load).
+    const whole = this.#lowerReady() || this.#lowerFailed;
     if (!whole) this.#loadLower();
     const page = byId(this.#root, 'page');
     const busy = whole ? 'false' : 'true';
     if (page.getAttribute('aria-busy') !== busy) page.setAttribute('aria-busy', busy);
   }
 
-  /** vramcalc-full.wasm for the sections below the simulator; if it cannot load, a notice says so. */
+  /**
+   * vramcalc-full.wasm and the renderers for the sections below the simulator; if they cannot
+   * load, a notice says so.
+   */
   #loadLower() {
-    this.#lowerLoading ??= this.#core.loadFull().then(() => this.schedule(), (error) => {
+    this.#lowerLoading ??= Promise.all([this.#core.loadFull(), import('./later.js')]).then(([, code]) => {
+      this.#lowerCode = code;
+      code.registerServiceWorker(() => this.translator());
+      this.schedule();
+    }, (error) => {
       this.#lowerFailed = true;
       this.#notices = [['error.lower', { error: String(error?.message ?? error) }]];
       this.schedule();
@@ -315,12 +324,20 @@ export class PageController {
     const { lang, model } = this.#scenario;
     const rendered = this.#rendered;
     const viewName = this.#scenario.view;
-    if (rendered.lang === lang && rendered.model === model && rendered.custom === this.#custom && rendered.view === viewName) return;
-    if (model === CUSTOM_MODEL) this.#customName = response.model.name;
-    renderStatic(this.#root, response, view, {
-      version: this.#core.version(), customName: this.#custom === null ? null : this.#customName,
-    });
-    this.#rendered = { lang, model, custom: this.#custom, view: viewName };
+    const same = rendered.lang === lang && rendered.model === model && rendered.custom === this.#custom;
+    if (!same || rendered.view !== viewName) {
+      if (model === CUSTOM_MODEL) this.#customName = response.model.name;
+      renderStatic(this.#root, response, view, {
+        version: this.#core.version(), customName: this.#custom === null ? null : this.#customName,
+      });
+      this.#rendered = { lang, model, custom: this.#custom, view: viewName, card: same && rendered.card };
+    }
+    // The architecture card, far below the fold, comes with the code that loads after the first
+    // numbers, and again with another model or language.
+    if (this.#lowerCode && !this.#rendered.card) {
+      this.#lowerCode.renderCard(this.#root, response.model, view);
+      this.#rendered.card = true;
+    }
   }
 
   /** A table's export (its code loads on the first click), of the answer it shows. */
@@ -377,7 +394,7 @@ export class PageController {
     });
     root.addEventListener('click', (event) => {
       const button = event.target.closest('button.copy[data-copy]');
-      if (button) copyFrom(button, this.translator());
+      if (button) this.#lowerCode?.copyFrom(button, this.translator());  // a command's: drawn by that code
       const exporter = event.target.closest('button[data-export]');
       if (exporter) this.#exportTable(exporter);
     });
@@ -425,7 +442,6 @@ export function startPage(core, root) {
   page.readHash();
   page.bind();
   page.render();
-  registerServiceWorker(() => page.translator());
   // The other languages' strings once the page is idle, so that switching is instant (and works
   // offline before the service worker has cached them).
   const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 200));

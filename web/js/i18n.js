@@ -60,6 +60,9 @@ const NAMES = { de: 'Deutsch', en: 'English' };
 /** A language's name in itself ("Deutsch", "English"). */
 export const langName = (lang) => NAMES[lang];
 
+/** The <optgroup> label of a device: vendor and class. */
+export const deviceGroup = (t, device) => t(`device_group.${device.vendor}.${device.class}`);
+
 /** The first of `tags` (language tags) that the page speaks, else German (the reference locale). */
 export function preferredLang(tags) {
   for (const tag of tags) {

@@ -3,9 +3,7 @@
 // settings, and the context controls that follow every frame.
 import { byId, fillSelect, put, putPart, setAttr } from './dom.js';
 import * as fmt from './format.js';
-import { LANGS, applyTexts, langName } from './i18n.js';
-import { renderCard } from './render/card.js';
-import { deviceGroup } from './render/hardware.js';
+import { LANGS, applyTexts, deviceGroup, langName } from './i18n.js';
 import { sliderPosition } from './controls.js';
 import { CUSTOM_MODEL, customDevice, formatsFor, runtimeOf } from './state.js';
 
@@ -66,7 +64,6 @@ export function renderStatic(root, response, view, { version, customName }) {
   putPart(root, 'summary', summaryOf(model, view));
   applyTexts(root, t, { model: model.name });
   putPart(root, 'footer-text', t('footer.text', { version }));
-  renderCard(root, model, view);
   fillSelect(byId(root, 'prefs').elements.lang, LANGS.map((l) => [l, langName(l)]), lang);
   const form = byId(root, 'controls');
   const models = catalog.models.map((m) => [m.id, m.name, m.family]);

@@ -1,6 +1,7 @@
 // The hardware table for the selected format and context.
 import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
+import { deviceGroup } from '../i18n.js';
 import { cell, markSelected, selectButton, syncRows } from './rows.js';
 
 function createRow(device) {
@@ -85,6 +86,3 @@ export function renderHardware(root, response, view) {
     ], '');
   }
 }
-
-/** The <optgroup> label of a device: vendor and class. */
-export const deviceGroup = (t, device) => t(`device_group.${device.vendor}.${device.class}`);

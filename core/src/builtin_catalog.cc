@@ -1,0 +1,16 @@
+// The compiled-in catalog, read from its JSON (builtin_data.h). In a file of its own so that a
+// program can compile in another form of it: vramcalc.wasm links wasm/light.cc's, which reads
+// the catalog's bytes (catalog_bytes.h), and so links no catalog reader.
+#include "builtin_data.h"
+#include "vramcalc/catalog.h"
+
+namespace vramcalc {
+
+const Result<Catalog>& BuiltinCatalog() {
+  // Built once, then immutable: the catalog is a constant of the program.
+  static const Result<Catalog> kCatalog =
+      ParseCatalog(internal::BuiltinModelsJson(), internal::BuiltinDevicesJson());
+  return kCatalog;
+}
+
+}  // namespace vramcalc

@@ -1,0 +1,28 @@
+// The catalog as bytes, through the same VisitFields (schema.h) as its JSON: the devices file's
+// fields, then the models, each field in schema order (a text as its length and UTF-8 bytes, a
+// number as its 8 bytes, a count or an enum's value as a variable-length integer, a flag and an
+// object's presence as one byte, a list as its length and its items). vramcalc.wasm, the module
+// the page's first numbers wait for, compiles in these bytes of the catalog that
+// vramcalc-full.wasm read and checked from its JSON (wasm/catalog_bytes.mjs): no JSON to read
+// at start-up, and no catalog reader or model checks in the module.
+#ifndef VRAMCALC_SRC_CATALOG_BYTES_H_
+#define VRAMCALC_SRC_CATALOG_BYTES_H_
+
+#include <string>
+#include <string_view>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/result.h"
+
+namespace vramcalc::internal {
+
+// The catalog's bytes, its models in their listing order.
+std::string CatalogBytes(const Catalog& catalog);
+
+// The catalog CatalogBytes wrote; an error (invalid_catalog, field "catalog") when the bytes end
+// early, run on, or hold an enum value no vocabulary has.
+Result<Catalog> CatalogFromBytes(std::string_view bytes);
+
+}  // namespace vramcalc::internal
+
+#endif  // VRAMCALC_SRC_CATALOG_BYTES_H_
