@@ -2,11 +2,13 @@
 // <site>/app.js is the page's modules and the core's loader (vramcalc.mjs) in one minified
 // file, so the browser no longer walks a tree of 20 module requests before it can ask for the
 // wasm (what the page loads later, such as the fits view, is a chunk-*.js beside it);
-// index.html loads it and preloads vramcalc.wasm alongside. The stylesheets, boot.js and
-// vramcalc.mjs (which the widget imports) are minified in place. The unbundled js/ modules stay
-// for the widget and the embed.
+// index.html loads it and the chunks it imports at once, and runs boot.js inline (which starts
+// the module's compile and the strings' download). The stylesheets and vramcalc.mjs (which the
+// widget imports) are minified in place. The unbundled js/ modules stay for the widget and the
+// embed.
 // Usage: node web/tools/bundle.mjs build-wasm/site
 import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -39,11 +41,22 @@ for (const [name, loader, format] of [['vramcalc.mjs', 'js', 'esm'], ['boot.js',
 let html = await readFile(file('index.html'), 'utf8');
 const tag = '<script type="module" src="js/main.js"></script>';
 if (!html.includes(tag)) throw new Error(`bundle: index.html has no ${tag}`);
+// boot.js inline where index.html loads it, allowed by its hash: it starts the module's compile
+// and the strings' download while the HTML parses, instead of once it has downloaded and the
+// skeleton's first style and layout are done (in traces 100-300 ms after the other requests).
+// Its fetch of vramcalc.wasm is then the first, so the page preloads nothing else for it.
+const bootTag = '<script src="boot.js" async></script>';
+const policy = "script-src 'self' 'wasm-unsafe-eval'";
+if (!html.includes(bootTag) || !html.includes(policy)) throw new Error(`bundle: index.html has no ${bootTag} or ${policy}`);
+const boot = (await readFile(file('boot.js'), 'utf8')).trim();
+if (boot.includes('</')) throw new Error('bundle: boot.js cannot be inlined (it holds "</")');
+html = html.replace(bootTag, () => `<script>${boot}</script>`)
+  .replace(policy, `${policy} 'sha256-${createHash('sha256').update(boot).digest('base64')}'`);
+await rm(file('boot.js'));
 // The chunks app.js imports at once (code it shares with a later chunk) load beside it.
 const app = Object.entries(metafile.outputs).find(([out]) => path.basename(out) === 'app.js')[1];
 const preloads = app.imports.filter((i) => i.kind === 'import-statement')
   .map((i) => `<link rel="modulepreload" href="${path.basename(i.path)}">\n  `).join('');
-html = html.replace(tag, '<link rel="preload" href="vramcalc.wasm" as="fetch" type="application/wasm" crossorigin>\n  ' +
-  `${preloads}<script type="module" src="app.js"></script>`);
+html = html.replace(tag, () => `${preloads}<script type="module" src="app.js"></script>`);
 await writeFile(file('index.html'), html);
 console.log(`vramcalc: wrote ${path.join(site, 'app.js')}`);
