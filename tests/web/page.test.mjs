@@ -482,6 +482,12 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
       assert.equal(await page.locator(byTestId('hw-row')).count(), 0, 'no hardware rows before the full module');
       assert.equal(await page.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers').length), 1);
+      // The module and the strings were each asked for once (index.html's inline boot script
+      // starts both; the page takes what it started).
+      const requested = await page.evaluate(() => performance.getEntriesByType('resource')
+        .map((entry) => new URL(entry.name).pathname.split('/').pop()));
+      assert.deepEqual(['vramcalc.wasm', 'de.json'].map((file) => requested.filter((name) => name === file).length), [1, 1],
+        requested.join(', '));
       release();
       await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
       // The reference page's hardware table: the RTX 4090 decodes at 29,4 tok/s.
