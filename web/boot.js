@@ -1,6 +1,7 @@
-// Starts what the first numbers wait for while the page's script still downloads: index.html
-// runs this small classic script as soon as it arrives.
-// - The core: WebAssembly.compileStreaming on the preloaded vramcalc.wasm; js/core.js
+// Starts what the first numbers wait for while the page's script still downloads: the bundle
+// (tools/bundle.mjs) puts this small classic script inline into index.html's head, where it runs
+// while the HTML parses (an unbundled site loads it as an async script).
+// - The core: WebAssembly.compileStreaming on vramcalc.wasm (the first request for it); js/core.js
 //   instantiates the module compiled here instead of compiling it only when app.js runs. Null
 //   when streaming compilation is not possible (core.js then compiles as before).
 // - The strings of the language the page will speak, chosen as js/main.js chooses it (the link's

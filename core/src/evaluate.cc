@@ -1,7 +1,6 @@
 #include "vramcalc/evaluate.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <utility>
 

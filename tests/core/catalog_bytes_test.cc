@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catalog_bytes.h"
+#include "catalog_expect.h"
 #include "json_output.h"
 #include "vramcalc/catalog.h"
 
@@ -28,12 +29,7 @@ TEST(CatalogBytes, ReadBackTheyAreTheCatalogReadFromJson) {
   const Catalog& expected = Builtin();
   const Result<Catalog> read = CatalogFromBytes(CatalogBytes(expected));
   ASSERT_TRUE(read.ok()) << read.error().message;
-  const Catalog& actual = read.value();
-  ASSERT_EQ(actual.models.size(), expected.models.size());
-  EXPECT_EQ(internal::ModelsArrayJson(actual), internal::ModelsArrayJson(expected));
-  EXPECT_EQ(internal::DevicesArrayJson(actual), internal::DevicesArrayJson(expected));
-  EXPECT_EQ(actual.recommendation_ladder, expected.recommendation_ladder);
-  EXPECT_EQ(actual.hardware_table, expected.hardware_table);
+  ExpectSameCatalog(read.value(), expected);
   EXPECT_FALSE(expected.models.front().sources.empty());
 }
 
