@@ -10,33 +10,23 @@
 const SEPARATORS = { de: ['.', ','], en: [',', '.'] };
 const LARGEST_FIXED = 1e21;  // from here toFixed writes an exponent (and there is no fraction)
 
-function formatter(lang, minimumFractionDigits, maximumFractionDigits, useGrouping = true) {
+/**
+ * `value` in `lang` with min to max fraction digits (toFixed's digits at max, trailing zeros
+ * dropped down to min), the whole part grouped by thousands when `useGrouping`.
+ */
+function format(lang, minimumFractionDigits, maximumFractionDigits, useGrouping, value) {
+  if (Number.isNaN(value)) return 'NaN';
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  const magnitude = Math.abs(value);
+  if (magnitude === Infinity) return `${sign}∞`;
+  let [whole, fraction = ''] = magnitude < LARGEST_FIXED ? magnitude.toFixed(maximumFractionDigits).split('.')
+    : [BigInt(magnitude).toString(), '0'.repeat(maximumFractionDigits)];
+  let kept = fraction.length;
+  while (kept > minimumFractionDigits && fraction[kept - 1] === '0') kept -= 1;
+  fraction = fraction.slice(0, kept);
   const [group, point] = SEPARATORS[lang] ?? SEPARATORS.en;
-  return (value) => {
-    if (Number.isNaN(value)) return 'NaN';
-    const sign = value < 0 || Object.is(value, -0) ? '-' : '';
-    const magnitude = Math.abs(value);
-    if (magnitude === Infinity) return `${sign}∞`;
-    let [whole, fraction = ''] = magnitude < LARGEST_FIXED ? magnitude.toFixed(maximumFractionDigits).split('.')
-      : [BigInt(magnitude).toString(), '0'.repeat(maximumFractionDigits)];
-    let kept = fraction.length;
-    while (kept > minimumFractionDigits && fraction[kept - 1] === '0') kept -= 1;
-    fraction = fraction.slice(0, kept);
-    if (useGrouping) whole = whole.replace(/\B(?=(\d{3})+$)/g, group);
-    return sign + whole + (fraction ? point + fraction : '');
-  };
-}
-
-// The formats by their [lang, min, max, grouping], each built once.
-const cache = new Map();
-function format(lang, min, max, grouping, value) {
-  const key = `${lang}|${min}|${max}|${grouping}`;
-  let f = cache.get(key);
-  if (!f) {
-    f = formatter(lang, min, max, grouping);
-    cache.set(key, f);
-  }
-  return f(value);
+  if (useGrouping) whole = whole.replace(/\B(?=(\d{3})+$)/g, group);
+  return sign + whole + (fraction ? point + fraction : '');
 }
 
 /** Memory in GB with two decimals: 21.78 → "21,78 GB" (de). */

@@ -6,8 +6,10 @@ import createVramcalc from './vramcalc.mjs';
 
 // vramcalc.wasm answers catalog(), version() and evaluate() but for the sections below the
 // simulator; vramcalc-full.wasm (the same with the config.json importer, the sweep and those
-// sections) answers those, a config.json and sweep(); each starts on its first call.
+// sections) answers those, a config.json and sweep(), and once started every call; each starts on
+// its first call.
 const instances = new Map();
+const FULL = 'vramcalc-full.wasm';
 
 /** Node reads the wasm beside this file; a browser fetches it (vramcalc.mjs finds it). */
 async function options(file) {
@@ -34,19 +36,20 @@ export async function evaluate(request = {}, config = undefined) {
   const text = JSON.stringify(request);
   // A config.json, beside the request or as its model, is read by the full module.
   const pasted = config !== undefined || (typeof request?.model === 'object' && request.model !== null);
-  if (!pasted) {
+  // Once the full module has started it answers everything, as it does on the page.
+  if (!pasted && !instances.has(FULL)) {
     const answer = JSON.parse((await core()).evaluate(text));
     // The hardware table, the related models and the commands (every section by default).
     if (answer.ok || answer.error.code !== 'section_unavailable') return answer;
   }
-  const full = await core('vramcalc-full.wasm');
+  const full = await core(FULL);
   if (config === undefined) return JSON.parse(full.evaluate(text));
   return JSON.parse(full.evaluateWithConfig(text, typeof config === 'string' ? config : JSON.stringify(config)));
 }
 
 /** Every catalog model × format × device at once ({device} for one device: what runs on it). */
 export async function sweep(request = {}) {
-  return JSON.parse((await core('vramcalc-full.wasm')).sweep(JSON.stringify(request)));
+  return JSON.parse((await core(FULL)).sweep(JSON.stringify(request)));
 }
 
 /** The catalog: models, devices, formats, runtimes, the request's vocabulary and limits. */

@@ -9,14 +9,15 @@
 namespace vramcalc {
 
 // `value` with `decimals` digits after the point, rounded half-up on its exact binary value
-// (JavaScript's Number.prototype.toFixed). Finite values only; |value| < 1e21.
+// (JavaScript's Number.prototype.toFixed). Finite values only; |value| < 1e21. `decimals` is
+// taken as 0 to 18 (below 0: 0, above 18: 18).
 std::string FormatFixed(double value, int decimals);
 
 // Memory as the page shows it: two decimals and "GB" (which is GiB, estimation model 0):
 // 21.7766 → "21.78 GB".
 std::string FormatGb(double gib);
 
-// FormatFixed, read back as a number: the value a display shows.
+// FormatFixed, read back as a number: the value a display shows (`decimals` likewise 0 to 18).
 double RoundHalfUp(double value, int decimals);
 
 // An integer with "," between thousands, as the reference page writes it: 61,544.
