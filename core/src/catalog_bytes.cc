@@ -1,5 +1,6 @@
 #include "catalog_bytes.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -14,6 +15,13 @@ namespace {
 uint64_t Zigzag(int64_t value) { return (static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63); }
 int64_t Unzigzag(uint64_t value) { return static_cast<int64_t>(value >> 1) ^ -static_cast<int64_t>(value & 1); }
 
+// Whole and within ±2^53, where every integer is a double; -0 keeps its sign bit as 8 bytes.
+bool IsWhole(double value) {
+  constexpr double kExact = 9007199254740992.0;  // 2^53
+  return value >= -kExact && value <= kExact && value == static_cast<double>(static_cast<int64_t>(value)) &&
+         !(value == 0 && std::signbit(value));
+}
+
 class ByteWriter {
  public:
   explicit ByteWriter(std::string& out) : out_(out) {}
@@ -22,7 +30,11 @@ class ByteWriter {
     Varint(value.size());
     out_ += value;
   }
+  // A whole number (most of the catalog's: parameter counts, layers, heads) as a varint of twice
+  // its zigzag; anything else as a 1 and the double's 8 bytes.
   void Number(std::string_view, double value, unsigned) {
+    if (IsWhole(value)) return Varint(Zigzag(static_cast<int64_t>(value)) << 1);
+    Varint(1);
     char bytes[sizeof value];
     std::memcpy(bytes, &value, sizeof value);
     out_.append(bytes, sizeof bytes);
@@ -71,7 +83,12 @@ class ByteReader {
     at_ += size;
   }
   void Number(std::string_view, double& out, unsigned) {
-    if (bytes_.size() - at_ < sizeof out) return Stop();
+    const uint64_t head = Varint();
+    if ((head & 1) == 0) {
+      out = static_cast<double>(Unzigzag(head >> 1));
+      return;
+    }
+    if (head != 1 || bytes_.size() - at_ < sizeof out) return Stop();
     std::memcpy(&out, bytes_.data() + at_, sizeof out);
     at_ += sizeof out;
   }
