@@ -106,17 +106,13 @@ std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalo
   return std::nullopt;
 }
 
-// The model: a pasted config.json's or a catalog entry, either computable.
+// The model: a pasted config.json's or a catalog entry, both checked where they were read
+// (ParseHfConfig, ParseCatalog; evaluate.h).
 Result<const ModelSpec*> ResolveModel(const Request& request, const Catalog& catalog) {
   const ModelSpec* model = request.custom_model ? &*request.custom_model : catalog.FindModel(request.model);
   if (model == nullptr) {
     return Unknown("unknown_model", "model", request.model, "a catalog id such as \"" + std::string(kDefaultModelId) + "\"",
                    "model");
-  }
-  if (std::optional<Error> invalid = ValidateModel(*model)) {
-    invalid->message = "The catalog entry " + Quoted(model->id) + " cannot be computed: " + invalid->message;
-    invalid->field = "model." + invalid->field;
-    return *invalid;
   }
   return model;
 }

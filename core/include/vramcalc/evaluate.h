@@ -93,7 +93,7 @@ std::string RequestFieldHelp(const RequestField& field);
 // A validated request. The parser fills the reference page's defaults.
 struct Request {
   std::string model{kDefaultModelId};  // a catalog id, unless custom_model is set
-  std::optional<ModelSpec> custom_model;  // from a pasted config.json (ParseHfConfig)
+  std::optional<ModelSpec> custom_model;  // from a pasted config.json (ParseHfConfig checked it)
   std::optional<std::string> format;  // none: the runtime's default (reference: Q4_K_M)
   int64_t context_tokens = kDefaultContextTokens;
   int64_t batch = 1;
@@ -223,8 +223,11 @@ struct Response {
 };
 
 // Evaluates `request` against `catalog`, which must outlive the response (it points into it).
-// Errors: unknown_model, unknown_format, unknown_kv_dtype, unknown_device, unknown_runtime
-// (each naming its field), invalid_model (a catalog entry that cannot be computed).
+// The models must pass ValidateModel, as the estimate assumes (estimate.h): ParseCatalog and
+// BuiltinCatalog check every entry, ParseHfConfig the model it reads into custom_model.
+// Errors: unknown_model, unknown_format, unknown_kv_dtype, unknown_device, unknown_runtime,
+// unsupported_device, unsupported_device_count, unsupported_option, unsupported_combination
+// (each naming its field).
 Result<Response> Evaluate(const Request& request, const Catalog& catalog);
 
 // The whole catalog at once: every model × format × device, each device alone (no tensor
