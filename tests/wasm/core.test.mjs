@@ -14,6 +14,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cellsOf, grouped, referenceTable, shownNumber } from '../support/reference-page.mjs';
+import { LATER_STRINGS } from '../../web/js/i18n.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-wasm/site');
@@ -572,24 +573,40 @@ describe('catalog()', () => {
     }
   });
 
-  test('carries no UI strings; the site\'s i18n/<lang>.json has German and English with the same keys', async () => {
+  test('carries no UI strings; the site\'s i18n/ has German and English with the same keys, in two parts', async () => {
     // The module leaves them out (the first numbers never need the other language's): the page
-    // loads the one it speaks from the site.
+    // loads the one it speaks from the site, i18n/<lang>.json before its first numbers and
+    // i18n/<lang>.later.json (the keys web/js/i18n.js names in LATER_STRINGS) after them.
     assert.deepEqual(catalog.langs, ['de', 'en']);
     assert.deepEqual(catalog.strings, {});
-    const [de, en] = await Promise.all(catalog.langs.map(async (lang) =>
-      JSON.parse(await readFile(path.join(siteDir, 'i18n', `${lang}.json`), 'utf8'))));
-    assert.equal(typeof de, 'object');
-    assert.equal(typeof en, 'object');
-    const deKeys = Object.keys(de).sort();
-    assert.ok(deKeys.length > 0, 'no UI strings');
-    assert.deepEqual(Object.keys(en).sort(), deKeys, 'de and en key sets differ');
+    const read = async (name) => JSON.parse(await readFile(path.join(siteDir, 'i18n', name), 'utf8'));
+    const later = new Set(LATER_STRINGS);
+    const tables = {};
+    for (const lang of catalog.langs) {
+      const [first, rest] = await Promise.all([read(`${lang}.json`), read(`${lang}.later.json`)]);
+      const prefix = (key) => key.slice(0, key.indexOf('.'));
+      assert.deepEqual(Object.keys(first).filter((key) => later.has(prefix(key))), [], `${lang}.json holds later keys`);
+      assert.deepEqual(Object.keys(rest).filter((key) => !later.has(prefix(key))), [], `${lang}.later.json holds first keys`);
+      assert.ok(Object.keys(first).length > 100 && Object.keys(rest).length > 50, `${lang}: a part is nearly empty`);
+      // Both parts are the strings of assets/i18n/<lang>.json but for the notes ("_" keys).
+      const source = JSON.parse(await readFile(path.join(repoRoot, 'assets', 'i18n', `${lang}.json`), 'utf8'));
+      const kept = Object.keys(source).filter((key) => !key.startsWith('_')).sort();
+      tables[lang] = { ...first, ...rest };
+      assert.deepEqual(Object.keys(tables[lang]).sort(), kept, `${lang}: the parts are not the table`);
+    }
+    const { de, en } = tables;
+    assert.deepEqual(Object.keys(en).sort(), Object.keys(de).sort(), 'de and en key sets differ');
     for (const [lang, strings] of Object.entries({ de, en })) {
       for (const [key, value] of Object.entries(strings)) {
         assert.equal(typeof value, 'string', `strings.${lang}.${key} is not a string`);
         assert.ok(value.length > 0, `strings.${lang}.${key} is empty`);
       }
     }
+    // Every text the page's markup names is in the tables (a key that is not stays empty).
+    const html = await readFile(path.join(repoRoot, 'web', 'index.html'), 'utf8');
+    const named = [...html.matchAll(/data-i18n="([^"]+)"/g)].map((match) => match[1]);
+    assert.ok(named.length > 50, `index.html names ${named.length} texts`);
+    assert.deepEqual(named.filter((key) => !(key in de)), [], 'index.html names texts the tables lack');
   });
 
   test('every catalog id is accepted by evaluate() under every profile that offers it', () => {

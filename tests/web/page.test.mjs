@@ -461,11 +461,14 @@ describe('vramcalc page: the sections below the simulator come with the full mod
   let fresh;
   after(async () => fresh?.close(), { timeout: TEST_TIMEOUT_MS });
 
-  /** A fresh page whose request for vramcalc-full.wasm waits for `answer(route)`. */
-  async function freshPage(answer) {
+  /**
+   * A fresh page whose request for vramcalc-full.wasm (and for each of `also`, URL patterns)
+   * waits for `answer(route)`.
+   */
+  async function freshPage(answer, also = []) {
     await fresh?.close();
     fresh = await launch();
-    await fresh.page.route('**/vramcalc-full.wasm', answer);
+    for (const pattern of ['**/vramcalc-full.wasm', ...also]) await fresh.page.route(pattern, answer);
     await fresh.page.goto(fresh.url(), { waitUntil: 'load', timeout: WAIT_MS });
     await waitForDataValue(fresh, fresh.page, 'total');
     return fresh.page;
@@ -475,8 +478,11 @@ describe('vramcalc page: the sections below the simulator come with the full mod
     async () => {
       let release;
       const held = new Promise((resolve) => { release = resolve; });
-      const page = await freshPage(async (route) => { await held; await route.continue(); });
-      // The reference page's simulator (21,78 GB), its matrix, and nothing below yet.
+      // The strings of what comes after the first numbers (i18n/de.later.json) held back too.
+      const page = await freshPage(async (route) => { await held; await route.continue(); }, ['**/i18n/*.later.json']);
+      // The reference page's simulator (21,78 GB), its matrix, and nothing below yet; no text
+      // it shows is a key of a string it does not have yet.
+      await assertCleanBodyText(page, 'before the later strings');
       assert.equal(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total));
       assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
       assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
@@ -490,6 +496,11 @@ describe('vramcalc page: the sections below the simulator come with the full mod
         requested.join(', '));
       release();
       await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+      // The later strings came once, and with them the texts of the sections below.
+      const later = await page.evaluate(() => performance.getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('/de.later.json')).length);
+      assert.equal(later, 1);
+      assert.equal(await shownText(page, '#related-heading'), 'Verwandte & ähnlich große Open-Weight-Modelle vergleichen');
       // The reference page's hardware table: the RTX 4090 decodes at 29,4 tok/s.
       assert.equal(await shownText(page, '[data-testid="hw-row"][data-device="rtx-4090-24gb"] [data-testid="hw-decode"]'),
         toGerman(referenceHardware['rtx-4090-24gb'][4]));

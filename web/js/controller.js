@@ -27,7 +27,7 @@ export class PageController {
   #notices = [];  // [key, values] of the strings to show, translated as they are drawn
   #custom = storedConfig();  // the pasted config.json's text, or null
   #customName = '';
-  #rendered = { lang: null, model: null, custom: null, view: undefined, card: false };
+  #rendered = { lang: null, model: null, custom: null, view: undefined, complete: false, card: false };
   #fits = null;  // render/fits.js, once the view has shown
   #shown = null;  // the answer the page shows (the tables' exports)
   #fitsLoading = null;
@@ -218,7 +218,9 @@ export class PageController {
    * load, a notice says so.
    */
   #loadLower() {
-    this.#lowerLoading ??= Promise.all([this.#core.loadFull(), import('./later.js')]).then(([, code]) => {
+    if (this.#lowerLoading) return;
+    const strings = loadStrings(this.#scenario.lang, document.baseURI);  // the later part: their texts
+    this.#lowerLoading = Promise.all([this.#core.loadFull(), import('./later.js'), strings]).then(([, code]) => {
       this.#lowerCode = code;
       code.registerServiceWorker(() => this.translator());
       this.schedule();
@@ -235,9 +237,11 @@ export class PageController {
    */
   #awaitStrings() {
     const { lang } = this.#scenario;
-    if (hasStrings(lang)) return false;
+    // What the first numbers show, until code that shows the later strings has come.
+    const need = { first: !this.#lowerCode && !this.#fits };
+    if (hasStrings(lang, need)) return false;
     byId(this.#root, 'page').setAttribute('aria-busy', 'true');
-    loadStrings(lang, document.baseURI).then(() => this.schedule(), (error) => {
+    loadStrings(lang, document.baseURI, need).then(() => this.schedule(), (error) => {
       const spoken = this.#rendered.lang ?? 'de';
       this.#scenario = { ...this.#scenario, lang: spoken };
       this.commit();
@@ -283,7 +287,7 @@ export class PageController {
     byId(this.#root, 'fits').hidden = !fits;
     const link = byId(this.#root, 'view-link');
     setAttr(link, 'href', hashFromScenario({ ...scenario, view: fits ? null : 'fits' }, defaultScenario(catalog, 'de'), catalog));
-    put(link, fits ? t('fits.back_link', { model: response.model.name }) : t('fits.view_link'));
+    put(link, fits ? t('page.fits_back', { model: response.model.name }) : t('page.fits_link'));
   }
 
   /**
@@ -293,7 +297,9 @@ export class PageController {
   #awaitFitsView() {
     if (this.#scenario.view !== 'fits' || this.#fits) return false;
     byId(this.#root, 'page').setAttribute('aria-busy', 'true');
-    this.#fitsLoading ??= Promise.all([import('./render/fits.js'), this.#core.loadFull()]).then(([module]) => {
+    if (this.#fitsLoading) return true;
+    const strings = loadStrings(this.#scenario.lang, document.baseURI);  // the view's are later strings
+    this.#fitsLoading = Promise.all([import('./render/fits.js'), this.#core.loadFull(), strings]).then(([module]) => {
       module.bindFits(this.#root, {
         redraw: () => this.schedule(),
         open: (model, format, device) => {  // the model's simulator on the device the view swept
@@ -325,12 +331,13 @@ export class PageController {
     const rendered = this.#rendered;
     const viewName = this.#scenario.view;
     const same = rendered.lang === lang && rendered.model === model && rendered.custom === this.#custom;
-    if (!same || rendered.view !== viewName) {
+    const complete = hasStrings(lang);  // the later strings too: the static texts of the sections below
+    if (!same || rendered.view !== viewName || rendered.complete !== complete) {
       if (model === CUSTOM_MODEL) this.#customName = response.model.name;
       renderStatic(this.#root, response, view, {
         version: this.#core.version(), customName: this.#custom === null ? null : this.#customName,
       });
-      this.#rendered = { lang, model, custom: this.#custom, view: viewName, card: same && rendered.card };
+      this.#rendered = { lang, model, custom: this.#custom, view: viewName, complete, card: same && rendered.card };
     }
     // The architecture card, far below the fold, comes with the code that loads after the first
     // numbers, and again with another model or language.

@@ -100,7 +100,7 @@ export async function copyToClipboard(button, text, t, refused) {
 
 /** Says "copied" on a copy button for a moment, then its own label again. */
 function sayCopied(button, t) {
-  button.textContent = t('cmd.copied');
+  button.textContent = t('export.copied');
   button.dataset.copied = 'true';
   setTimeout(() => {
     button.textContent = t(button.dataset.i18n ?? 'cmd.copy');

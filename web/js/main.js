@@ -8,10 +8,11 @@ async function start() {
   let core;
   try {
     const loading = loadCore();
-    // While the module downloads and compiles: the strings of the language the page will show
-    // (the link's, else the browser's; the controller reads it the same way).
+    // While the module downloads and compiles: the strings the first numbers show, in the
+    // language the page will speak (the link's, else the browser's; the controller reads it the
+    // same way).
     const lang = knownLang(new URLSearchParams(location.hash.slice(1)).get('lang')) ?? browserLang();
-    const strings = loadStrings(lang, document.baseURI);
+    const strings = loadStrings(lang, document.baseURI, { first: true });
     [core] = await Promise.all([loading, strings]);
   } catch (error) {
     // Without the core or the strings there is no text to speak, so this one message is built

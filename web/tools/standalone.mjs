@@ -46,11 +46,14 @@ const replace = (pattern, replacement) => {
 replace(/<link rel="stylesheet" href="css\/app\.css">/, () => `<style>${css}</style>`);
 // The models' sources and each language's strings, which the page fetches (model-sources.json,
 // i18n/<lang>.json), inline: nothing may be fetched.
-const inlineJson = async (id, file) =>
-  `<script type="application/json" id="${id}">${(await read(file)).replaceAll('<', '\\u003c')}</script>\n  `;
+const inlineText = (id, json) => `<script type="application/json" id="${id}">${json.replaceAll('<', '\\u003c')}</script>\n  `;
+const inlineJson = async (id, file) => inlineText(id, await read(file));
 let data = await inlineJson('vramcalc-model-sources', 'model-sources.json');
-for (const name of (await readdir(path.join(site, 'i18n'))).sort()) {
-  data += await inlineJson(`vramcalc-strings-${path.basename(name, '.json')}`, `i18n/${name}`);
+// Each language's table whole: its two parts (site_data.mjs) merged.
+for (const name of (await readdir(path.join(site, 'i18n'))).filter((f) => !f.endsWith('.later.json')).sort()) {
+  const lang = path.basename(name, '.json');
+  const [first, later] = await Promise.all([`i18n/${name}`, `i18n/${lang}.later.json`].map(async (f) => JSON.parse(await read(f))));
+  data += inlineText(`vramcalc-strings-${lang}`, JSON.stringify({ ...first, ...later }));
 }
 replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `${data}<script type="module">${script}</script>`);
 replace(/<link rel="manifest"[^>]*>\n?\s*/, '');

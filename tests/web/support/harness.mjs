@@ -133,10 +133,19 @@ export function assertNoProblems(env) {
   assert.deepEqual(env.problems, [], `the page reported problems:\n${env.problems.join('\n')}`);
 }
 
-/** The page must never show a broken value: NaN, undefined, Infinity or [object …]. */
+// The UI strings' keys (assets/i18n/de.json; en.json has the same): a translator shows the key
+// itself when its table lacks one, as when a later string is asked for before it has loaded.
+const STRING_KEYS = Object.keys(JSON.parse(await readFile(path.join(repoRoot, 'assets', 'i18n', 'de.json'), 'utf8')))
+  .filter((key) => !key.startsWith('_'));
+
+/**
+ * The page must never show a broken value (NaN, undefined, Infinity or [object …]) or a UI
+ * string's key in place of its text.
+ */
 export async function assertCleanBodyText(page, where) {
   const text = await page.locator('body').innerText();
-  for (const word of FORBIDDEN_TEXT) {
+  const words = new Set(text.split(/[^\w.]+/).map((word) => word.replace(/\.+$/, '')));
+  for (const word of [...FORBIDDEN_TEXT, ...STRING_KEYS.filter((key) => words.has(key))]) {
     const at = text.indexOf(word);
     assert.equal(at, -1, `${where}: the page shows "${word}": …${text.slice(Math.max(0, at - 60), at + 60)}…`);
   }
