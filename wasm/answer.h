@@ -1,4 +1,4 @@
-// How the module's functions hand back a string (bindings.cc defines it).
+// How the modules' functions hand back a string (answer.cc).
 #ifndef VRAMCALC_WASM_ANSWER_H_
 #define VRAMCALC_WASM_ANSWER_H_
 

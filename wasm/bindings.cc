@@ -6,7 +6,6 @@
 // Emscripten's generated glue.
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -15,19 +14,6 @@
 #include "answer.h"
 #include "vramcalc/json_codec.h"
 #include "vramcalc/version.h"
-
-namespace vramcalc::wasm {
-
-char* Answer(std::string_view text) {
-  const auto size = static_cast<uint32_t>(text.size());
-  auto* block = static_cast<char*>(std::malloc(sizeof size + text.size()));
-  if (block == nullptr) return nullptr;
-  std::memcpy(block, &size, sizeof size);
-  std::memcpy(block + sizeof size, text.data(), text.size());
-  return block;
-}
-
-}  // namespace vramcalc::wasm
 
 namespace {
 

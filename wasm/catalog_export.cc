@@ -1,5 +1,6 @@
-// vramcalc-full.wasm's built-in catalog as bytes, for the build only: compiled_catalog.mjs asks
-// for them and writes them into the source vramcalc.wasm compiles in (compiled_catalog.h).
+// The build's catalog writer (catalog-writer.wasm, not shipped): the built-in catalog read from
+// its JSON and checked (core/src/builtin_catalog.cc), as bytes. compiled_catalog.mjs asks for
+// them and writes them into the source both shipped modules compile in (compiled_catalog.h).
 #include <string>
 
 #include <emscripten/emscripten.h>

@@ -1,8 +1,9 @@
-// Writes the C++ source that gives vramcalc.wasm its built-in catalog (compiled_catalog.h): the
-// bytes vramcalc-full.wasm writes from the catalog it has read from its JSON and checked
-// (vramcalc_catalog_bytes, catalog_export.cc). So the first module reads no catalog JSON and
-// carries no catalog reader or model checks, and both modules hold the same catalog.
-// Usage: node wasm/compiled_catalog.mjs <vramcalc-full.wasm> <output.cc>
+// Writes the C++ source that gives vramcalc.wasm and vramcalc-full.wasm their built-in catalog
+// (compiled_catalog.h): the bytes the build's catalog writer (catalog-writer.wasm) writes from
+// the catalog it has read from its JSON and checked (vramcalc_catalog_bytes, catalog_export.cc).
+// So neither shipped module reads catalog JSON or carries a catalog reader or the model checks
+// for it, and both hold the same catalog.
+// Usage: node wasm/compiled_catalog.mjs <catalog-writer.wasm> <output.cc>
 import { readFile, writeFile } from 'node:fs/promises';
 
 const [input, output] = process.argv.slice(2);

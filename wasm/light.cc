@@ -3,31 +3,15 @@
 // the sections below the simulator (core/src/lower_sections.cc with the commands, 9 KiB). Each
 // gets an answer here that says where it is done; the page loads the full module after its
 // first numbers (or for a config.json, or its fits view), the widget when it shows the hardware
-// table, and the package when a request asks for what only the full module answers. The
-// built-in catalog comes as the bytes the full module wrote of it (compiled_catalog.h), so this
-// module reads no catalog JSON and links neither the catalog reader nor the model checks.
+// table, and the package when a request asks for what only the full module answers.
 #include <cstdint>
 
 #include <emscripten/emscripten.h>
 
 #include "answer.h"
-#include "catalog_bytes.h"
-#include "compiled_catalog.h"
 #include "hf_config_internal.h"
 #include "lower_sections.h"
-#include "vramcalc/catalog.h"
 #include "vramcalc/json_codec.h"
-
-namespace vramcalc {
-
-// Linked before the core's archive, this keeps builtin_catalog.cc, and with it the catalog's
-// JSON, its reader and the model checks, out of the module.
-const Result<Catalog>& BuiltinCatalog() {
-  static const Result<Catalog> kCatalog = internal::CatalogFromBytes(wasm::CompiledCatalogBytes());
-  return kCatalog;
-}
-
-}  // namespace vramcalc
 
 namespace vramcalc::internal {
 

@@ -1,6 +1,6 @@
 // The compiled-in catalog, read from its JSON (builtin_data.h). In a file of its own so that a
-// program can compile in another form of it: vramcalc.wasm links wasm/light.cc's, which reads
-// the catalog's bytes (catalog_bytes.h), and so links no catalog reader.
+// program can compile in another form of it: the wasm modules link wasm/compiled_catalog.cc's,
+// which reads the catalog's bytes (catalog_bytes.h), and so link no catalog reader.
 #include "builtin_data.h"
 #include "vramcalc/catalog.h"
 

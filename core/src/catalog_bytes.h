@@ -1,10 +1,10 @@
 // The catalog as bytes, through the same VisitFields (schema.h) as its JSON: the devices file's
 // fields, then the models, each field in schema order (a text as its length and UTF-8 bytes, a
-// whole number as a variable-length integer and any other as its 8 bytes, a count or an enum's value as a variable-length integer, a flag and an
-// object's presence as one byte, a list as its length and its items). vramcalc.wasm, the module
-// the page's first numbers wait for, compiles in these bytes of the catalog that
-// vramcalc-full.wasm read and checked from its JSON (wasm/catalog_bytes.mjs): no JSON to read
-// at start-up, and no catalog reader or model checks in the module.
+// whole number as a variable-length integer and any other number as its 8 bytes, a count or an
+// enum's value as a variable-length integer, a flag and an object's presence as one byte, a list
+// as its length and its items). The wasm modules compile in these bytes of the catalog that the
+// build's catalog writer read and checked from its JSON (wasm/compiled_catalog.mjs): no JSON to
+// read at start-up, and no catalog reader or catalog checks in the modules.
 #ifndef VRAMCALC_SRC_CATALOG_BYTES_H_
 #define VRAMCALC_SRC_CATALOG_BYTES_H_
 
