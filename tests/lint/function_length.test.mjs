@@ -178,7 +178,7 @@ test('the real tree: every function keeps to 60 lines', () => {
   const find = (path, name) => functions.find((fn) => fn.path === path && fn.name === name);
   assert.ok(find('core/src/estimate.cc', 'MaxContextByMemory')?.lines > 10);
   assert.ok(find('web/js/controller.js', 'PageController.render')?.lines > 10);
-  assert.ok(find('wasm/bindings.cc', 'Answer')?.lines > 0);
+  assert.ok(find('wasm/answer.cc', 'Answer')?.lines > 0);
   assert.ok(find('wasm/vramcalc.mjs', 'createVramcalc')?.lines > 10, 'the loader is read');
   assert.ok(find('web/sw.js', '<arrow passed to self.addEventListener>')?.lines > 0, 'web/sw.js is read');
   assert.ok(files['C++'] >= 30 && files.JavaScript >= 20, JSON.stringify(files));
