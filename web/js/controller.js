@@ -331,7 +331,9 @@ export class PageController {
     const rendered = this.#rendered;
     const viewName = this.#scenario.view;
     const same = rendered.lang === lang && rendered.model === model && rendered.custom === this.#custom;
-    const complete = hasStrings(lang);  // the later strings too: the static texts of the sections below
+    // The static texts of the sections below the simulator once those are drawn (or cannot be):
+    // in the frame that draws them, not in one of their own before it.
+    const complete = hasStrings(lang) && (this.#lowerReady() || this.#lowerFailed);
     if (!same || rendered.view !== viewName || rendered.complete !== complete) {
       if (model === CUSTOM_MODEL) this.#customName = response.model.name;
       renderStatic(this.#root, response, view, {
