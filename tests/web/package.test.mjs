@@ -24,7 +24,8 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
     assert.equal(manifest.dependencies, undefined);
     assert.equal(manifest.scripts, undefined);
     assert.equal(manifest.types, './index.d.ts');
-    for (const file of ['index.js', 'index.d.ts', 'vramcalc.mjs', 'vramcalc.wasm', 'vramcalc-full.wasm', 'widget.js', 'css/widget.css', 'i18n/en.json', 'LICENSE']) {
+    for (const file of ['index.js', 'index.d.ts', 'vramcalc.mjs', 'vramcalc.wasm', 'vramcalc-full.wasm', 'widget.js', 'css/widget.css', 'i18n/en.json',
+      'i18n/en.later.json', 'LICENSE']) {
       await readFile(path.join(project, 'node_modules/vramcalc', file));
     }
   });
