@@ -1,27 +1,20 @@
-// What vramcalc.wasm, the module the first numbers wait for, leaves to vramcalc-full.wasm: the
-// config.json importer (core/src/hf_config.cc, 10 KiB gzip), the sweep (sweep.cc, 2.5 KiB) and
-// the sections below the simulator (core/src/lower_sections.cc with the commands, 9 KiB). Each
-// gets an answer here that says where it is done; the page loads the full module after its
-// first numbers (or for a config.json, or its fits view), the widget when it shows the hardware
-// table, and the package when a request asks for what only the full module answers.
+// What vramcalc.wasm, the module the first numbers wait for, leaves to vramcalc-full.wasm: a
+// request as JSON text, and with it the JSON reader (core/src/json_dom.cc) and the config.json
+// importer (core/src/hf_config.cc; full.cc has them), the sweep (full.cc) and the sections below
+// the simulator (core/src/lower_sections.cc with the commands). Each gets an answer here that
+// says where it is done. The first module reads requests as fields (bindings.cc), which the
+// loader writes from a request object; the page loads the full module after its first numbers
+// (or for a config.json, or its fits view), the widget when it shows the hardware table, and
+// the package when a request asks for what only the full module answers.
 #include <cstdint>
 
 #include <emscripten/emscripten.h>
 
 #include "answer.h"
-#include "hf_config_internal.h"
 #include "lower_sections.h"
 #include "vramcalc/json_codec.h"
 
 namespace vramcalc::internal {
-
-// Linked before the core's archive, this definition keeps hf_config.cc out of the module.
-Result<ModelSpec> ParseHfConfigObject(json::Value) {
-  return Error{"config_import_unavailable",
-               "This module reads no config.json; vramcalc-full.wasm does (the page and the package load it "
-               "when a config.json is given).",
-               "model"};
-}
 
 // Linked before the core's archive, these keep lower_sections.cc (and so the commands) out.
 std::optional<Error> BuildLowerSections(const Scenario&, const Request&, const Catalog&, Response&) {
@@ -34,9 +27,36 @@ void WriteLowerSections(JsonWriter&, const Response&) {}  // never reached: the 
 
 }  // namespace vramcalc::internal
 
-extern "C" EMSCRIPTEN_KEEPALIVE char* vramcalc_sweep(const char*, uint32_t) {
-  return vramcalc::wasm::Answer(vramcalc::SerializeError(vramcalc::Error{
-      "sweep_unavailable",
-      "This module has no sweep; vramcalc-full.wasm does (the page's fits view and the package's sweep() load it).",
-      ""}));
+namespace {
+
+char* Unavailable(const char* code, const char* message, const char* field) {
+  return vramcalc::wasm::Answer(vramcalc::SerializeError(vramcalc::Error{code, message, field}));
 }
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE char* vramcalc_evaluate(const char*, uint32_t) {
+  return Unavailable("json_unavailable",
+                     "This module reads a request given as an object (the loader writes its fields); "
+                     "vramcalc-full.wasm reads JSON text, and the objects the fields do not carry (a config.json, "
+                     "a device given as an object).",
+                     "");
+}
+
+EMSCRIPTEN_KEEPALIVE char* vramcalc_evaluate_with_config(const char*, uint32_t, const char*, uint32_t) {
+  return Unavailable("config_import_unavailable",
+                     "This module reads no config.json; vramcalc-full.wasm does (the page and the package load it "
+                     "when a config.json is given).",
+                     "model");
+}
+
+EMSCRIPTEN_KEEPALIVE char* vramcalc_sweep(const char*, uint32_t) {
+  return Unavailable("sweep_unavailable",
+                     "This module has no sweep; vramcalc-full.wasm does (the page's fits view and the package's "
+                     "sweep() load it).",
+                     "");
+}
+
+}  // extern "C"

@@ -1,19 +1,89 @@
 // The core's loader: instantiates vramcalc.wasm, or vramcalc-full.wasm (the same with the
-// config.json importer), and gives their C functions (bindings.cc) back as string functions.
+// config.json importer), and gives their C functions (bindings.cc, full.cc) back as string
+// functions.
 // Hand-written in place of Emscripten's generated glue: the modules are standalone wasm that
 // import two functions, so this is all the JS they need.
 //
 //   const core = await createVramcalc();        // a browser: fetches vramcalc.wasm beside this file
 //   const full = await createVramcalc({ file: 'vramcalc-full.wasm' });  // reads config.json files too
 //   const core = await createVramcalc({ wasmBinary: bytes });   // Node, or the single file
-//   JSON.parse(core.evaluate('{"model": "qwen3-8b"}'));
+//   JSON.parse(core.evaluate({ model: 'qwen3-8b' }));       // an object: both modules
+//   JSON.parse(full.evaluate('{"model": "qwen3-8b"}'));     // JSON text: vramcalc-full.wasm
 //
 // Every function takes strings (or Uint8Arrays of UTF-8, given to the core byte for byte) and
-// returns strings; errors are inside the returned JSON. A trap (which no request should cause)
-// stops the instance: later calls throw instead of answering.
+// returns strings; errors are inside the returned JSON. A request object goes to the core as
+// fields (core/src/request_fields.h), which vramcalc.wasm reads without a JSON reader; JSON
+// text, and an object the fields cannot carry (a config.json or a device as an object), only
+// vramcalc-full.wasm reads (vramcalc.wasm answers json_unavailable). A trap (which no request
+// should cause) stops the instance: later calls throw instead of answering.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+const MAX_REQUEST_BYTES = 1 << 20;  // as the core's
+const MAX_FIELDS = 64;  // members (core/src/request_fields.cc)
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * The request object as fields (core/src/request_fields.h): what its JSON text says, so the core
+ * answers it byte for byte as it answers that text. Null when the fields cannot carry it: not an
+ * object, an object or an array as a member's value or an array's element, a string with a lone
+ * surrogate, more than 64 members, or more than 1 MiB.
+ */
+export function requestFields(request) {
+  const json = JSON.stringify(request);
+  // (Its UTF-8 may take 3 bytes a character: the count matters above a third of the limit.)
+  if (json === undefined || (json.length > MAX_REQUEST_BYTES / 3 && encoder.encode(json).length > MAX_REQUEST_BYTES)) {
+    return null;
+  }
+  const plain = JSON.parse(json);
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) return null;
+  const members = Object.entries(plain);
+  if (members.length > MAX_FIELDS) return null;
+  const parts = [];
+  const varint = (n) => {
+    for (; n > 0x7f; n >>>= 7) parts.push([(n & 0x7f) | 0x80]);
+    parts.push([n]);
+  };
+  const text = (value) => {
+    const bytes = encoder.encode(value);
+    varint(bytes.length);
+    parts.push(bytes);
+  };
+  const scalar = (value) => {
+    if (value === null || typeof value === 'boolean') {
+      parts.push([value === null ? 0x6e : value ? 0x74 : 0x66]);  // n, t, f
+    } else if (typeof value === 'number') {
+      parts.push([0x64], new Uint8Array(Float64Array.of(value).buffer));  // d (wasm is little-endian)
+      text(JSON.stringify(value));
+    } else if (typeof value === 'string' && !LONE_SURROGATE.test(value)) {
+      parts.push([0x73]);  // s
+      text(value);
+    } else {
+      return false;
+    }
+    return true;
+  };
+  for (const [key, value] of members) {
+    if (LONE_SURROGATE.test(key)) return null;
+    text(key);
+    if (Array.isArray(value)) {
+      parts.push([0x61]);  // a
+      varint(value.length);
+      if (!value.every(scalar)) return null;
+    } else if (!scalar(value)) {
+      return null;
+    }
+  }
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  if (size > MAX_REQUEST_BYTES) return null;
+  const fields = new Uint8Array(size);
+  parts.reduce((at, part) => (fields.set(part, at), at + part.length), 0);
+  return fields;
+}
+
+const isText = (request) => typeof request === 'string' || request instanceof Uint8Array;
+const jsonOf = (request) => (isText(request) ? request : JSON.stringify(request) ?? '');
 
 function stopped(code) {
   return new Error(`vramcalc: the core stopped (exit ${code})`);
@@ -38,9 +108,10 @@ async function instantiate({ wasmBinary, module, locateFile, file = 'vramcalc.wa
  *   locateFile?: (name: string) => string | URL}} [options]
  *   `file`: the module beside this loader (default vramcalc.wasm); `wasmBinary`: its bytes
  *   instead; `module`: it compiled already (web/boot.js).
- * @returns {Promise<{version(): string, evaluate(request: string): string,
- *   evaluateWithConfig(request: string, config: string): string, sweep(request: string): string,
- *   catalog(): string}>}
+ * @returns {Promise<{version(): string, evaluate(request: string | object): string,
+ *   evaluateWithConfig(request: string | object, config: string): string,
+ *   sweep(request: string): string, catalog(): string}>}
+ *   evaluate(): an object as fields when they carry it (requestFields), else as its JSON.
  */
 export default async function createVramcalc(options = {}) {
   let exitCode = null;
@@ -92,8 +163,11 @@ export default async function createVramcalc(options = {}) {
 
   return {
     version: () => call(core.vramcalc_version),
-    evaluate: (request) => call(core.vramcalc_evaluate, request),
-    evaluateWithConfig: (request, config) => call(core.vramcalc_evaluate_with_config, request, config),
+    evaluate: (request) => {
+      const fields = isText(request) ? null : requestFields(request);
+      return fields ? call(core.vramcalc_evaluate_fields, fields) : call(core.vramcalc_evaluate, jsonOf(request));
+    },
+    evaluateWithConfig: (request, config) => call(core.vramcalc_evaluate_with_config, jsonOf(request), config),
     sweep: (request) => call(core.vramcalc_sweep, request),
     catalog: () => call(core.vramcalc_catalog),
   };

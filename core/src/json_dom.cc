@@ -16,18 +16,7 @@ namespace vramcalc::json {
 // An absent value reads as null, so that asking an absent value what it is stays safe.
 Type Value::type() const { return document_ ? document_->node(node_).type : Type::kNull; }
 
-std::string_view Value::TypeName() const {
-  switch (type()) {
-    case Type::kInteger:
-    case Type::kFloat: return "a number";
-    case Type::kString: return "a string";
-    case Type::kBool: return "true or false";
-    case Type::kNull: return "null";
-    case Type::kArray: return "an array";
-    case Type::kObject: return "an object";
-  }
-  return "null";
-}
+std::string_view Value::TypeName() const { return json::TypeName(type()); }
 
 std::string_view Value::String() const {
   const Document::Node& n = document_->node(node_);
@@ -61,16 +50,11 @@ Value Value::Find(std::string_view key) const {
   return Value();
 }
 
-Value::Iterator& Value::Iterator::operator++() {
-  node_ = document_->node(node_).end;
-  return *this;
-}
-
 Value::Range Value::Children() const {
   const Document::Node& n = document_->node(node_);
   const bool container = n.type == Type::kArray || n.type == Type::kObject;
   // A container's first child follows it; an empty range for anything else.
-  return Range{Iterator(document_, container ? node_ + 1 : n.end), Iterator(document_, n.end)};
+  return Range(document_, container ? node_ + 1 : n.end, n.end);
 }
 
 // ---- Parser --------------------------------------------------------------------------------

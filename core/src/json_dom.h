@@ -13,11 +13,26 @@
 #include <string_view>
 #include <vector>
 
+#include "node_range.h"
 #include "vramcalc/result.h"
 
 namespace vramcalc::json {
 
 enum class Type : uint8_t { kNull, kBool, kInteger, kFloat, kString, kArray, kObject };
+
+// "a number", "a string", "true or false", "null", "an array" or "an object", for messages.
+constexpr std::string_view TypeName(Type type) {
+  switch (type) {
+    case Type::kInteger:
+    case Type::kFloat: return "a number";
+    case Type::kString: return "a string";
+    case Type::kBool: return "true or false";
+    case Type::kNull: return "null";
+    case Type::kArray: return "an array";
+    case Type::kObject: return "an object";
+  }
+  return "null";
+}
 
 // Why a text is not JSON, as far as a message to a person needs to know.
 enum class Problem : uint8_t {
@@ -40,10 +55,9 @@ class Document;
 
 // A value inside a Document; valid while the document lives. A default Value is "absent";
 // its type() is kNull (every Is…() but IsNull() false), and its other accessors must not be used.
-class Value {
+class Value : public internal::NodeHandle<Document> {
  public:
   Value() = default;
-  explicit operator bool() const { return document_ != nullptr; }
 
   Type type() const;
   bool IsObject() const { return type() == Type::kObject; }
@@ -53,8 +67,7 @@ class Value {
   bool IsInteger() const { return type() == Type::kInteger; }
   bool IsNull() const { return type() == Type::kNull; }
   bool IsBool() const { return type() == Type::kBool; }
-  // "a number", "a string", "true or false", "null", "an array" or "an object", for messages.
-  std::string_view TypeName() const;
+  std::string_view TypeName() const;  // json::TypeName(type())
 
   std::string_view String() const;  // strings (unescaped UTF-8)
   std::string_view Source() const;  // the value as written in the text
@@ -70,34 +83,20 @@ class Value {
 
   // The elements of an array or the member values of an object, in order:
   // `for (json::Value element : array.Children())`.
-  class Iterator {
-   public:
-    Value operator*() const { return Value(document_, node_); }
-    Iterator& operator++();
-    bool operator!=(const Iterator& other) const { return node_ != other.node_; }
-
-   private:
-    friend class Value;
-    Iterator(const Document* document, uint32_t node) : document_(document), node_(node) {}
-    const Document* document_;
-    uint32_t node_;
-  };
-  struct Range {
-    Iterator first, last;
-    Iterator begin() const { return first; }
-    Iterator end() const { return last; }
-  };
+  using Range = internal::NodeRange<Document, Value>;
   Range Children() const;
 
  private:
   friend class Document;
-  Value(const Document* document, uint32_t node) : document_(document), node_(node) {}
-  const Document* document_ = nullptr;
-  uint32_t node_ = 0;
+  Value(const Document* document, uint32_t node) : NodeHandle(document, node) {}
 };
 
 class Document {
  public:
+  // For NodeRange: the value at a node, and the node after its subtree.
+  static Value ValueAt(const Document* document, uint32_t node) { return Value(document, node); }
+  static uint32_t NodeAfter(const Document* document, uint32_t node) { return document->node(node).end; }
+
   // Errors: code "malformed_json", the message naming the problem and its byte offset; the
   // same in `failure`, when given, as data.
   static Result<Document> Parse(std::string_view text, int max_depth = 64, ParseFailure* failure = nullptr);

@@ -38,6 +38,21 @@ std::string NeverThrowing(Body&& body) {
 #endif
 }
 
+// A request answered against the built-in catalog: parsed, computed, written; every failure on
+// the way (and anything thrown) an ok:false answer.
+template <typename Parse, typename Compute, typename Write>
+std::string AnswerJson(Parse parse, Compute compute, Write write) {
+  return NeverThrowing([&] {
+    const auto request = parse();
+    if (!request.ok()) return SerializeError(request.error());
+    const Result<Catalog>& catalog = BuiltinCatalog();
+    if (!catalog.ok()) return SerializeError(catalog.error());
+    const auto result = compute(request.value(), catalog.value());
+    if (!result.ok()) return SerializeError(result.error());
+    return write(result.value());
+  });
+}
+
 }  // namespace vramcalc::internal
 
 #endif  // VRAMCALC_SRC_JSON_OUTPUT_H_

@@ -94,6 +94,29 @@ class JsonWriter {
     }
   }
 
+  // The length of the UTF-8 sequence at `i`, or 0 when it is not one (RFC 3629: no overlong
+  // forms, no surrogates, nothing above U+10FFFF).
+  static std::size_t Utf8Length(std::string_view text, std::size_t i) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) return 1;
+    std::size_t length;
+    uint32_t code;
+    if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1Fu;
+    else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0Fu;
+    else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07u;
+    else return 0;
+    if (i + length > text.size()) return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return 0;
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    const bool overlong = (length == 2 && code < 0x80) || (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
+    if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+    return length;
+  }
+
+
  private:
   // Room for `count` more bytes at the end of what is written; returns where they go.
   char* Reserve(std::size_t count) {
@@ -125,28 +148,6 @@ class JsonWriter {
     Put(bracket);
     first_ = false;
   }
-  // The length of the UTF-8 sequence at `i`, or 0 when it is not one (RFC 3629: no overlong
-  // forms, no surrogates, nothing above U+10FFFF).
-  static std::size_t Utf8Length(std::string_view text, std::size_t i) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    if (lead < 0x80) return 1;
-    std::size_t length;
-    uint32_t code;
-    if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1Fu;
-    else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0Fu;
-    else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07u;
-    else return 0;
-    if (i + length > text.size()) return 0;
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) return 0;
-      code = (code << 6) | (next & 0x3Fu);
-    }
-    const bool overlong = (length == 2 && code < 0x80) || (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-    if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
-    return length;
-  }
-
   // `text` with every byte that starts no UTF-8 sequence replaced by U+FFFD.
   static std::string Utf8Repaired(std::string_view text) {
     std::string out;

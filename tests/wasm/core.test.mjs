@@ -4,8 +4,8 @@
 //
 // Needs both builds (see README): build/core/vramcalc and build-wasm/site/vramcalc.{mjs,wasm}
 // with vramcalc-full.wasm. The suites ask vramcalc-full.wasm, which answers everything; one test
-// checks that vramcalc.wasm (the first module: no importer, no sweep, no sections below the
-// simulator) answers as it does where it answers.
+// checks that vramcalc.wasm (the first module: no JSON reader, no importer, no sweep, no sections
+// below the simulator) answers as it does where it answers (fields.test.mjs: the request as fields).
 // VRAMCALC_CLI and VRAMCALC_SITE_DIR override those paths.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -182,34 +182,43 @@ describe('parity with the native CLI', () => {
     }
   });
 
-  test('vramcalc.wasm answers as vramcalc-full.wasm does, and the lower sections, a config.json and a sweep with where they are done', () => {
-    // The same core without the importer, the sweep and the sections below the simulator: byte
-    // for byte for the sections it has and for bad requests.
+  test('vramcalc.wasm answers as vramcalc-full.wasm does, and the lower sections, JSON text, a config.json and a sweep with where they are done', () => {
+    // The same core without the JSON reader, the importer, the sweep and the sections below the
+    // simulator: a request object (as fields) answered byte for byte as the full module answers
+    // its JSON text, for the sections it has and for bad requests.
     const first = ['model', 'simulator', 'curve', 'matrix'];
-    const requests = [VALID_REQUEST, '{"model":"qwen3.5-9b","runtime":"llamacpp","context":131072}',
-      '{"model":"deepseek-v4-flash","runtime":"vllm","format":"FP8","device":"h100-80gb","device_count":8}',
-      '{"model":"glm-4-32b-0414","context":-5}', '{"model":', '{"model":"glm-4-32b-0414","context":NaN}',
-      '['.repeat(100000), '{"model":"glm-4-32b-0414","device":"custom:20:800:vulkan:RX 7900 XT"}',
-      '{"model":"glm-4-32b-0414","sections":["hardware"],"compare":["no-such-gpu"]}'];
+    const requests = [JSON.parse(VALID_REQUEST), { model: 'qwen3.5-9b', runtime: 'llamacpp', context: 131072 },
+      { model: 'deepseek-v4-flash', runtime: 'vllm', format: 'FP8', device: 'h100-80gb', device_count: 8 },
+      { model: 'glm-4-32b-0414', context: -5 }, { model: 'glm-4-32b-0414', context: NaN },
+      { model: 'glm-4-32b-0414', device: 'custom:20:800:vulkan:RX 7900 XT' },
+      { model: 'glm-4-32b-0414', sections: ['hardware'], compare: ['no-such-gpu'] }];
     let answered = 0;
     for (const request of requests) {
-      const whole = vramcalc.evaluate(request);
+      const whole = vramcalc.evaluate(JSON.stringify(request));
       if (!JSON.parse(whole).ok) {
-        assert.equal(light.evaluate(request), whole, request.slice(0, 80));
+        assert.equal(light.evaluate(request), whole, JSON.stringify(request));
         continue;
       }
-      const upper = JSON.stringify({ ...JSON.parse(request), sections: first });
-      assert.equal(light.evaluate(upper), vramcalc.evaluate(upper), upper);
+      const upper = { ...request, sections: first };
+      assert.equal(light.evaluate(upper), vramcalc.evaluate(JSON.stringify(upper)), JSON.stringify(upper));
       answered += 1;
       // Any of the lower sections: an error naming the field and the module that has them.
       for (const sections of [undefined, ['hardware'], ['simulator', 'related'], ['commands']]) {
-        const answer = light.evaluate(JSON.stringify({ ...JSON.parse(request), sections }));
+        const answer = light.evaluate({ ...request, sections });
         const { ok, error } = JSON.parse(answer);
         assert.deepEqual([ok, error.code, error.field], [false, 'section_unavailable', 'sections'], answer);
         assert.match(error.message, /vramcalc-full\.wasm/);
       }
     }
     assert.equal(answered, 4);
+    // JSON text, well-formed or not, and objects the fields do not carry: the module that reads them.
+    for (const request of [VALID_REQUEST, '{"model":', '['.repeat(100000), { model: { model_type: 'llama' } },
+      { model: 'glm-4-32b-0414', device: { name: 'A', memory_gib: 20, bandwidth_gbps: 800, platform: 'cuda' } }]) {
+      const { ok, error } = JSON.parse(light.evaluate(request));
+      assert.deepEqual([ok, error.code, error.field], [false, 'json_unavailable', ''], String(request).slice(0, 40));
+      assert.match(error.message, /vramcalc-full\.wasm/);
+    }
+    assert.equal(JSON.parse(vramcalc.evaluate('{"model":')).error.code, 'malformed_json');
     // A sweep: an error naming the module that sweeps (the full one's answer is checked below).
     const swept = JSON.parse(light.sweep('{"device":"rtx-4090-24gb","context":8192}'));
     assert.deepEqual([swept.ok, swept.error.code], [false, 'sweep_unavailable']);
@@ -217,13 +226,10 @@ describe('parity with the native CLI', () => {
     assert.equal(JSON.parse(vramcalc.sweep('{"device":"rtx-4090-24gb","context":8192}')).ok, true);
     assert.equal(light.catalog(), vramcalc.catalog());
     assert.equal(light.version(), vramcalc.version());
-    // A config.json, in the request or beside it: an error naming the model and the module.
-    for (const answer of [light.evaluate('{"model": {"model_type": "llama"}}'),
-      light.evaluateWithConfig('{}', '{"model_type": "llama"}')]) {
-      const { ok, error } = JSON.parse(answer);
-      assert.deepEqual([ok, error.code, error.field], [false, 'config_import_unavailable', 'model'], answer);
-      assert.match(error.message, /vramcalc-full\.wasm/);
-    }
+    // A config.json beside the request: an error naming the model and the module.
+    const { ok, error } = JSON.parse(light.evaluateWithConfig({}, '{"model_type": "llama"}'));
+    assert.deepEqual([ok, error.code, error.field], [false, 'config_import_unavailable', 'model']);
+    assert.match(error.message, /vramcalc-full\.wasm/);
     assert.ok(JSON.parse(vramcalc.evaluate('{"model": {"model_type": "llama"}}')).error.field.startsWith('model.'));
   });
 

@@ -194,6 +194,28 @@ describe('hostile inputs: the wasm module', () => {
     }
   });
 
+  test('evaluate(request): every request case as the page sends it, read by vramcalc.wasm as fields', async () => {
+    // The first module reads no JSON: the loader writes the object as fields where they carry it,
+    // and the answer is the full module's to the same JSON text, byte for byte; what they do not
+    // carry (an object, a lone surrogate) it leaves to the full module (json_unavailable).
+    const { default: createVramcalc, requestFields } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
+    const light = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc.wasm')) });
+    let carried = 0;
+    for (const { name, field, value } of requestCases().filter((c) => c.field.request && !c.value.id.includes('nested'))) {
+      const js = 'js' in value ? value.js : JSON.parse(value.json);
+      const request = { model: 'glm-4-32b-0414', [field.request]: js, sections: ['simulator'] };
+      if (field.request === 'model') request.model = js;
+      const answer = light.evaluate(request);
+      if (requestFields(request) === null) {
+        assert.equal(JSON.parse(answer).error.code, 'json_unavailable', name);
+        continue;
+      }
+      assert.equal(answer, vramcalc.evaluate(JSON.stringify(request)), name);
+      carried += 1;
+    }
+    assert.ok(carried >= 150, `${carried} cases carried as fields`);
+  });
+
   test('unknown keys, whole requests, accepted values', () => {
     for (const extra of EXTRA_CASES.filter((c) => c.request)) {
       const response = evaluate(extra.request);

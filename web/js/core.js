@@ -51,9 +51,10 @@ export function loadCore() {
       };
       return {
         version: () => instance.version(),
+        // A request object goes to the core as fields, which both modules read (vramcalc.mjs).
         evaluate: (request, configText) => JSON.parse(configText === undefined
-          ? (full ?? instance).evaluate(JSON.stringify(request))
-          : (full ?? instance).evaluateWithConfig(JSON.stringify(request), configText)),
+          ? (full ?? instance).evaluate(request)
+          : (full ?? instance).evaluateWithConfig(request, configText)),
         sweep: (request) => JSON.parse((full ?? instance).sweep(JSON.stringify(request))),
         catalog,
         hasFull: () => full !== null,

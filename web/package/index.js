@@ -4,12 +4,14 @@
 // a bad request is {ok: false, error: {code, message, field}}, never a thrown error.
 import createVramcalc from './vramcalc.mjs';
 
-// vramcalc.wasm answers catalog(), version() and evaluate() but for the sections below the
-// simulator; vramcalc-full.wasm (the same with the config.json importer, the sweep and those
-// sections) answers those, a config.json and sweep(), and once started every call; each starts on
-// its first call.
+// vramcalc.wasm answers catalog(), version() and evaluate() of a request object but for the
+// sections below the simulator; vramcalc-full.wasm (the same with the JSON reader, the
+// config.json importer, the sweep and those sections) answers those, a config.json, sweep() and
+// the requests the first module's fields do not carry, and once started every call; each starts
+// on its first call.
 const instances = new Map();
 const FULL = 'vramcalc-full.wasm';
+const FULL_ONLY = new Set(['section_unavailable', 'json_unavailable']);
 
 /** Node reads the wasm beside this file; a browser fetches it (vramcalc.mjs finds it). */
 async function options(file) {
@@ -33,18 +35,20 @@ function core(file = 'vramcalc.wasm') {
  * model.
  */
 export async function evaluate(request = {}, config = undefined) {
-  const text = JSON.stringify(request);
-  // A config.json, beside the request or as its model, is read by the full module.
-  const pasted = config !== undefined || (typeof request?.model === 'object' && request.model !== null);
-  // Once the full module has started it answers everything, as it does on the page.
-  if (!pasted && !instances.has(FULL)) {
-    const answer = JSON.parse((await core()).evaluate(text));
-    // The hardware table, the related models and the commands (every section by default).
-    if (answer.ok || answer.error.code !== 'section_unavailable') return answer;
+  // The request as the core reads it: an object (vramcalc.mjs writes it as fields where they
+  // carry it), anything else as its JSON text, which only the full module reads.
+  const given = request !== null && typeof request === 'object' ? request : JSON.stringify(request) ?? '';
+  // Once the full module has started it answers everything, as it does on the page; a
+  // config.json is read by it alone.
+  if (config === undefined && !instances.has(FULL)) {
+    const answer = JSON.parse((await core()).evaluate(given));
+    // The hardware table, the related models and the commands (every section by default), and
+    // what the fields do not carry: JSON text, a config.json or a device given as an object.
+    if (answer.ok || !FULL_ONLY.has(answer.error.code)) return answer;
   }
   const full = await core(FULL);
-  if (config === undefined) return JSON.parse(full.evaluate(text));
-  return JSON.parse(full.evaluateWithConfig(text, typeof config === 'string' ? config : JSON.stringify(config)));
+  if (config === undefined) return JSON.parse(full.evaluate(given));
+  return JSON.parse(full.evaluateWithConfig(given, typeof config === 'string' ? config : JSON.stringify(config)));
 }
 
 /** Every catalog model × format × device at once ({device} for one device: what runs on it). */
