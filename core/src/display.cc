@@ -96,15 +96,32 @@ std::string FormatFixed(double value, int decimals) {
 
 std::string FormatGb(double gib) { return FormatFixed(gib, 2) + " GB"; }
 
+namespace {
+
+// units / 10^places with the sign of `value`, for units below 2^53: both exact, so the one
+// division is the correctly rounded value of the decimal FormatFixed writes (what reading that
+// text back gives).
+double FromUnits(Wide units, int places, double value) {
+  const double rounded = static_cast<double>(units) / static_cast<double>(Pow10(places));
+  return value < 0 ? -rounded : rounded;  // -0.0 reads back as "0.00": 0
+}
+
+}  // namespace
+
 double RoundHalfUp(double value, int decimals) {
   const int places = std::clamp(decimals, 0, kMaxDecimals);
   if (!std::isfinite(value) || std::fabs(value) >= 0x1p53) return value;  // no fraction to round
   const Wide units = ScaledUnits(Decompose(std::fabs(value)), places);
-  // Both exact, so the one division is the correctly rounded value of the decimal FormatFixed
-  // writes (what reading that text back gives); beyond 2^53 units, the text is read.
-  const double rounded = units < (Wide{1} << 53) ? static_cast<double>(units) / static_cast<double>(Pow10(places))
-                                                 : ReadDecimal(WideDigits(units) + "e-" + std::to_string(places));
-  return value < 0 ? -rounded : rounded;  // -0.0 reads back as "0.00": 0
+  if (units < (Wide{1} << 53)) return FromUnits(units, places, value);
+  // Beyond 2^53 units, the text is read.
+  const double rounded = ReadDecimal(WideDigits(units) + "e-" + std::to_string(places));
+  return value < 0 ? -rounded : rounded;
+}
+
+double RoundPercentHalfUp(double percent) {
+  if (!std::isfinite(percent)) return percent;
+  const double value = std::clamp(percent, -kMaxPercent, kMaxPercent);
+  return FromUnits(ScaledUnits(Decompose(std::fabs(value)), 1), 1, value);
 }
 
 std::string FormatGrouped(int64_t value) {

@@ -215,11 +215,11 @@ SimulatorResult Simulate(const Scenario& s) {
   sim.overhead_gib = footprint.overhead_gib();
   sim.total_gib = footprint.total_gib();
   sim.per_device_gib = footprint.per_device_gib();
-  sim.share_weights_pct = RoundHalfUp(100.0 * sim.weights_gib / sim.total_gib, 1);
-  sim.share_kv_cache_pct = RoundHalfUp(100.0 * sim.kv_cache_gib / sim.total_gib, 1);
-  sim.share_state_pct = RoundHalfUp(100.0 * sim.state_gib / sim.total_gib, 1);
+  sim.share_weights_pct = RoundPercentHalfUp(100.0 * sim.weights_gib / sim.total_gib);
+  sim.share_kv_cache_pct = RoundPercentHalfUp(100.0 * sim.kv_cache_gib / sim.total_gib);
+  sim.share_state_pct = RoundPercentHalfUp(100.0 * sim.state_gib / sim.total_gib);
   sim.share_overhead_pct =
-      RoundHalfUp(100.0 - sim.share_weights_pct - sim.share_kv_cache_pct - sim.share_state_pct, 1);
+      RoundPercentHalfUp(100.0 - sim.share_weights_pct - sim.share_kv_cache_pct - sim.share_state_pct);
   sim.capacity_gib = CapacityGib(s);
   sim.visible_gib = VisibleMemoryGib(*s.runtime, *s.device);
   sim.host_gib = footprint.host_gib;
@@ -287,7 +287,7 @@ std::string RequestFieldHelp(const RequestField& field) {
   const auto ids = [](const auto& items) {
     return JoinIds(items, [](const auto& item) { return item.id; }, "or", false);
   };
-  return FillTemplate(field.help, {{"model", std::string(kDefaultModelId)},
+  return FillTemplate(kRequestFieldHelp[&field - kRequestFields].help, {{"model", std::string(kDefaultModelId)},
                                    {"formats", ids(QuantFormats())},
                                    {"format", std::string(kDefaultFormatId)},
                                    {"max_context", FormatGrouped(kMaxRequestContextTokens)},

@@ -98,6 +98,24 @@ TEST(RoundHalfUp, IsTheOraclesTextReadBack) {
   EXPECT_TRUE(std::signbit(RoundHalfUp(-0.01, 1)));  // "-0.0" reads back as -0
 }
 
+TEST(RoundPercentHalfUp, IsTheOraclesTextReadBackForShares) {
+  // The shares' rounding (evaluate.cc), without a decimal reader: the same oracle at 0.1, over
+  // every share there is and well beyond.
+  std::mt19937_64 random(20261202);
+  std::uniform_real_distribution<double> percent(-150.0, 150.0);
+  for (int i = 0; i < 20000; ++i) {
+    double value = percent(random);
+    if (i % 3 == 0) value = std::round(value * 100.0) / 100.0;  // halves: 82.95, 8.05 …
+    ASSERT_EQ(RoundPercentHalfUp(value), std::strtod(ToFixedOracle(value, 1).c_str(), nullptr)) << std::hexfloat << value;
+  }
+  for (const double value : {0.0, 100.0, 99.95, 0.05, 123456.75, -999999.95}) {
+    EXPECT_EQ(RoundPercentHalfUp(value), std::strtod(ToFixedOracle(value, 1).c_str(), nullptr)) << value;
+  }
+  EXPECT_EQ(RoundPercentHalfUp(2e6), 1e6);  // beyond kMaxPercent: clamped
+  EXPECT_FALSE(std::signbit(RoundPercentHalfUp(-0.0)));
+  EXPECT_TRUE(std::signbit(RoundPercentHalfUp(-0.01)));
+}
+
 TEST(FormatGrouped, CommasBetweenThousands) {
   EXPECT_EQ(FormatGrouped(61544), "61,544");
   EXPECT_EQ(FormatGrouped(151552), "151,552");

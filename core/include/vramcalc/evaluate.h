@@ -52,39 +52,68 @@ inline constexpr Named<Section> kSectionNames[] = {
 inline constexpr Vocabulary<Section> kSections{kSectionNames};
 
 // The request's fields, once: their names in a request, their short names in the page's link,
-// the widget's attributes and the CLI's flags, and what they mean (RequestFieldHelp fills the
-// lists from the tables). The parser, its error messages, the CLI's help and the catalog the
-// page reads all come from here.
+// the widget's attributes and the CLI's flags, and what they mean (kRequestFieldHelp, below).
+// The parser, its error messages, the CLI's help and the catalog the page reads all come from
+// here.
 enum class RequestValue { kText, kCount, kNumber, kFlag, kList };
 struct RequestField {
   std::string_view name;        // "kv_dtype"
   std::string_view short_name;  // "kv" (the link, the widget, `--kv`)
   RequestValue value;           // a string, a whole number, or an array (of strings)
-  std::string_view help;        // with {formats}, {kv_dtypes}, {runtimes}, {sections} … filled in
 };
 inline constexpr RequestField kRequestFields[] = {
-    {"model", "model", RequestValue::kText, "catalog id, e.g. \"{model}\" (default), or a config.json object"},
-    {"format", "format", RequestValue::kText, "{formats} (default {format})"},
-    {"context", "context", RequestValue::kCount, "tokens per sequence, 1 to {max_context} (default {context})"},
-    {"batch", "batch", RequestValue::kCount, "concurrent sequences, 1 to {max_batch} (default 1)"},
-    {"kv_dtype", "kv", RequestValue::kText, "KV cache type: {kv_dtypes} (default {kv_dtype})"},
-    {"device", "device", RequestValue::kText,
+    {"model", "model", RequestValue::kText},
+    {"format", "format", RequestValue::kText},
+    {"context", "context", RequestValue::kCount},
+    {"batch", "batch", RequestValue::kCount},
+    {"kv_dtype", "kv", RequestValue::kText},
+    {"device", "device", RequestValue::kText},
+    {"device_count", "gpus", RequestValue::kCount},
+    {"compare", "compare", RequestValue::kList},
+    {"runtime", "runtime", RequestValue::kText},
+    {"memory_utilization", "util", RequestValue::kNumber},
+    {"max_num_batched_tokens", "mnbt", RequestValue::kCount},
+    {"ubatch", "ubatch", RequestValue::kCount},
+    {"flash_attention", "fa", RequestValue::kFlag},
+    {"parallel", "parallel", RequestValue::kCount},
+    {"sections", "sections", RequestValue::kList},
+};
+// What each field means, with {formats}, {kv_dtypes}, {runtimes}, {sections} … filled in from
+// the tables (RequestFieldHelp): in kRequestFields' order (checked below), in a table of its own
+// so that what only reads requests (the first wasm module) carries none of it.
+struct RequestFieldHelpText {
+  std::string_view name;
+  std::string_view help;
+};
+inline constexpr RequestFieldHelpText kRequestFieldHelp[] = {
+    {"model", "catalog id, e.g. \"{model}\" (default), or a config.json object"},
+    {"format", "{formats} (default {format})"},
+    {"context", "tokens per sequence, 1 to {max_context} (default {context})"},
+    {"batch", "concurrent sequences, 1 to {max_batch} (default 1)"},
+    {"kv_dtype", "KV cache type: {kv_dtypes} (default {kv_dtype})"},
+    {"device",
      "device id, e.g. \"rtx-3090-24gb\" (default: the format's recommended class), or your own: "
      "\"custom:<memory GB>:<bandwidth GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>\""},
-    {"device_count", "gpus", RequestValue::kCount,
-     "identical devices in tensor parallel, 1 to {max_devices} (default: the recommended group)"},
-    {"compare", "compare", RequestValue::kList, "extra hardware-table rows: up to {max_compare} device ids"},
-    {"runtime", "runtime", RequestValue::kText, "runtime profile: {runtimes} (default {runtime})"},
-    {"memory_utilization", "util", RequestValue::kNumber,
+    {"device_count", "identical devices in tensor parallel, 1 to {max_devices} (default: the recommended group)"},
+    {"compare", "extra hardware-table rows: up to {max_compare} device ids"},
+    {"runtime", "runtime profile: {runtimes} (default {runtime})"},
+    {"memory_utilization",
      "vllm, sglang: share of device memory the engine takes, above 0 up to 1 (default: the engine's)"},
-    {"max_num_batched_tokens", "mnbt", RequestValue::kCount,
+    {"max_num_batched_tokens",
      "vllm: tokens per scheduler step, 1 to {max_batched_tokens} (default: vLLM's for the device)"},
-    {"ubatch", "ubatch", RequestValue::kCount, "llamacpp: physical batch -ub, 1 to {max_batched_tokens} (default 512)"},
-    {"flash_attention", "fa", RequestValue::kFlag, "llamacpp: flash attention, true or false (default true)"},
-    {"parallel", "parallel", RequestValue::kCount,
-     "llamacpp, ollama: server slots, each with the whole context, 1 to {max_batch} (default: batch)"},
-    {"sections", "sections", RequestValue::kList, "the parts to compute: {sections} (default: all)"},
+    {"ubatch", "llamacpp: physical batch -ub, 1 to {max_batched_tokens} (default 512)"},
+    {"flash_attention", "llamacpp: flash attention, true or false (default true)"},
+    {"parallel", "llamacpp, ollama: server slots, each with the whole context, 1 to {max_batch} (default: batch)"},
+    {"sections", "the parts to compute: {sections} (default: all)"},
 };
+constexpr bool HelpMatchesFields() {
+  if (std::size(kRequestFieldHelp) != std::size(kRequestFields)) return false;
+  for (std::size_t i = 0; i < std::size(kRequestFields); ++i) {
+    if (kRequestFieldHelp[i].name != kRequestFields[i].name) return false;
+  }
+  return true;
+}
+static_assert(HelpMatchesFields(), "every request field needs its help, in kRequestFields' order");
 // The field named `name` (or short-named, with `short_name`), else nullptr.
 const RequestField* FindRequestField(std::string_view name, bool short_name = false);
 // The help line of one field, its placeholders filled from the tables.
