@@ -270,17 +270,6 @@ std::vector<MatrixRow> BuildMatrix(const Scenario& s, const std::vector<const De
   return matrix;
 }
 
-std::vector<CurvePoint> BuildCurve(Scenario s) {
-  std::vector<CurvePoint> curve;
-  for (const int64_t context_tokens : CurveContexts(*s.model)) {
-    s.context_tokens = context_tokens;
-    const Footprint footprint = FootprintOf(s);
-    curve.push_back(CurvePoint{context_tokens, footprint.kv_cache_bytes / kBytesPerGib, footprint.total_gib(),
-                               DecodeTokensPerSecond(s, footprint)});
-  }
-  return curve;
-}
-
 }  // namespace
 
 std::string RequestFieldHelp(const RequestField& field) {
@@ -336,6 +325,21 @@ std::vector<int64_t> CurveContexts(const ModelSpec& model) {
   return contexts;
 }
 
+namespace internal {
+
+std::vector<CurvePoint> BuildCurve(Scenario s) {
+  std::vector<CurvePoint> curve;
+  for (const int64_t context_tokens : CurveContexts(*s.model)) {
+    s.context_tokens = context_tokens;
+    const Footprint footprint = FootprintOf(s);
+    curve.push_back(CurvePoint{context_tokens, footprint.kv_cache_bytes / kBytesPerGib, footprint.total_gib(),
+                               DecodeTokensPerSecond(s, footprint)});
+  }
+  return curve;
+}
+
+}  // namespace internal
+
 Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   const Result<const ModelSpec*> model = ResolveModel(request, catalog);
   if (!model.ok()) return model.error();
@@ -353,7 +357,6 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   if (wanted(kSectionModel)) response.model = *s.model;
   response.simulator = Simulate(s);
   if (wanted(kSectionMatrix)) response.matrix = BuildMatrix(s, ladder);
-  if (wanted(kSectionCurve)) response.curve = BuildCurve(s);
   if (wanted(internal::kLowerSections)) {
     if (auto error = internal::BuildLowerSections(s, request, catalog, response)) return *error;
   }

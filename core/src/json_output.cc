@@ -177,20 +177,6 @@ void WriteSimulator(JsonWriter& w, const SimulatorResult& s) {
   w.EndObject();
 }
 
-void WriteCurve(JsonWriter& w, const std::vector<CurvePoint>& curve) {
-  w.Key("curve");
-  w.BeginArray();
-  for (const CurvePoint& point : curve) {
-    w.BeginObject();
-    w.Field("context", point.context_tokens);
-    w.Field("kv_cache_gib", point.kv_cache_gib);
-    w.Field("total_gib", point.total_gib);
-    w.Field("decode_tps", point.decode_tps);
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
 void WriteMatrix(JsonWriter& w, const std::vector<MatrixRow>& matrix) {
   w.Key("matrix");
   w.BeginArray();
@@ -217,6 +203,7 @@ void WriteMatrix(JsonWriter& w, const std::vector<MatrixRow>& matrix) {
   }
   w.EndArray();
 }
+
 
 void WriteDevices(JsonWriter& w, const Catalog& catalog) {
   w.BeginArray();
@@ -428,7 +415,6 @@ std::string SerializeResponse(const Response& response) {
     SchemaWriter(w).Write(response.model);
   }
   if (wanted(kSectionSimulator)) WriteSimulator(w, response.simulator);
-  if (wanted(kSectionCurve)) WriteCurve(w, response.curve);
   if (wanted(kSectionMatrix)) WriteMatrix(w, response.matrix);
   internal::WriteLowerSections(w, response);
   w.EndObject();

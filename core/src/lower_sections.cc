@@ -1,5 +1,5 @@
-// The sections below the simulator (lower_sections.h): built from the resolved scenario and
-// the simulator's figures, written after the matrix.
+// The sections after the simulator (lower_sections.h): built from the resolved scenario and
+// the simulator's figures, written after it.
 #include "lower_sections.h"
 
 #include <algorithm>
@@ -12,6 +12,20 @@
 
 namespace vramcalc::internal {
 namespace {
+
+void WriteCurve(JsonWriter& w, const std::vector<CurvePoint>& curve) {
+  w.Key("curve");
+  w.BeginArray();
+  for (const CurvePoint& point : curve) {
+    w.BeginObject();
+    w.Field("context", point.context_tokens);
+    w.Field("kv_cache_gib", point.kv_cache_gib);
+    w.Field("total_gib", point.total_gib);
+    w.Field("decode_tps", point.decode_tps);
+    w.EndObject();
+  }
+  w.EndArray();
+}
 
 // The hardware table at the scenario's format, context and device count.
 std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request, const Catalog& catalog) {
@@ -135,6 +149,7 @@ void WriteCommands(JsonWriter& w, const std::vector<Command>& commands) {
 std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,
                                         Response& response) {
   const SimulatorResult& sim = response.simulator;
+  if ((request.sections & kSectionCurve) != 0) response.curve = BuildCurve(s);
   if ((request.sections & kSectionHardware) != 0) response.hardware = BuildHardware(s, request, catalog);
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
   if ((request.sections & kSectionCommands) != 0) {
@@ -144,6 +159,7 @@ std::optional<Error> BuildLowerSections(const Scenario& s, const Request& reques
 }
 
 void WriteLowerSections(JsonWriter& w, const Response& response) {
+  if ((response.sections & kSectionCurve) != 0) WriteCurve(w, response.curve);
   if ((response.sections & kSectionHardware) != 0) WriteHardware(w, response.hardware);
   if ((response.sections & kSectionRelated) != 0) WriteRelated(w, response.related);
   if ((response.sections & kSectionCommands) != 0) WriteCommands(w, response.commands);

@@ -14,6 +14,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cellsOf, grouped, referenceTable, shownNumber } from '../support/reference-page.mjs';
+import { sliderMaxLog2 } from '../../web/js/controls.js';
 import { LATER_STRINGS } from '../../web/js/i18n.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -183,10 +184,10 @@ describe('parity with the native CLI', () => {
   });
 
   test('vramcalc.wasm answers as vramcalc-full.wasm does, and the lower sections, JSON text, a config.json and a sweep with where they are done', () => {
-    // The same core without the JSON reader, the importer, the sweep and the sections below the
-    // simulator: a request object (as fields) answered byte for byte as the full module answers
-    // its JSON text, for the sections it has and for bad requests.
-    const first = ['model', 'simulator', 'curve', 'matrix'];
+    // The same core without the JSON reader, the importer, the sweep, the curve and the sections
+    // below the simulator: a request object (as fields) answered byte for byte as the full module
+    // answers its JSON text, for the sections it has and for bad requests.
+    const first = ['model', 'simulator', 'matrix'];
     const requests = [JSON.parse(VALID_REQUEST), { model: 'qwen3.5-9b', runtime: 'llamacpp', context: 131072 },
       { model: 'deepseek-v4-flash', runtime: 'vllm', format: 'FP8', device: 'h100-80gb', device_count: 8 },
       { model: 'glm-4-32b-0414', context: -5 }, { model: 'glm-4-32b-0414', context: NaN },
@@ -203,7 +204,7 @@ describe('parity with the native CLI', () => {
       assert.equal(light.evaluate(upper), vramcalc.evaluate(JSON.stringify(upper)), JSON.stringify(upper));
       answered += 1;
       // Any of the lower sections: an error naming the field and the module that has them.
-      for (const sections of [undefined, ['hardware'], ['simulator', 'related'], ['commands']]) {
+      for (const sections of [undefined, ['curve'], ['hardware'], ['simulator', 'related'], ['commands']]) {
         const answer = light.evaluate({ ...request, sections });
         const { ok, error } = JSON.parse(answer);
         assert.deepEqual([ok, error.code, error.field], [false, 'section_unavailable', 'sections'], answer);
@@ -231,6 +232,14 @@ describe('parity with the native CLI', () => {
     assert.deepEqual([ok, error.code, error.field], [false, 'config_import_unavailable', 'model']);
     assert.match(error.message, /vramcalc-full\.wasm/);
     assert.ok(JSON.parse(vramcalc.evaluate('{"model": {"model_type": "llama"}}')).error.field.startsWith('model.'));
+  });
+
+  test("the page's slider ends where the core's curve does, for every catalog model", () => {
+    // The page sets the slider before the curve comes (with vramcalc-full.wasm): from the model.
+    for (const { id } of JSON.parse(vramcalc.catalog()).models) {
+      const { model, curve } = JSON.parse(vramcalc.evaluate(JSON.stringify({ model: id, sections: ['model', 'curve'] })));
+      assert.equal(2 ** sliderMaxLog2(model), curve.at(-1).context, id);
+    }
   });
 
   test('hostile requests are answered the same natively (stdin)', () => {

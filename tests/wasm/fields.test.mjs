@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-wasm/site');
-const FIRST = ['model', 'simulator', 'curve', 'matrix'];  // what vramcalc.wasm computes
+const FIRST = ['model', 'simulator', 'matrix'];  // what vramcalc.wasm computes
 
 let requestFields;
 let light;  // vramcalc.wasm

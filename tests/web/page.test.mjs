@@ -454,8 +454,8 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
   });
 });
 
-// The first numbers need only vramcalc.wasm; the hardware table, the related models and the
-// commands are vramcalc-full.wasm's, which the page loads right after them. A fresh browser
+// The first numbers need only vramcalc.wasm; the curve (its plot), the hardware table, the
+// related models and the commands are vramcalc-full.wasm's, which the page loads right after them. A fresh browser
 // each (no service worker answers in between), the full module held back or refused.
 describe('vramcalc page: the sections below the simulator come with the full module', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
   let fresh;
@@ -480,13 +480,14 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       const held = new Promise((resolve) => { release = resolve; });
       // The strings of what comes after the first numbers (i18n/de.later.json) held back too.
       const page = await freshPage(async (route) => { await held; await route.continue(); }, ['**/i18n/*.later.json']);
-      // The reference page's simulator (21,78 GB), its matrix, and nothing below yet; no text
+      // The reference page's simulator (21,78 GB), its matrix, no plot and nothing below yet; no text
       // it shows is a key of a string it does not have yet.
       await assertCleanBodyText(page, 'before the later strings');
       assert.equal(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total));
       assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
       assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
       assert.equal(await page.locator(byTestId('hw-row')).count(), 0, 'no hardware rows before the full module');
+      assert.equal(await page.locator('#plot-figure').isHidden(), true, 'no plot before the curve');
       assert.equal(await page.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers').length), 1);
       // The module and the strings were each asked for once (index.html's inline boot script
       // starts both; the page takes what it started).
@@ -506,13 +507,16 @@ describe('vramcalc page: the sections below the simulator come with the full mod
         toGerman(referenceHardware['rtx-4090-24gb'][4]));
       assert.ok((await page.locator(byTestId('cmd-vllm')).textContent()).includes('vllm serve'), 'the commands');
       assert.ok(await page.locator(byTestId('related-row')).count() > 0, 'the related models');
+      // The curve's plot, with its heading (a later string).
+      assert.equal(await shownText(page, '#plot-heading'), 'Speicherbedarf über die Kontextlänge');
+      assert.ok(await page.locator('#plot svg path').count() > 0, 'the plot is drawn');
       await assertHealthy(fresh, page, 'whole');
     });
 
   test('without it, a notice says so and the rest of the page works', { timeout: TEST_TIMEOUT_MS }, async () => {
     const page = await freshPage((route) => route.abort('failed'));
     await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
-    assert.match(await shownText(page, 'notice'), /^Hardware-Tabelle, verwandte Modelle und Befehle konnten nicht geladen werden/);
+    assert.match(await shownText(page, 'notice'), /^Kurve, Hardware-Tabelle, verwandte Modelle und Befehle konnten nicht geladen werden/);
     assert.equal(await page.locator(byTestId('hw-row')).count(), 0);
     await choose(page, 'format', 'Q8_0');
     assert.notEqual(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total), 'the simulator still follows');

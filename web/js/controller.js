@@ -11,7 +11,6 @@ import { bindModelFilter } from './model-filter.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { renderAccuracy } from './render/accuracy.js';
 import { renderMatrix } from './render/matrix.js';
-import { renderPlot } from './render/plot.js';
 import { renderSimulator } from './render/simulator.js';
 import {
   CUSTOM_MODEL, customDevice, customDeviceText, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
@@ -132,15 +131,17 @@ export class PageController {
   }
 
   /**
-   * The sections below the simulator wait for vramcalc-full.wasm, which has their code, and for
-   * their renderers: both load after the first numbers. Until then the core is not asked for them.
+   * The curve's plot and the sections below the simulator wait for vramcalc-full.wasm, which has
+   * their code, and for their renderers: both load after the first numbers. Until then the core is
+   * not asked for them.
    */
   #lowerReady() {
     return this.#lowerCode !== null && this.#core.hasFull();
   }
 
+  /** What the core is not asked for before then: the curve (for the plot) and the sections below. */
   #unavailable() {
-    return this.#lowerReady() ? new Set() : this.#lower.names;
+    return this.#lowerReady() ? new Set() : new Set(['curve', ...this.#lower.names]);
   }
 
   #evaluate() {
@@ -180,7 +181,7 @@ export class PageController {
     }
     const scenario = this.#scenario;
     this.#shown = response;
-    const view = { t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response) };
+    const view = { t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response.model) };
     // Another language redraws every section, as another answer does: the core's answer is the
     // same, its texts are not.
     const all = changed || this.#rendered.lang !== scenario.lang || this.#rendered.view !== scenario.view;
@@ -196,9 +197,8 @@ export class PageController {
     } else {
       renderSimulator(this.#root, response, view);
       renderAccuracy(this.#root, response, view);
-      renderPlot(this.#root, response, view);
       if (all) renderMatrix(this.#root, response, view);
-      if (this.#lowerReady()) this.#lower.draw(response, view, all);
+      if (this.#lowerReady()) this.#drawLower(response, view, all);
     }
     this.#showNotice(notices);
     if (!this.#marked) {
@@ -213,9 +213,17 @@ export class PageController {
     if (page.getAttribute('aria-busy') !== busy) page.setAttribute('aria-busy', busy);
   }
 
+  /** The plot of the curve (beside the figures) and the sections below, once their code is here. */
+  #drawLower(response, view, all) {
+    const plot = byId(this.#root, 'plot-figure');
+    if (plot.hidden) plot.hidden = false;
+    this.#lowerCode.renderPlot(this.#root, response, view);
+    this.#lower.draw(response, view, all);
+  }
+
   /**
-   * vramcalc-full.wasm and the renderers for the sections below the simulator; if they cannot
-   * load, a notice says so.
+   * vramcalc-full.wasm and the renderers for the curve's plot and the sections below the
+   * simulator; if they cannot load, a notice says so.
    */
   #loadLower() {
     if (this.#lowerLoading) return;

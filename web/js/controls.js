@@ -5,11 +5,19 @@
 export const MIN_CONTEXT_LOG2 = 9;   // 512 tokens
 export const MAX_CONTEXT_LOG2 = 20;  // 1,048,576 tokens
 
+const LAST_CURVE_LOG2 = 27;  // the core's curve stops at 2^27 tokens however far a model goes
+
 /**
- * The slider's top position for a response: the core's curve ends where the slider should
- * (1M tokens, or the power of two above the model's max position; see CurveContexts).
+ * The slider's top position for a model (the response's "model"): where the core's curve ends,
+ * 1M tokens or the power of two at or above the model's max position (evaluate.cc
+ * CurveContexts; tests/wasm/core.test.mjs checks both agree for every catalog model). The curve
+ * itself comes after the first numbers, with vramcalc-full.wasm.
  */
-export const sliderMaxLog2 = (response) => Math.round(Math.log2(response.curve.at(-1).context));
+export function sliderMaxLog2(model) {
+  let log2 = MAX_CONTEXT_LOG2;
+  while (2 ** log2 < model.max_position_embeddings && log2 < LAST_CURVE_LOG2) log2 += 1;
+  return log2;
+}
 
 /** The slider position for a context: log2, rounded to the nearest power of two. */
 export const sliderPosition = (tokens, maxLog2 = MAX_CONTEXT_LOG2) =>

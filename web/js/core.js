@@ -29,7 +29,7 @@ export function useWasmBinary(bytes) {
  *   evaluate() with `configText` takes the model from that config.json text, checked as it was
  *   pasted (the core names the key where it breaks), and `request` without "model". Before
  *   loadFull() has resolved, that answer is the error config_import_unavailable, sweep()'s
- *   sweep_unavailable, and a request for the hardware table, the related models or the commands
+ *   sweep_unavailable, and a request for the curve, the hardware table, the related models or the commands
  *   (`sections`; all of them by default) section_unavailable.
  */
 export function loadCore() {

@@ -1,9 +1,11 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
-// computes the sections below the simulator): the renderers of those sections (the hardware
-// table, the commands, the related models) and of the architecture card (far below the fold),
-// and the service worker's registration. The bundle makes it a chunk of its own.
+// computes the curve and the sections below the simulator): the curve's plot, the renderers of
+// those sections (the hardware table, the commands, the related models) and of the
+// architecture card (far below the fold), and the service worker's registration. The bundle
+// makes it a chunk of its own.
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
 export { renderHardware } from './render/hardware.js';
+export { renderPlot } from './render/plot.js';
 export { renderRelated } from './render/related.js';
 export { registerServiceWorker } from './pwa.js';

@@ -121,8 +121,8 @@ export class VramCalculator extends HTMLElement {
       return;
     }
     const t = makeTranslator(scenario.lang);
-    // What it draws: the header (model, matrix), the simulator and slider (curve), the tables shown.
-    const sections = ['model', 'simulator', 'curve', 'matrix', ...(shown.has('hardware') ? ['hardware'] : [])];
+    // What it draws: the header (model, matrix), the simulator and slider, the tables shown.
+    const sections = ['model', 'simulator', 'matrix', ...(shown.has('hardware') ? ['hardware'] : [])];
     const response = this.#core.evaluate({ ...requestFor(scenario, catalog), sections });
     const p = this.#parts;
     if (!response.ok) {
@@ -136,7 +136,7 @@ export class VramCalculator extends HTMLElement {
     // Rows are marked for what the core resolved (the format's default, the recommended device).
     const view = {
       t, lang: scenario.lang, catalog, scenario: { ...scenario, format: response.simulator.format },
-      maxLog2: sliderMaxLog2(response),
+      maxLog2: sliderMaxLog2(response.model),
     };
     this.#renderHeader(response, view);
     const fits = scenario.view === 'fits';

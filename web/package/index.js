@@ -42,7 +42,7 @@ export async function evaluate(request = {}, config = undefined) {
   // config.json is read by it alone.
   if (config === undefined && !instances.has(FULL)) {
     const answer = JSON.parse((await core()).evaluate(given));
-    // The hardware table, the related models and the commands (every section by default), and
+    // The curve, the hardware table, the related models and the commands (every section by default), and
     // what the fields do not carry: JSON text, a config.json or a device given as an object.
     if (answer.ok || !FULL_ONLY.has(answer.error.code)) return answer;
   }

@@ -1,7 +1,7 @@
 // The JSON contract shared by the CLI, the wasm module and the page (wasm/README.md describes
 // it for callers).
 // Request:  the fields of kRequestFields (evaluate.h); only "model" is required.
-// Response: {"ok": true, "schema": 2, "model", "simulator", "curve", "matrix", "hardware",
+// Response: {"ok": true, "schema": 2, "model", "simulator", "matrix", "curve", "hardware",
 //           "related", "commands"} (the request's sections) or
 //           {"ok": false, "schema": 2, "error": {"code", "message", "field"}}.
 // Numbers are unrounded except the simulator's share_pct (see SimulatorResult); nothing is
