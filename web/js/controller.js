@@ -9,7 +9,7 @@ import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from
 import { lazySections } from './lazy-sections.js';
 import { bindModelFilter } from './model-filter.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
-import { renderAccuracy } from './render/accuracy.js';
+import { renderDecodeError } from './render/accuracy.js';
 import { renderMatrix } from './render/matrix.js';
 import { renderSimulator } from './render/simulator.js';
 import {
@@ -18,6 +18,24 @@ import {
 } from './state.js';
 
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
+
+/**
+ * css/later.css, the rules of what comes after the first numbers, linked after css/app.css;
+ * resolves once it applies. The single file has both inline (and no link to follow).
+ */
+function laterStylesheet() {
+  const first = document.querySelector('link[rel="stylesheet"][href$="css/app.css"]');
+  if (!first) return Promise.resolve();
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = new URL('later.css', first.href).href;
+  const loaded = new Promise((resolve, reject) => {
+    link.onload = resolve;
+    link.onerror = () => reject(new Error(`${link.href} did not load`));
+  });
+  first.after(link);
+  return loaded;
+}
 
 export class PageController {
   #core;
@@ -196,7 +214,7 @@ export class PageController {
       if (failed) notices.push(failed);
     } else {
       renderSimulator(this.#root, response, view);
-      renderAccuracy(this.#root, response, view);
+      renderDecodeError(this.#root, response, view);
       if (all) renderMatrix(this.#root, response, view);
       if (this.#lowerReady()) this.#drawLower(response, view, all);
     }
@@ -213,11 +231,15 @@ export class PageController {
     if (page.getAttribute('aria-busy') !== busy) page.setAttribute('aria-busy', busy);
   }
 
-  /** The plot of the curve (beside the figures) and the sections below, once their code is here. */
+  /**
+   * The plot of the curve and the decode estimate's error table (beside the figures) and the
+   * sections below, once their code is here.
+   */
   #drawLower(response, view, all) {
     const plot = byId(this.#root, 'plot-figure');
     if (plot.hidden) plot.hidden = false;
     this.#lowerCode.renderPlot(this.#root, response, view);
+    this.#lowerCode.renderAccuracy(this.#root, response, view);
     this.#lower.draw(response, view, all);
   }
 
@@ -228,7 +250,8 @@ export class PageController {
   #loadLower() {
     if (this.#lowerLoading) return;
     const strings = loadStrings(this.#scenario.lang, document.baseURI);  // the later part: their texts
-    this.#lowerLoading = Promise.all([this.#core.loadFull(), import('./later.js'), strings]).then(([, code]) => {
+    const loading = [this.#core.loadFull(), import('./later.js'), strings, laterStylesheet()];
+    this.#lowerLoading = Promise.all(loading).then(([, code]) => {
       this.#lowerCode = code;
       code.registerServiceWorker(() => this.translator());
       this.schedule();

@@ -55,3 +55,6 @@ export function contextLabel(tokens) {
 
 /** Keeps a number and its unit on one line: "95,8 %" → "95,8\u00a0%". */
 export const keepUnits = (text) => text.replace(/(\d) (%|GB|tok\/s|Tokens|tokens)/g, '$1\u00a0$2');
+
+/** A kind of device in words, as the decode error's line and table name it: "CUDA · datacenter GPUs". */
+export const devicesOfKind = (t, platform, unified, kind) => `${t(`platform.${platform}`)} · ${t(unified ? 'class.unified' : `class.${kind}`)}`;

@@ -5,10 +5,10 @@
 // of what comes after them with code of its own (LATER_STRINGS), loaded with that code.
 export const LANGS = ['de', 'en'];
 
-// The keys (by the part before their first dot) of the later part: the curve's plot, the
-// sections below the simulator, the architecture card, the fits view, the widget and the
-// service worker's notices.
-export const LATER_STRINGS = ['arch', 'cmd', 'explain', 'fits', 'hw', 'plot', 'pwa', 'related', 'widget'];
+// The keys (by the part before their first dot) of the later part: the curve's plot, the decode
+// estimate's error table, the sections below the simulator, the architecture card, the fits
+// view, the widget and the service worker's notices.
+export const LATER_STRINGS = ['accuracy', 'arch', 'cmd', 'explain', 'fits', 'hw', 'plot', 'pwa', 'related', 'widget'];
 
 /** Whether `key` belongs to the later part of a table. */
 export const isLaterString = (key) => LATER_STRINGS.includes(key.slice(0, key.indexOf('.')));

@@ -1,8 +1,9 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
-// computes the curve and the sections below the simulator): the curve's plot, the renderers of
-// those sections (the hardware table, the commands, the related models) and of the
-// architecture card (far below the fold), and the service worker's registration. The bundle
-// makes it a chunk of its own.
+// computes the curve and the sections below the simulator): the curve's plot, the decode
+// estimate's error table, the renderers of those sections (the hardware table, the commands, the
+// related models) and of the architecture card (far below the fold), and the service worker's
+// registration. The bundle makes it a chunk of its own.
+export { renderAccuracy } from './render/accuracy-table.js';
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
 export { renderHardware } from './render/hardware.js';

@@ -4,11 +4,26 @@ const OFFLINE_READY_KEY = 'vramcalc.offline-ready';
 const $ = (id) => document.getElementById(id);
 
 /**
+ * The web app manifest and the home-screen icon, which only installing needs: linked here, after
+ * the first numbers, rather than in index.html, where their downloads ran beside the module's.
+ */
+function linkManifest() {
+  if (document.querySelector('link[rel="manifest"]')) return;
+  for (const [rel, href] of [['manifest', 'manifest.webmanifest'], ['apple-touch-icon', 'icons/icon-192.png']]) {
+    const link = document.createElement('link');
+    link.rel = rel;
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+/**
  * @param {() => (key: string) => string} translator the current language's t()
  */
 export function registerServiceWorker(translator) {
   // A page opened from disk (the single-file build) or a non-secure origin has none.
   if (!('serviceWorker' in navigator) || !window.isSecureContext || location.protocol === 'file:') return;
+  linkManifest();
   let reloading = false;
 
   const show = (message, worker = null) => {

@@ -35,7 +35,8 @@ const bundle = await build({
   }],
 });
 const script = bundle.outputFiles[0].text.replaceAll('</script', '<\\/script');
-const css = (await read('css/app.css')).replaceAll('</style', '<\\/style');
+// Both stylesheets: the page links css/later.css beside css/app.css only where app.css is a link.
+const css = [await read('css/app.css'), await read('css/later.css')].join('\n').replaceAll('</style', '<\\/style');
 const icon = `data:image/svg+xml;base64,${(await read('icons/icon.svg', null)).toString('base64')}`;
 
 let html = await read('index.html');
@@ -56,14 +57,12 @@ for (const name of (await readdir(path.join(site, 'i18n'))).filter((f) => !f.end
   data += inlineText(`vramcalc-strings-${lang}`, JSON.stringify({ ...first, ...later }));
 }
 replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `${data}<script type="module">${script}</script>`);
-replace(/<link rel="manifest"[^>]*>\n?\s*/, '');
 // Its module is inline: nothing to compile while a download runs (boot.js).
 replace(/<script src="boot\.js" async><\/script>\n?\s*/, '');
 // Everything is inline now, and nothing may be fetched: a policy that says exactly that.
 replace(/<meta http-equiv="Content-Security-Policy"\s+content="[^"]*">/, '<meta http-equiv="Content-Security-Policy" ' +
   `content="default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; ` +
   `img-src data:; base-uri 'none'; form-action 'none'">`);
-replace(/<link rel="apple-touch-icon"[^>]*>\n?\s*/, '');
 html = html.replaceAll('icons/icon.svg', icon);
 await writeFile(path.join(site, 'vramcalc-standalone.html'), html);
 console.log(`vramcalc: wrote ${path.join(site, 'vramcalc-standalone.html')} (${Math.round(html.length / 1024)} KiB)`);

@@ -1,0 +1,44 @@
+// The decode estimate's whole error table under an engine profile, one click away beside the
+// decode figure (its error line is accuracy.js's): the page draws it with the sections below,
+// after the first numbers.
+import { byId } from '../dom.js';
+import * as fmt from '../format.js';
+
+function ruleLabel(t, lang, rule) {
+  const devices = fmt.devicesOfKind(t, rule.platform, rule.unified_memory === 'yes', rule.class);
+  const tiered = rule.from_bandwidth_gbps > 0
+    ? t('accuracy.tier', { devices, bandwidth: fmt.integer(lang, rule.from_bandwidth_gbps) }) : devices;
+  if (rule.moe === 'any') return tiered;
+  return t(rule.moe === 'yes' ? 'accuracy.moe' : 'accuracy.dense', { devices: tiered });
+}
+
+const RULE_KEYS = ['platform', 'class', 'unified_memory', 'from_bandwidth_gbps', 'moe'];
+const sameRule = (a, b) => Boolean(a && b) && RULE_KEYS.every((key) => a[key] === b[key]);
+
+function row(t, lang, rule) {
+  const tr = document.createElement('tr');
+  const cells = [ruleLabel(t, lang, rule), fmt.integer(lang, rule.points), `${fmt.fixed(lang, rule.median_error_pct, 1)} %`,
+    `${fmt.fixed(lang, rule.p90_error_pct, 1)} %`, `${fmt.fixed(lang, rule.worst_error_pct, 1)} %`];
+  cells.forEach((text, i) => {
+    const cell = document.createElement(i === 0 ? 'th' : 'td');
+    if (i === 0) cell.scope = 'row'; else cell.className = 'num';
+    cell.textContent = text;
+    tr.append(cell);
+  });
+  return tr;
+}
+
+export function renderAccuracy(root, response, view) {
+  const sim = response.simulator;
+  const details = byId(root, 'accuracy');
+  if (!details) return;
+  const rules = view.catalog.runtimes.find((r) => r.id === sim.runtime)?.decode ?? [];
+  if (details.hidden !== (rules.length === 0)) details.hidden = rules.length === 0;
+  const body = byId(root, 'accuracy-table').tBodies[0];
+  const key = `${sim.runtime}|${view.lang}`;
+  if (details.dataset.key !== key) {  // rebuilt when the engine or the language changes, not per frame
+    details.dataset.key = key;
+    body.replaceChildren(...rules.map((rule) => row(view.t, view.lang, rule)));
+  }
+  rules.forEach((rule, i) => body.rows[i].classList.toggle('current', sameRule(rule, sim.decode_rule)));
+}
