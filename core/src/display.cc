@@ -101,9 +101,20 @@ namespace {
 // units / 10^places with the sign of `value`, for units below 2^53: both exact, so the one
 // division is the correctly rounded value of the decimal FormatFixed writes (what reading that
 // text back gives).
-double FromUnits(Wide units, int places, double value) {
+double FromUnits(uint64_t units, int places, double value) {
   const double rounded = static_cast<double>(units) / static_cast<double>(Pow10(places));
   return value < 0 ? -rounded : rounded;  // -0.0 reads back as "0.00": 0
+}
+
+// ScaledUnits(b, 1) in 64 bits, for a magnitude below 2^52 (its exponent is negative): ten times
+// a 53-bit mantissa stays below 2^57.
+uint64_t TenthsHalfUp(Binary b) {
+  const uint64_t scaled = b.mantissa * 10;
+  const int shift = -b.exponent;
+  if (shift >= 58) return 0;  // below half a unit: scaled < 2^57 <= 2^(shift - 1)
+  const uint64_t units = scaled >> shift;
+  const uint64_t rest = scaled - (units << shift);
+  return rest >= (uint64_t{1} << (shift - 1)) ? units + 1 : units;
 }
 
 }  // namespace
@@ -112,7 +123,7 @@ double RoundHalfUp(double value, int decimals) {
   const int places = std::clamp(decimals, 0, kMaxDecimals);
   if (!std::isfinite(value) || std::fabs(value) >= 0x1p53) return value;  // no fraction to round
   const Wide units = ScaledUnits(Decompose(std::fabs(value)), places);
-  if (units < (Wide{1} << 53)) return FromUnits(units, places, value);
+  if (units < (Wide{1} << 53)) return FromUnits(static_cast<uint64_t>(units), places, value);
   // Beyond 2^53 units, the text is read.
   const double rounded = ReadDecimal(WideDigits(units) + "e-" + std::to_string(places));
   return value < 0 ? -rounded : rounded;
@@ -121,7 +132,7 @@ double RoundHalfUp(double value, int decimals) {
 double RoundPercentHalfUp(double percent) {
   if (!std::isfinite(percent)) return percent;
   const double value = std::clamp(percent, -kMaxPercent, kMaxPercent);
-  return FromUnits(ScaledUnits(Decompose(std::fabs(value)), 1), 1, value);
+  return FromUnits(TenthsHalfUp(Decompose(std::fabs(value))), 1, value);
 }
 
 std::string FormatGrouped(int64_t value) {

@@ -89,7 +89,7 @@ export class PageController {
       }
     }
     this.#notices = problems.map(({ key, value }) => (key === 'model' && value === CUSTOM_MODEL
-      ? ['custom.missing']
+      ? ['notice.custom_missing']
       : ['notice.invalid', { key: key.slice(0, MAX_ECHO), value: value.slice(0, MAX_ECHO) }]));
   }
 
@@ -282,12 +282,13 @@ export class PageController {
   }
 
   /**
-   * The full module (vramcalc-full.wasm, the one with the config.json importer): true once it
-   * is there; if it cannot load, a notice says so (and false).
+   * The full module (vramcalc-full.wasm, the one with the config.json importer) and the later
+   * strings: true once they are there; if they cannot load, a notice says so (and false).
    */
   async #importer() {
     try {
-      await this.#core.loadFull();
+      // With the later strings: the importer's notices and the panel's texts are among them.
+      await Promise.all([this.#core.loadFull(), loadStrings(this.#scenario.lang, document.baseURI)]);
       return true;
     } catch (error) {
       this.#notices = [['error.importer', { error: String(error?.message ?? error) }]];
@@ -409,7 +410,8 @@ export class PageController {
     byId(root, 'custom').addEventListener('toggle', () => this.#core.loadFull().catch(() => {}), { once: true });
     // "Use my GPU": its code loads on the first click (a chunk of its own).
     byId(root, 'detect-gpu').addEventListener('click', async () => {
-      const { detect } = await import('./detect.js');
+      // Its texts are later strings: they come with it.
+      const [{ detect }] = await Promise.all([import('./detect.js'), loadStrings(this.#scenario.lang, document.baseURI)]);
       const runsOn = runtimeOf(this.#scenario, this.catalog).runs_on;
       detect(root, {
         devices: this.catalog.devices.filter((d) => runsOn.includes(d.platform)), t: this.translator(),

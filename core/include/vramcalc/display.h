@@ -20,8 +20,9 @@ std::string FormatGb(double gib);
 // FormatFixed, read back as a number: the value a display shows (`decimals` likewise 0 to 18).
 double RoundHalfUp(double value, int decimals);
 // RoundHalfUp(percent, 1) for a share in percent, which is within ±100: up to ±kMaxPercent
-// (beyond, clamped) a tenth of it is fewer than 2^53 units, so no decimal text is ever read
-// (and the first wasm module, which rounds only shares, links no decimal reader).
+// (beyond, clamped) its tenths are fewer than 2^53 and computed in 64 bits, so no decimal text is
+// ever read (and the first wasm module, which rounds only shares, links neither a decimal reader
+// nor 128-bit arithmetic).
 inline constexpr double kMaxPercent = 1e6;
 double RoundPercentHalfUp(double percent);
 
