@@ -54,7 +54,9 @@ export function requestFields(request) {
     if (value === null || typeof value === 'boolean') {
       parts.push([value === null ? 0x6e : value ? 0x74 : 0x66]);  // n, t, f
     } else if (typeof value === 'number') {
-      parts.push([0x64], new Uint8Array(Float64Array.of(value).buffer));  // d (wasm is little-endian)
+      const bytes = new Uint8Array(8);
+      new DataView(bytes.buffer).setFloat64(0, value, true);  // little-endian, as wasm reads it
+      parts.push([0x64], bytes);  // d
       text(JSON.stringify(value));
     } else if (typeof value === 'string' && !LONE_SURROGATE.test(value)) {
       parts.push([0x73]);  // s

@@ -80,6 +80,18 @@ class JsonWriter {
     EndArray();
   }
   void Field(std::string_view key, const char* text) { Field(key, std::string_view(text)); }
+  // `key`: an array of one object per item, whose members `write(item)` writes.
+  template <typename Items, typename Write>
+  void Objects(std::string_view key, const Items& items, Write write) {
+    Key(key);
+    BeginArray();
+    for (const auto& item : items) {
+      BeginObject();
+      write(item);
+      EndObject();
+    }
+    EndArray();
+  }
   template <typename T>
   void Field(std::string_view key, const T& value) {
     Key(key);

@@ -14,17 +14,12 @@ namespace vramcalc::internal {
 namespace {
 
 void WriteCurve(JsonWriter& w, const std::vector<CurvePoint>& curve) {
-  w.Key("curve");
-  w.BeginArray();
-  for (const CurvePoint& point : curve) {
-    w.BeginObject();
+  w.Objects("curve", curve, [&w](const CurvePoint& point) {
     w.Field("context", point.context_tokens);
     w.Field("kv_cache_gib", point.kv_cache_gib);
     w.Field("total_gib", point.total_gib);
     w.Field("decode_tps", point.decode_tps);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
 }
 
 // The hardware table at the scenario's format, context and device count.
@@ -97,26 +92,18 @@ void WriteDeviceRef(JsonWriter& w, const Device& device) {
 }
 
 void WriteHardware(JsonWriter& w, const std::vector<HardwareRow>& rows) {
-  w.Key("hardware");
-  w.BeginArray();
-  for (const HardwareRow& row : rows) {
-    w.BeginObject();
+  w.Objects("hardware", rows, [&w](const HardwareRow& row) {
     WriteDeviceRef(w, *row.device);
     w.Field("needed_gib", row.needed_gib);
     w.Field("capacity_gib", row.capacity_gib);
     w.Field("usage_pct", row.usage_pct);
     w.Field("fit", kFits.Id(row.fit));
     w.Field("decode_tps", row.decode_tps);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
 }
 
 void WriteRelated(JsonWriter& w, const std::vector<RelatedModel>& related) {
-  w.Key("related");
-  w.BeginArray();
-  for (const RelatedModel& row : related) {
-    w.BeginObject();
+  w.Objects("related", related, [&w](const RelatedModel& row) {
     w.Field("id", row.model->id);
     w.Field("name", row.model->name);
     w.Field("params_total", row.model->params_total);
@@ -124,24 +111,17 @@ void WriteRelated(JsonWriter& w, const std::vector<RelatedModel>& related) {
     w.Field("fit", kFits.Id(row.fit));
     w.Field("max_position", row.model->max_position_embeddings);
     w.Field("beyond_max_position", row.beyond_max_position);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
 }
 
 void WriteCommands(JsonWriter& w, const std::vector<Command>& commands) {
-  w.Key("commands");
-  w.BeginArray();
-  for (const Command& command : commands) {
-    w.BeginObject();
+  w.Objects("commands", commands, [&w](const Command& command) {
     w.Field("id", command.id);
     w.Field("engine", command.engine);
     w.Field("title", command.title);
     w.Field("language", command.language);
     w.Field("text", command.text);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
 }
 
 }  // namespace
