@@ -200,8 +200,8 @@ std::string CatalogAnswer(Write write) {
 
 std::string SweepJson(std::string_view request_json) {
   return internal::AnswerJson([&] { return ParseSweepRequest(request_json.empty() ? "{}" : request_json); },
-                [](const SweepRequest& r, const Catalog& c) { return Sweep(r, c); },
-                [](const SweepResult& sweep) { return SerializeSweep(sweep); });
+                              [](const SweepRequest& r, const Catalog& c) { return Sweep(r, c); },
+                              [](const SweepResult& sweep) { return SerializeSweep(sweep); });
 }
 
 std::string EvaluateJson(std::string_view request_json) {
@@ -209,9 +209,7 @@ std::string EvaluateJson(std::string_view request_json) {
 }
 
 std::string EvaluateJsonWithConfig(std::string_view request_json, std::string_view config_json) {
-  return internal::AnswerJson([&] { return ParseRequest(request_json, config_json); },
-                [](const Request& r, const Catalog& c) { return Evaluate(r, c); },
-                [](const Response& response) { return SerializeResponse(response); });
+  return internal::AnswerRequest([&] { return ParseRequest(request_json, config_json); });
 }
 
 std::string ModelsJson() { return CatalogAnswer(internal::ModelsArrayJson); }

@@ -53,6 +53,14 @@ std::string AnswerJson(Parse parse, Compute compute, Write write) {
   });
 }
 
+// An evaluate request answered: read by `parse` (from JSON text or from fields), evaluated and
+// written as the response.
+template <typename Parse>
+std::string AnswerRequest(Parse parse) {
+  return AnswerJson(parse, [](const Request& r, const Catalog& c) { return Evaluate(r, c); },
+                    [](const Response& response) { return SerializeResponse(response); });
+}
+
 }  // namespace vramcalc::internal
 
 #endif  // VRAMCALC_SRC_JSON_OUTPUT_H_

@@ -148,15 +148,12 @@ Result<Document> Document::Parse(std::string_view bytes) { return Parser(bytes).
 namespace vramcalc {
 
 std::string EvaluateFields(std::string_view fields) {
-  return internal::AnswerJson(
-      [&]() -> Result<Request> {
-        if (fields.size() > internal::kMaxRequestBytes) return internal::RequestTooLarge();
-        const Result<fields::Document> document = fields::Document::Parse(fields);
-        if (!document.ok()) return document.error();
-        return internal::ReadRequest<fields::Value>(document.value());
-      },
-      [](const Request& r, const Catalog& c) { return Evaluate(r, c); },
-      [](const Response& response) { return SerializeResponse(response); });
+  return internal::AnswerRequest([&]() -> Result<Request> {
+    if (fields.size() > internal::kMaxRequestBytes) return internal::RequestTooLarge();
+    const Result<fields::Document> document = fields::Document::Parse(fields);
+    if (!document.ok()) return document.error();
+    return internal::ReadRequest<fields::Value>(document.value());
+  });
 }
 
 }  // namespace vramcalc
