@@ -10,7 +10,7 @@
 namespace vramcalc {
 
 const Result<Catalog>& BuiltinCatalog() {
-  static const Result<Catalog> kCatalog = internal::CatalogFromBytes(wasm::CompiledCatalogBytes());
+  static const Result<Catalog> kCatalog = internal::CatalogFromBytes(wasm::CompiledCatalogBytes(), wasm::CompiledCatalogFields());
   return kCatalog;
 }
 

@@ -2,7 +2,8 @@
 // request as JSON text, and with it the JSON reader (core/src/json_dom.cc) and the config.json
 // importer (core/src/hf_config.cc; full.cc has them), the sweep (full.cc) and the sections after
 // the simulator's figures and the matrix (core/src/lower_sections.cc: the curve, the hardware
-// table, the related models and the commands). Each gets an answer here that
+// table, the related models, the commands and the card), with the card's fields of the
+// catalog's models (compiled_catalog.h). Each gets an answer here that
 // says where it is done. The first module reads requests as fields (bindings.cc), which the
 // loader writes from a request object; the page loads the full module after its first numbers
 // (or for a config.json, or its fits view), the widget when it shows the hardware table, and
@@ -21,7 +22,7 @@ namespace vramcalc::internal {
 std::optional<Error> BuildLowerSections(const Scenario&, const Request&, const Catalog&, Response&) {
   return Error{"section_unavailable",
                "This module computes the model, the simulator and the matrix, no curve, hardware table, related "
-               "models or commands; vramcalc-full.wasm does (the page loads it after the first numbers, the "
+               "models, commands or card; vramcalc-full.wasm does (the page loads it after the first numbers, the "
                "package when a request asks for them).",
                "sections"};
 }

@@ -24,9 +24,10 @@ bool IsWhole(double value) {
 
 class ByteWriter {
  public:
-  explicit ByteWriter(std::string& out) : out_(out) {}
+  ByteWriter(std::string& out, Fields fields) : out_(out), fields_(fields) {}
 
-  void Text(std::string_view, const std::string& value, unsigned) {
+  void Text(std::string_view, const std::string& value, unsigned flags) {
+    if (!Selected(fields_, flags)) return;
     Varint(value.size());
     out_ += value;
   }
@@ -67,17 +68,19 @@ class ByteWriter {
   }
 
   std::string& out_;
+  Fields fields_;
 };
 
 // Reads what ByteWriter wrote; past the end or on a value no vocabulary has, it stops reading
 // (ok() is false) and leaves the rest at the structs' defaults.
 class ByteReader {
  public:
-  explicit ByteReader(std::string_view bytes) : bytes_(bytes) {}
+  ByteReader(std::string_view bytes, Fields fields) : bytes_(bytes), fields_(fields) {}
   bool ok() const { return ok_; }
   bool AtEnd() const { return at_ == bytes_.size(); }
 
-  void Text(std::string_view, std::string& out, unsigned) {
+  void Text(std::string_view, std::string& out, unsigned flags) {
+    if (!Selected(fields_, flags)) return;
     const std::size_t size = Length();
     out.assign(bytes_.data() + at_, size);
     at_ += size;
@@ -138,23 +141,24 @@ class ByteReader {
   }
 
   std::string_view bytes_;
+  Fields fields_;
   std::size_t at_ = 0;
   bool ok_ = true;
 };
 
 }  // namespace
 
-std::string CatalogBytes(const Catalog& catalog) {
+std::string CatalogBytes(const Catalog& catalog, Fields fields) {
   std::string bytes;
-  ByteWriter writer(bytes);
+  ByteWriter writer(bytes, fields);
   VisitFields(writer, catalog);
   writer.Objects({}, catalog.models, 0);
   return bytes;
 }
 
-Result<Catalog> CatalogFromBytes(std::string_view bytes) {
+Result<Catalog> CatalogFromBytes(std::string_view bytes, Fields fields) {
   Catalog catalog;
-  ByteReader reader(bytes);
+  ByteReader reader(bytes, fields);
   VisitFields(reader, catalog);
   reader.Objects({}, catalog.models, 0);
   if (!reader.ok() || !reader.AtEnd()) {

@@ -11,17 +11,21 @@
 #include <string>
 #include <string_view>
 
+#include "schema.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/result.h"
 
 namespace vramcalc::internal {
 
-// The catalog's bytes, its models in their listing order.
-std::string CatalogBytes(const Catalog& catalog);
+// The catalog's bytes, its models in their listing order. Fields::kNotCard leaves the models'
+// card fields out (schema.h's kCardField: vramcalc.wasm has no card section to write them).
+// Only texts are card fields.
+std::string CatalogBytes(const Catalog& catalog, Fields fields = Fields::kAll);
 
-// The catalog CatalogBytes wrote; an error (invalid_catalog, field "catalog") when the bytes end
-// early, run on, or hold an enum value no vocabulary has.
-Result<Catalog> CatalogFromBytes(std::string_view bytes);
+// The catalog CatalogBytes wrote with the same `fields` (the fields it left out empty); an error
+// (invalid_catalog, field "catalog") when the bytes end early, run on, or hold an enum value no
+// vocabulary has.
+Result<Catalog> CatalogFromBytes(std::string_view bytes, Fields fields = Fields::kAll);
 
 }  // namespace vramcalc::internal
 

@@ -354,7 +354,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   Response response;
   response.sections = request.sections;
   const auto wanted = [&request](uint32_t section) { return (request.sections & section) != 0; };
-  if (wanted(kSectionModel)) response.model = *s.model;
+  if (wanted(kSectionModel | kSectionCard)) response.model = *s.model;
   response.simulator = Simulate(s);
   if (wanted(kSectionMatrix)) response.matrix = BuildMatrix(s, ladder);
   if (wanted(internal::kLowerSections)) {

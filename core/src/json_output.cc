@@ -11,7 +11,7 @@
 
 #include "json_writer.h"
 #include "lower_sections.h"
-#include "schema.h"
+#include "schema_writer.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
 #include "vramcalc/quant_format.h"
@@ -21,48 +21,7 @@ namespace vramcalc {
 namespace {
 
 using internal::JsonWriter;
-
-// Writes any struct of schema.h as a JSON object through its VisitFields.
-class SchemaWriter {
- public:
-  explicit SchemaWriter(JsonWriter& w) : w_(w) {}
-
-  template <typename T>
-  void Write(const T& value) {
-    w_.BeginObject();
-    internal::VisitFields(*this, value);
-    w_.EndObject();
-  }
-
-  void Text(std::string_view key, const std::string& value, unsigned) { w_.Field(key, value); }
-  void Number(std::string_view key, double value, unsigned) { w_.Field(key, value); }
-  void Count(std::string_view key, int64_t value, unsigned) { w_.Field(key, value); }
-  void Flag(std::string_view key, bool value, unsigned) { w_.Field(key, value); }
-  template <typename E, typename Entry>
-  void Enum(std::string_view key, E value, Vocabulary<E, Entry> vocabulary, unsigned) {
-    w_.Field(key, vocabulary.Id(value));
-  }
-  template <typename T>
-  void Object(std::string_view key, const std::optional<T>& value, unsigned) {
-    w_.Key(key);
-    if (value) {
-      Write(*value);
-    } else {
-      w_.Null();
-    }
-  }
-  template <typename T>
-  void Objects(std::string_view key, const std::vector<T>& values, unsigned) {
-    w_.Key(key);
-    w_.BeginArray();
-    for (const T& value : values) Write(value);
-    w_.EndArray();
-  }
-  void Texts(std::string_view key, const std::vector<std::string>& values, unsigned) { w_.Field(key, values); }
-
- private:
-  JsonWriter& w_;
-};
+using internal::SchemaWriter;
 
 // The start of every answer: {"ok": …, "schema": …
 void BeginAnswer(JsonWriter& w, bool ok) {
@@ -412,7 +371,7 @@ std::string SerializeResponse(const Response& response) {
   const auto wanted = [&response](uint32_t section) { return (response.sections & section) != 0; };
   if (wanted(kSectionModel)) {
     w.Key("model");
-    SchemaWriter(w).Write(response.model);
+    SchemaWriter(w, internal::Fields::kNotCard).Write(response.model);
   }
   if (wanted(kSectionSimulator)) WriteSimulator(w, response.simulator);
   if (wanted(kSectionMatrix)) WriteMatrix(w, response.matrix);

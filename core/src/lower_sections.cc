@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "json_writer.h"
+#include "schema_writer.h"
 #include "vramcalc/commands.h"
 #include "vramcalc/i18n.h"
 
@@ -143,6 +144,10 @@ void WriteLowerSections(JsonWriter& w, const Response& response) {
   if ((response.sections & kSectionHardware) != 0) WriteHardware(w, response.hardware);
   if ((response.sections & kSectionRelated) != 0) WriteRelated(w, response.related);
   if ((response.sections & kSectionCommands) != 0) WriteCommands(w, response.commands);
+  if ((response.sections & kSectionCard) != 0) {
+    w.Key("card");
+    SchemaWriter(w, Fields::kCard).Write(response.model);
+  }
 }
 
 }  // namespace vramcalc::internal

@@ -1,5 +1,6 @@
 // The sections the page draws after the simulator's figures and the matrix: the curve (its
-// plot), the hardware table, the related models and the commands. They are built
+// plot), the hardware table, the related models, the commands and the model card's
+// checkpoint, Ollama tags and release. They are built
 // and written here, apart from the rest of an answer, so that a program can leave them out:
 // vramcalc.wasm, the module the page's first numbers wait for, links wasm/light.cc's stand-in
 // instead (it answers section_unavailable, naming vramcalc-full.wasm), and every other program
@@ -19,7 +20,8 @@ namespace vramcalc::internal {
 
 class JsonWriter;  // json_writer.h
 
-inline constexpr uint32_t kLowerSections = kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands;
+inline constexpr uint32_t kLowerSections =
+    kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard;
 
 // Fills the lower sections `response.sections` asks for, the simulator already in `response`;
 // an error where the program has none of them.

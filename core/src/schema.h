@@ -30,7 +30,19 @@ enum FieldFlags : unsigned {
   kOptional = 1u << 0,    // absent: the struct's default stays
   kMayBeEmpty = 1u << 1,  // strings
   kMayBeZero = 1u << 2,   // counts
+  // Where to get a model (its checkpoint, Ollama tags, release): the card section's, not the
+  // model section's (json_output.cc), and left out of vramcalc.wasm's catalog, which has no card
+  // section (catalog_bytes.h).
+  kCardField = 1u << 3,
 };
+
+// Which fields a writer writes (schema_writer.h, catalog_bytes.h): every one (the catalog's
+// listings), all but the card's (the model section; vramcalc.wasm's catalog), or the card's alone
+// (the card section).
+enum class Fields { kAll, kNotCard, kCard };
+constexpr bool Selected(Fields fields, unsigned flags) {
+  return fields == Fields::kAll || ((flags & kCardField) != 0) == (fields == Fields::kCard);
+}
 
 template <typename T, typename Plain>
 concept Either = std::same_as<std::remove_const_t<T>, Plain>;
@@ -71,12 +83,12 @@ void VisitFields(V& v, M& m) {
   v.Text("id", m.id, kRequired);
   v.Text("name", m.name, kRequired);
   v.Text("family", m.family, kRequired);
-  v.Text("checkpoint", m.checkpoint, kRequired);
-  v.Text("ollama_tag", m.ollama_tag, kMayBeEmpty);
-  v.Text("ollama_tag_weights", m.ollama_tag_weights, kOptional);
+  v.Text("checkpoint", m.checkpoint, kRequired | kCardField);
+  v.Text("ollama_tag", m.ollama_tag, kMayBeEmpty | kCardField);
+  v.Text("ollama_tag_weights", m.ollama_tag_weights, kOptional | kCardField);
   v.Text("checkpoint_format", m.checkpoint_format, kOptional | kMayBeEmpty);
   v.Text("license", m.license, kRequired);
-  v.Text("release", m.release, kRequired);
+  v.Text("release", m.release, kRequired | kCardField);
   v.Enum("topology", m.topology, kTopologies, kRequired);
   v.Enum("attention", m.attention, kAttentions, kRequired);
   v.Number("params_total", m.params_total, kRequired);

@@ -34,6 +34,32 @@ TEST(CatalogBytes, ReadBackTheyAreTheCatalogReadFromJson) {
   EXPECT_FALSE(expected.models.front().sources.empty());
 }
 
+TEST(CatalogBytes, WithoutTheCardFieldsTheyAreTheCatalogLessItsCards) {
+  // vramcalc.wasm's copy: each model's checkpoint, Ollama tag, its weights and release left out
+  // (each a length byte and its text: every one is shorter than 128 bytes), read back as a
+  // ModelSpec's defaults; the rest as in the JSON.
+  const Catalog& full = Builtin();
+  Catalog expected = full;
+  const ModelSpec blank;
+  std::size_t left_out = 0;
+  for (ModelSpec& model : expected.models) {
+    for (std::string ModelSpec::*card : {&ModelSpec::checkpoint, &ModelSpec::ollama_tag,
+                                         &ModelSpec::ollama_tag_weights, &ModelSpec::release}) {
+      ASSERT_LT((model.*card).size(), 128u) << model.id;
+      left_out += 1 + (model.*card).size();
+      model.*card = blank.*card;
+    }
+  }
+  const std::string bytes = CatalogBytes(full, internal::Fields::kNotCard);
+  EXPECT_EQ(bytes.size(), CatalogBytes(full).size() - left_out);
+  const Result<Catalog> read = CatalogFromBytes(bytes, internal::Fields::kNotCard);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ExpectSameCatalog(read.value(), expected);
+  EXPECT_EQ(full.FindModel("glm-4-32b-0414")->checkpoint, "THUDM/GLM-4-32B-0414");  // the reference page's
+  // Read as if they held every field, they are damaged.
+  EXPECT_FALSE(CatalogFromBytes(bytes).ok());
+}
+
 TEST(CatalogBytes, ALayoutWorkedOutByHand) {
   // No models, one device, a ladder of one id, an empty table:
   //   devices: 1, then the device's fields in schema order: id "g" (1, 'g'), name "G" (1, 'G'),

@@ -179,7 +179,7 @@ TEST(EvaluateJson, UnknownIdsNameTheirField) {
 
 TEST(EvaluateJson, ErrorsAreOkFalseWithSchema) {
   EXPECT_EQ(EvaluateJson("{}"),
-            R"({"ok":false,"schema":2,"error":{"code":"missing_field","message":"model is required, e.g. \"glm-4-32b-0414\".","field":"model"}})");
+            R"({"ok":false,"schema":3,"error":{"code":"missing_field","message":"model is required, e.g. \"glm-4-32b-0414\".","field":"model"}})");
 }
 
 TEST(EvaluateJson, EchoedIdsAreShortenedToValidUtf8) {
@@ -192,7 +192,7 @@ TEST(EvaluateJson, EchoedIdsAreShortenedToValidUtf8) {
 TEST(EvaluateJson, ResponseCarriesTheContractKeys) {
   // The reference page's figures as ids and numbers: nothing localized.
   const std::string response = EvaluateJson(R"({"model":"glm-4-32b-0414"})");
-  for (const char* key : {R"({"ok":true,"schema":2,"model":{"id":"glm-4-32b-0414")",
+  for (const char* key : {R"({"ok":true,"schema":3,"model":{"id":"glm-4-32b-0414")",
                           R"("layer_groups":[{"kind":"full","layers":61,"kv_heads":2,"key_dim":128,"value_dim":128,)",
                           R"("simulator":{"device":"rtx-3090-24gb")", R"("runtime":"reference")",
                           R"("share_pct":{"weights":83.0,"kv_cache":8.8,"state":0.0,"overhead":8.2})",
@@ -206,9 +206,29 @@ TEST(EvaluateJson, ResponseCarriesTheContractKeys) {
   EXPECT_EQ(response.find("Knapp"), std::string::npos);
 }
 
+TEST(EvaluateJson, TheCardSectionSaysWhereToGetTheModel) {
+  // The reference page's architecture card: "Checkpoint ID THUDM/GLM-4-32B-0414", "Ollama Tag
+  // glm4:32b", "License / Release MIT · 2025-Q2" (the Ollama tag's weights: the catalog's default,
+  // Q4_K_M). The license stays in the model section (the page's summary line names it); the
+  // rest is the card section's alone, last, and only when asked for.
+  const std::string card = EvaluateJson(R"({"model":"glm-4-32b-0414","sections":["card","model"]})");
+  EXPECT_NE(card.find(R"(,"card":{"checkpoint":"THUDM/GLM-4-32B-0414","ollama_tag":"glm4:32b",)"
+                      R"("ollama_tag_weights":"Q4_K_M","release":"2025-Q2"}})"),
+            std::string::npos)
+      << card;
+  EXPECT_NE(card.find(R"("license":"MIT")"), std::string::npos);
+  for (const char* key : {"\"checkpoint\"", "\"ollama_tag\"", "\"release\""}) {
+    EXPECT_EQ(card.find(key), card.rfind(key)) << key << " written twice";
+  }
+  const std::string model = EvaluateJson(R"({"model":"glm-4-32b-0414","sections":["model"]})");
+  for (const char* key : {"\"checkpoint\"", "\"ollama_tag\"", "\"ollama_tag_weights\"", "\"release\"", "glm4:32b"}) {
+    EXPECT_EQ(model.find(key), std::string::npos) << key;
+  }
+}
+
 TEST(CatalogJson, HoldsSelectorsAndBothLanguages) {
   const std::string catalog = CatalogJson();
-  EXPECT_EQ(catalog.rfind(R"({"ok":true,"schema":2,"models":[{"id":")", 0), 0u);
+  EXPECT_EQ(catalog.rfind(R"({"ok":true,"schema":3,"models":[{"id":")", 0), 0u);
   // The vocabularies the page reads instead of keeping copies.
   for (const char* key : {R"("runtimes":[{"id":"reference",)",
                           R"("request_fields":[{"name":"model","short_name":"model"},{"name":"format",)",

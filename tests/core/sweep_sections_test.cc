@@ -97,13 +97,13 @@ TEST(Sections, TheSliderSectionsHoldTheReferenceNumbers) {
             std::string::npos);
 
   const std::string json = SerializeResponse(response);
-  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":2,"simulator":{"device":"rtx-3090-24gb")", 0), 0u)
+  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":3,"simulator":{"device":"rtx-3090-24gb")", 0), 0u)
       << json.substr(0, 120);
   for (const char* absent : {R"("model":)", R"("curve":)", R"("matrix":)"}) {
     EXPECT_EQ(json.find(absent), std::string::npos) << absent;
   }
   EXPECT_EQ(EvaluateJson(R"({"model":"glm-4-32b-0414","sections":[]})"),
-            R"({"ok":true,"schema":2})");
+            R"({"ok":true,"schema":3})");
 }
 
 TEST(Sweep, CoversTheCatalogDeviceFastest) {
@@ -174,7 +174,7 @@ TEST(Sweep, RequestErrorsNameTheField) {
   for (const auto& c : kCases) {
     SCOPED_TRACE(c.request);
     const std::string response = SweepJson(c.request);
-    EXPECT_EQ(response.rfind(R"({"ok":false,"schema":2,"error":)", 0), 0u) << response;
+    EXPECT_EQ(response.rfind(R"({"ok":false,"schema":3,"error":)", 0), 0u) << response;
     EXPECT_NE(response.find(std::string(R"("field":")") + c.field + "\""), std::string::npos) << response;
   }
   EXPECT_NE(SweepJson("[]").find(R"("code":"invalid_type")"), std::string::npos);
@@ -273,7 +273,7 @@ TEST(Sweep, JsonCarriesTheExactFigures) {
   request.devices = {"rtx-3090-24gb"};
   const SweepResult sweep = Sweep(request, Builtin()).value();
   const std::string json = SweepJson(R"({"context":32768,"device":"rtx-3090-24gb"})");
-  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":2,"context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","device_count":1,"models":[)", 0), 0u);
+  EXPECT_EQ(json.rfind(R"({"ok":true,"schema":3,"context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","device_count":1,"models":[)", 0), 0u);
   EXPECT_NE(json.find(R"("fit_ids":["comfortable","tight","no_fit"])"), std::string::npos);
   const json::Document parsed = json::Document::Parse(json).value();
   const json::Value totals = parsed.root().Find("total_gib");

@@ -204,7 +204,7 @@ describe('parity with the native CLI', () => {
       assert.equal(light.evaluate(upper), vramcalc.evaluate(JSON.stringify(upper)), JSON.stringify(upper));
       answered += 1;
       // Any of the lower sections: an error naming the field and the module that has them.
-      for (const sections of [undefined, ['curve'], ['hardware'], ['simulator', 'related'], ['commands']]) {
+      for (const sections of [undefined, ['curve'], ['hardware'], ['simulator', 'related'], ['commands'], ['model', 'card']]) {
         const answer = light.evaluate({ ...request, sections });
         const { ok, error } = JSON.parse(answer);
         assert.deepEqual([ok, error.code, error.field], [false, 'section_unavailable', 'sections'], answer);
@@ -212,6 +212,11 @@ describe('parity with the native CLI', () => {
       }
     }
     assert.equal(answered, 4);
+    // Its catalog leaves out what only the card section writes; the full module's has it (the
+    // reference page's card: "Checkpoint ID THUDM/GLM-4-32B-0414", "Ollama Tag glm4:32b",
+    // "License / Release MIT · 2025-Q2").
+    assert.deepEqual(JSON.parse(vramcalc.evaluate('{"model":"glm-4-32b-0414","sections":["card"]}')).card,
+      { checkpoint: 'THUDM/GLM-4-32B-0414', ollama_tag: 'glm4:32b', ollama_tag_weights: 'Q4_K_M', release: '2025-Q2' });
     // JSON text, well-formed or not, and objects the fields do not carry: the module that reads them.
     for (const request of [VALID_REQUEST, '{"model":', '['.repeat(100000), { model: { model_type: 'llama' } },
       { model: 'glm-4-32b-0414', device: { name: 'A', memory_gib: 20, bandwidth_gbps: 800, platform: 'cuda' } }]) {
@@ -285,7 +290,7 @@ describe('reference numbers (GLM-4-32B-0414, defaults)', () => {
 
   test('simulator panel', async () => {
     const sim = response.simulator;
-    assert.equal(response.schema, 2);
+    assert.equal(response.schema, 3);
     assert.equal(response.lang, undefined, 'the core answers in ids; the page localizes');
     assert.equal(sim.device, scenario.device_id);
     assert.equal(sim.device_name, scenario.device);
@@ -393,7 +398,7 @@ describe('hostile requests', () => {
     test(`${name} -> ok:false${expectedField === null ? '' : `, field "${expectedField}"`}`, () => {
       const response = evaluate(request);
       assert.equal(response.ok, false, `expected ok:false, got ${JSON.stringify(response).slice(0, 200)}`);
-      assert.equal(response.schema, 2, 'schema');
+      assert.equal(response.schema, 3, 'schema');
       const { error } = response;
       assert.equal(typeof error, 'object', 'error object');
       assert.equal(typeof error.code, 'string', 'error.code is a string');

@@ -33,7 +33,7 @@ function assertNamesField(message, field, where) {
 /** Checks an error response (parsed JSON): error.field is `fieldName` or `fieldName(actual)` holds. */
 function assertError(response, fieldName, where, echoes = []) {
   assert.equal(response.ok, false, `${where}: expected ok:false, got ${JSON.stringify(response).slice(0, 200)}`);
-  assert.equal(response.schema, 2, `${where}: schema`);
+  assert.equal(response.schema, 3, `${where}: schema`);
   const { error } = response;
   assert.equal(typeof error?.code, 'string', `${where}: error.code`);
   assert.equal(typeof error.message, 'string', `${where}: error.message`);

@@ -157,9 +157,12 @@ export class PageController {
     return this.#lowerCode !== null && this.#core.hasFull();
   }
 
-  /** What the core is not asked for before then: the curve (for the plot) and the sections below. */
+  /**
+   * What the core is not asked for before then: the curve (for the plot), the sections below and
+   * the architecture card's checkpoint, Ollama tags and release.
+   */
   #unavailable() {
-    return this.#lowerReady() ? new Set() : new Set(['curve', ...this.#lower.names]);
+    return this.#lowerReady() ? new Set() : new Set(['curve', 'card', ...this.#lower.names]);
   }
 
   #evaluate() {
@@ -174,9 +177,9 @@ export class PageController {
       const sections = this.catalog.context_sections.filter((name) => !skipped.has(name));
       const part = this.#core.evaluate({ ...request, sections }, config);
       if (!part.ok) return { response: part, changed: false };
-      const { model, curve, matrix } = this.#full.response;
+      const { model, curve, matrix, card } = this.#full.response;
       const kept = Object.fromEntries([...skipped].map((name) => [name, this.#shown[name]]));
-      return { response: { ...kept, ...part, model, curve, matrix }, changed: false };
+      return { response: { ...kept, ...part, model, curve, matrix, card }, changed: false };
     }
     const response = this.#core.evaluate(request, config);
     this.#full = response.ok ? { key, response } : { key: null, response: null };
@@ -376,7 +379,7 @@ export class PageController {
     // The architecture card, far below the fold, comes with the code that loads after the first
     // numbers, and again with another model or language.
     if (this.#lowerCode && !this.#rendered.card) {
-      this.#lowerCode.renderCard(this.#root, response.model, view);
+      this.#lowerCode.renderCard(this.#root, response, view);
       this.#rendered.card = true;
     }
   }

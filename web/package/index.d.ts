@@ -3,7 +3,7 @@
 
 export type Fit = 'comfortable' | 'tight' | 'no_fit';
 export type Runtime = 'reference' | 'llamacpp' | 'ollama' | 'vllm' | 'sglang' | 'mlx';
-export type Section = 'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands';
+export type Section = 'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands' | 'card';
 
 /** A device of one's own: "custom:<GB>:<GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>". */
 export type CustomDeviceId = `custom:${string}`;
@@ -87,6 +87,7 @@ export interface Answer {
   hardware?: HardwareRow[];
   related?: unknown[];
   commands?: unknown[];
+  card?: { checkpoint: string; ollama_tag: string; ollama_tag_weights: string; release: string };
 }
 
 export interface SweepRequest {

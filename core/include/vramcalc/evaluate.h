@@ -41,14 +41,15 @@ enum Section : uint32_t {
   kSectionHardware = 1u << 4,
   kSectionRelated = 1u << 5,
   kSectionCommands = 1u << 6,
+  kSectionCard = 1u << 7,  // where to get the model: its checkpoint, Ollama tags and release
 };
-inline constexpr uint32_t kAllSections = (1u << 7) - 1;
+inline constexpr uint32_t kAllSections = (1u << 8) - 1;
 inline constexpr uint32_t kContextSections =
     kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands;
 inline constexpr Named<Section> kSectionNames[] = {
     {kSectionModel, "model"},       {kSectionSimulator, "simulator"}, {kSectionCurve, "curve"},
     {kSectionMatrix, "matrix"},     {kSectionHardware, "hardware"},   {kSectionRelated, "related"},
-    {kSectionCommands, "commands"}};
+    {kSectionCommands, "commands"}, {kSectionCard, "card"}};
 inline constexpr Vocabulary<Section> kSections{kSectionNames};
 
 // The request's fields, once: their names in a request, their short names in the page's link,

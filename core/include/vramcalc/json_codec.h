@@ -1,9 +1,9 @@
 // The JSON contract shared by the CLI, the wasm module and the page (wasm/README.md describes
 // it for callers).
 // Request:  the fields of kRequestFields (evaluate.h); only "model" is required.
-// Response: {"ok": true, "schema": 2, "model", "simulator", "matrix", "curve", "hardware",
-//           "related", "commands"} (the request's sections) or
-//           {"ok": false, "schema": 2, "error": {"code", "message", "field"}}.
+// Response: {"ok": true, "schema": 3, "model", "simulator", "matrix", "curve", "hardware",
+//           "related", "commands", "card"} (the request's sections) or
+//           {"ok": false, "schema": 3, "error": {"code", "message", "field"}}.
 // Numbers are unrounded except the simulator's share_pct (see SimulatorResult); nothing is
 // localized: fits, kinds and command titles are ids and UI string keys.
 #ifndef VRAMCALC_JSON_CODEC_H_
@@ -19,7 +19,8 @@
 namespace vramcalc {
 
 // 2: responses carry no localized labels, commands are a list, models carry layer groups.
-inline constexpr int kSchemaVersion = 2;
+// 3: a model's checkpoint, Ollama tags and release are the card section's, not the model's.
+inline constexpr int kSchemaVersion = 3;
 
 // Parses and validates a request. "model" is a catalog id or a Hugging Face config.json
 // object (see hf_config.h). Errors: malformed_json, invalid_type, invalid_value,

@@ -54,15 +54,16 @@ function layerPattern(model, { t, lang }) {
 
 const observers = new WeakMap();  // per card: the one waiting for it to come into view
 
-export function renderCard(root, model, view) {
+/** The architecture card of the answer's model: its `model` section, and where to get it (`card`). */
+export function renderCard(root, { model, card: where }, view) {
   const { t, lang } = view;
   const card = byId(root, 'arch');
   if (!card) return;
   const topology = t(`topology.${model.topology}`);
   const rows = [
-    entry(t('arch.checkpoint'), model.checkpoint, 'arch-checkpoint'),
-    entry(t('arch.ollama_tag'), model.ollama_tag || t('arch.ollama_none'), 'arch-ollama'),
-    entry(t('arch.license_release'), `${model.license} · ${model.release}`, 'arch-license'),
+    entry(t('arch.checkpoint'), where.checkpoint, 'arch-checkpoint'),
+    entry(t('arch.ollama_tag'), where.ollama_tag || t('arch.ollama_none'), 'arch-ollama'),
+    entry(t('arch.license_release'), `${model.license} · ${where.release}`, 'arch-license'),
     entry(t('arch.topology'), topology.charAt(0).toUpperCase() + topology.slice(1), 'arch-topology'),
     entry(t('arch.attention'), t(`attention.${model.attention}`), 'arch-attention'),
     entry(t('arch.params_total'), fmt.params(lang, model.params_total), 'arch-params-total'),
