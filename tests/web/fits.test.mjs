@@ -70,6 +70,9 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
   test('the columns sort, the filters filter, a row opens the simulator', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openFits(page);
+    // Its header's sort buttons look like headings (css/later.css, which the view loads: no
+    // button border).
+    assert.equal(await page.locator('#fits-table button[data-sort="decode"]').evaluate((b) => getComputedStyle(b).borderTopStyle), 'none');
     const decodes = async () => (await readRows(page)).map((r) => Number(r.decode));
     await page.locator('#fits-table button[data-sort="decode"]').click();
     await settle(page);

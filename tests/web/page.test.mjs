@@ -483,6 +483,11 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       // The reference page's simulator (21,78 GB), its matrix, no plot and nothing below yet; no text
       // it shows is a key of a string it does not have yet.
       await assertCleanBodyText(page, 'before the later strings');
+      // The footer and the own device's form (opened now) speak later strings: empty until then.
+      await page.locator('#own-device summary').click();
+      assert.equal(await page.locator('#own-device-form [data-i18n="own.memory"]').textContent(), '');
+      assert.equal(await page.locator('#footer-text').textContent(), '');
+      await assertCleanBodyText(page, 'with the own device\'s form open');
       assert.equal(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total));
       assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
       assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
@@ -502,6 +507,11 @@ describe('vramcalc page: the sections below the simulator come with the full mod
         .filter((entry) => entry.name.endsWith('/de.later.json')).length);
       assert.equal(later, 1);
       assert.equal(await shownText(page, '#related-heading'), 'Verwandte & ähnlich große Open-Weight-Modelle vergleichen');
+      // assets/i18n/de.json's "own.memory" and "footer.text" (with the core's version: CMakeLists.txt's
+      // project VERSION, 0.1.0).
+      assert.equal(await shownText(page, '#own-device-form [data-i18n="own.memory"]'), 'Speicher (GB)');
+      assert.match(await shownText(page, '#footer-text'), /\(Version 0\.1\.0\)/);
+      assert.match(await shownText(page, '#footer-text'), /^Alle Werte rechnet der vramcalc-Kern .* GB bedeutet GiB \(2³⁰ Byte\), GB\/s dezimal\.$/);
       // The reference page's hardware table: the RTX 4090 decodes at 29,4 tok/s.
       assert.equal(await shownText(page, '[data-testid="hw-row"][data-device="rtx-4090-24gb"] [data-testid="hw-decode"]'),
         toGerman(referenceHardware['rtx-4090-24gb'][4]));

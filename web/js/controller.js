@@ -4,13 +4,14 @@ import { bindControls, sliderMaxLog2 } from './controls.js';
 import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
-import { LANGS, browserLang, hasStrings, loadStrings, makeTranslator } from './i18n.js';
+import { LANGS, applyTexts, browserLang, hasStrings, loadStrings, makeTranslator } from './i18n.js';
 import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from './custom-config.js';
 import { lazySections } from './lazy-sections.js';
 import { bindModelFilter } from './model-filter.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { renderDecodeError } from './render/accuracy.js';
 import { renderMatrix } from './render/matrix.js';
+import { bindRowChoice } from './render/rows.js';
 import { renderSimulator } from './render/simulator.js';
 import {
   CUSTOM_MODEL, customDevice, customDeviceText, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
@@ -19,22 +20,29 @@ import {
 
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
 
+let laterCss = null;  // css/later.css linked (once, unless it failed)
 /**
- * css/later.css, the rules of what comes after the first numbers, linked after css/app.css;
- * resolves once it applies. The single file has both inline (and no link to follow).
+ * css/later.css, the rules of what comes after the first numbers (and of the fits view), linked
+ * after css/app.css; resolves once it applies. The single file has both inline (and no link to
+ * follow).
  */
 function laterStylesheet() {
   const first = document.querySelector('link[rel="stylesheet"][href$="css/app.css"]');
   if (!first) return Promise.resolve();
+  if (laterCss) return laterCss;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = new URL('later.css', first.href).href;
-  const loaded = new Promise((resolve, reject) => {
+  laterCss = new Promise((resolve, reject) => {
     link.onload = resolve;
-    link.onerror = () => reject(new Error(`${link.href} did not load`));
+    link.onerror = () => {
+      link.remove();
+      laterCss = null;  // the next call tries again
+      reject(new Error(`${link.href} did not load`));
+    };
   });
   first.after(link);
-  return loaded;
+  return laterCss;
 }
 
 export class PageController {
@@ -256,6 +264,7 @@ export class PageController {
     const loading = [this.#core.loadFull(), import('./later.js'), strings, laterStylesheet()];
     this.#lowerLoading = Promise.all(loading).then(([, code]) => {
       this.#lowerCode = code;
+      code.bindLowerSections(this.#root, this);
       code.registerServiceWorker(() => this.translator());
       this.schedule();
     }, (error) => {
@@ -334,7 +343,9 @@ export class PageController {
     byId(this.#root, 'page').setAttribute('aria-busy', 'true');
     if (this.#fitsLoading) return true;
     const strings = loadStrings(this.#scenario.lang, document.baseURI);  // the view's are later strings
-    this.#fitsLoading = Promise.all([import('./render/fits.js'), this.#core.loadFull(), strings]).then(([module]) => {
+    // With later.css: the rules of its table.
+    const loading = [import('./render/fits.js'), this.#core.loadFull(), strings, laterStylesheet()];
+    this.#fitsLoading = Promise.all(loading).then(([module]) => {
       module.bindFits(this.#root, {
         redraw: () => this.schedule(),
         open: (model, format, device) => {  // the model's simulator on the device the view swept
@@ -390,11 +401,15 @@ export class PageController {
     const heading = button.closest('section').querySelector('h2').textContent;
     const model = this.#shown.model.name;  // named once: the hardware table's heading has it
     const caption = [heading.includes(model) ? '' : model, heading, table.caption?.textContent].filter(Boolean).join(' — ');
-    const { exportTable } = await import('./table-export.js');
+    // With the later strings: its copy-by-hand note is one.
+    const [{ exportTable }] = await Promise.all([import('./table-export.js'), loadStrings(this.#scenario.lang, document.baseURI)]);
     await exportTable(this.#root, button, this.#shown, { t: this.translator(), caption });
   }
 
-  /** Every listener of the page: forms, table rows, the compare list, copy buttons, the link. */
+  /**
+   * The page's listeners but those of the sections below the simulator (later.js binds them):
+   * forms, the matrix's rows, copy and export buttons, the link.
+   */
   bind() {
     const root = this.#root;
     const handlers = {
@@ -407,7 +422,8 @@ export class PageController {
     const form = byId(root, 'controls');
     bindModelFilter(form.elements['model-filter'], form.elements.model);
     bindControls(byId(root, 'prefs'), handlers);
-    this.#bindTables();
+    // A row of the matrix chooses its format (the tables below: later.js, with their renderers).
+    bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), this);
     bindCustomConfig(root, (text) => this.applyConfig(text));
     // Opening "your own model" fetches the config.json reader, so that a paste answers at once.
     byId(root, 'custom').addEventListener('toggle', () => this.#core.loadFull().catch(() => {}), { once: true });
@@ -424,13 +440,18 @@ export class PageController {
         },
       });
     });
+    // The own device's form: its texts are later strings, there once it opens.
+    const own = byId(root, 'own-device');
+    own.addEventListener('toggle', () => {
+      loadStrings(this.#scenario.lang, document.baseURI).then(() => applyTexts(own, this.translator()), () => {});
+    });
     byId(root, 'own-device-form').addEventListener('submit', (event) => {
       event.preventDefault();
       const f = event.target.elements;
       const text = customDeviceText({ memory: Number(f.memory.value), bandwidth: Number(f.bandwidth.value),
         platform: f.platform.value, unified: f.unified.checked, name: f.name.value.trim() });
       if (customDevice(text) === null) {
-        this.#notices = [['device.invalid']];
+        this.#notices = [['own.invalid']];
         this.schedule();
         return;
       }
@@ -447,37 +468,6 @@ export class PageController {
       this.readHash();
       this.schedule();
     });
-  }
-
-  #bindTables() {
-    const root = this.#root;
-    // A click anywhere in a row (or Enter on its button) chooses that row's format, device or model.
-    const rowChoice = (tableId, attribute, patchFor) => {
-      byId(root, tableId).addEventListener('click', (event) => {
-        const row = event.target.closest(`tr[data-${attribute}]`);
-        if (!row || event.target.closest('a')) return;
-        this.update(patchFor(row.dataset[attribute]));
-        this.commit();
-      });
-    };
-    rowChoice('matrix', 'format', (format) => ({ format }));
-    // The own device's row is the chosen device already; its id is no catalog id.
-    rowChoice('hardware', 'device', (device) => (device === 'custom' ? {} : { device }));
-    rowChoice('related', 'model', (model) => ({ model }));
-    // The hardware table: add a device to compare, or take an added one out.
-    byId(root, 'hw-add').addEventListener('change', (event) => {
-      if (!event.target.value) return;
-      this.update({ compare: [...this.#scenario.compare, event.target.value] });
-      this.commit();
-    });
-    byId(root, 'hardware').addEventListener('click', (event) => {
-      const remove = event.target.closest('.row-remove');
-      if (!remove) return;
-      event.stopPropagation();  // not a row choice
-      const id = remove.closest('tr').dataset.device;
-      this.update({ compare: this.#scenario.compare.filter((d) => d !== id) });
-      this.commit();
-    }, true);
   }
 }
 

@@ -50,8 +50,8 @@ function showToCopy(button, text, t) {
     box.dataset.testid = 'copy-by-hand';
     row.after(box);
   }
-  box.setAttribute('aria-label', t('export.copy_by_hand'));
-  box.title = t('export.copy_by_hand');
+  box.setAttribute('aria-label', t('copy.by_hand'));
+  box.title = t('copy.by_hand');
   box.value = text;
   box.focus();
   box.select();

@@ -1,8 +1,11 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
 // computes the curve and the sections below the simulator): the curve's plot, the decode
 // estimate's error table, the renderers of those sections (the hardware table, the commands, the
-// related models) and of the architecture card (far below the fold), and the service worker's
-// registration. The bundle makes it a chunk of its own.
+// related models) with their listeners, and of the architecture card (far below the fold), and
+// the service worker's registration. The bundle makes it a chunk of its own.
+import { bindHardware } from './render/hardware.js';
+import { bindRowChoice } from './render/rows.js';
+
 export { renderAccuracy } from './render/accuracy-table.js';
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
@@ -10,3 +13,13 @@ export { renderHardware } from './render/hardware.js';
 export { renderPlot } from './render/plot.js';
 export { renderRelated } from './render/related.js';
 export { registerServiceWorker } from './pwa.js';
+
+/**
+ * The listeners of the sections below the simulator, bound before they are first drawn: a row of
+ * the hardware table or of the related models chooses its device or model.
+ * @param {{update: (patch: object) => void, commit: () => void, scenario: object}} page
+ */
+export function bindLowerSections(root, page) {
+  bindHardware(root, page);
+  bindRowChoice(root, 'related', 'model', (model) => ({ model }), page);
+}

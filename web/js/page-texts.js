@@ -63,7 +63,7 @@ export function renderStatic(root, response, view, { version, customName }) {
   putPart(root, 'title', title);
   putPart(root, 'summary', summaryOf(model, view));
   applyTexts(root, t, { model: model.name });
-  putPart(root, 'footer-text', t('footer.text', { version }));
+  if (t.has('footer.text')) putPart(root, 'footer-text', t('footer.text', { version }));  // a later string
   fillSelect(byId(root, 'prefs').elements.lang, LANGS.map((l) => [l, langName(l)]), lang);
   const form = byId(root, 'controls');
   const models = catalog.models.map((m) => [m.id, m.name, m.family]);

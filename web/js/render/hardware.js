@@ -2,7 +2,7 @@
 import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
 import { deviceGroup } from '../i18n.js';
-import { cell, markSelected, selectButton, syncRows } from './rows.js';
+import { bindRowChoice, cell, markSelected, selectButton, syncRows } from './rows.js';
 
 function createRow(device) {
   const row = document.createElement('tr');
@@ -85,4 +85,27 @@ export function renderHardware(root, response, view) {
         .map((d) => [d.id, d.name, deviceGroup(t, d)]),
     ], '');
   }
+}
+
+/**
+ * The table's listeners: a row chooses its device; the picker below adds a device to compare,
+ * a row's remove button takes an added one out.
+ * @param {{update: (patch: object) => void, commit: () => void, scenario: {compare: string[]}}} page
+ */
+export function bindHardware(root, page) {
+  // The own device's row is the chosen device already; its id is no catalog id.
+  bindRowChoice(root, 'hardware', 'device', (device) => (device === 'custom' ? {} : { device }), page);
+  byId(root, 'hw-add').addEventListener('change', (event) => {
+    if (!event.target.value) return;
+    page.update({ compare: [...page.scenario.compare, event.target.value] });
+    page.commit();
+  });
+  byId(root, 'hardware').addEventListener('click', (event) => {
+    const remove = event.target.closest('.row-remove');
+    if (!remove) return;
+    event.stopPropagation();  // not a row choice
+    const id = remove.closest('tr').dataset.device;
+    page.update({ compare: page.scenario.compare.filter((d) => d !== id) });
+    page.commit();
+  }, true);
 }

@@ -1,5 +1,6 @@
 // Keyed table rows: rows are created when the set of keys changes and reused otherwise, so a
 // frame only rewrites the cells whose text changed.
+import { byId } from '../dom.js';
 
 /**
  * @param {HTMLTableSectionElement} tbody
@@ -43,4 +44,18 @@ export function markSelected(row, selected) {
   const button = row.querySelector('.row-select');
   const pressed = String(selected);
   if (button && button.getAttribute('aria-pressed') !== pressed) button.setAttribute('aria-pressed', pressed);
+}
+
+/**
+ * A click anywhere in a row of table `tableId` (or Enter on its button) chooses that row's
+ * `attribute`: the page's update(patchFor(value)), then commit().
+ * @param {{update: (patch: object) => void, commit: () => void}} page
+ */
+export function bindRowChoice(root, tableId, attribute, patchFor, page) {
+  byId(root, tableId).addEventListener('click', (event) => {
+    const row = event.target.closest(`tr[data-${attribute}]`);
+    if (!row || event.target.closest('a')) return;
+    page.update(patchFor(row.dataset[attribute]));
+    page.commit();
+  });
 }
