@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, hashHas, launch, loadCore, numberValue, openPage,
+  TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, hashHas, launch, loadCore, numberValue, openPage,
   repoRoot, shownText, waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
@@ -45,6 +45,23 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
     await waitForText(env, page, 'title', 'Custom qwen3_moe — VRAM-Anforderungen, Quantisierungsmatrix & GPU-Leitfaden');
     assertClose(await numberValue(page, 'total'), expected.total_gib, 1e-9, 'total after a reload');
     await assertHealthy(env, page, 'after a reload with a pasted config');
+
+    // A link to another model: its first numbers do not wait for localStorage (whose first read
+    // blocks a fresh profile's page for milliseconds); the stored config.json is read once the
+    // page is idle, and the model selector then offers it.
+    await page.addInitScript(() => {
+      const read = Storage.prototype.getItem;
+      Storage.prototype.getItem = function getItem(...args) {
+        window.storageReadAt ??= performance.now();
+        return read.apply(this, args);
+      };
+    });
+    await openPage(env, page, '#model=qwen3-8b');
+    await page.locator(`${byTestId('model')} option[value="custom"]`).waitFor({ state: 'attached', timeout: WAIT_MS });
+    const [mark, readAt] = await page.evaluate(
+      () => [performance.getEntriesByName('vramcalc:first-numbers')[0].startTime, window.storageReadAt]);
+    assert.ok(readAt > mark, `localStorage read at ${readAt} ms, the first numbers at ${mark} ms`);
+    assert.equal(await page.locator(byTestId('model')).inputValue(), 'qwen3-8b');
     await page.evaluate(() => localStorage.clear());
   });
 

@@ -5,7 +5,7 @@ import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
 import { LANGS, applyTexts, browserLang, hasStrings, loadStrings, makeTranslator } from './i18n.js';
-import { bindCustomConfig, failedField, isJson, storeConfig, storedConfig } from './custom-config.js';
+import { storeConfig, storedConfig } from './custom-config.js';
 import { lazySections } from './lazy-sections.js';
 import { bindModelFilter } from './model-filter.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
@@ -50,7 +50,8 @@ export class PageController {
   #root;
   #scenario = null;
   #notices = [];  // [key, values] of the strings to show, translated as they are drawn
-  #custom = storedConfig();  // the pasted config.json's text, or null
+  #custom = null;  // the pasted config.json's text, or null
+  #customRead = false;  // the stored one has been read (restoreCustom)
   #customName = '';
   #rendered = { lang: null, model: null, custom: null, view: undefined, complete: false, card: false };
   #fits = null;  // render/fits.js, once the view has shown
@@ -64,6 +65,7 @@ export class PageController {
   #lowerCode = null;  // their renderers and the card's (later.js), once loaded with vramcalc-full.wasm
   #lowerLoading = null;  // both on their way
   #lowerFailed = false;  // they could not load: the page is whole without them
+  #panel = null;  // the config.json panel's code (custom-panel.js), its file and drop listeners bound
   #marked = false;  // the first numbers are shown (the benchmark's mark is set)
   #choicesTouched = false;  // a control other than the context changed since the last frame
   schedule = frameScheduler(() => this.render());
@@ -84,13 +86,27 @@ export class PageController {
   get scenario() { return this.#scenario; }
   translator() { return makeTranslator(this.#scenario.lang); }
 
+  /**
+   * The config.json this browser stored (the last one that worked), once: read when a link asks
+   * for it, else after the first numbers. localStorage's first read in a fresh profile blocks
+   * the page for 2-40 ms (Chromium, this machine).
+   */
+  restoreCustom() {
+    if (this.#customRead) return;
+    this.#customRead = true;
+    this.#custom ??= storedConfig();
+    if (this.#custom !== null && this.#scenario) this.schedule();  // the model selector offers it
+  }
+
   readHash() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+    if (params.get('model') === CUSTOM_MODEL) this.restoreCustom();
     const { scenario, problems } = scenarioFromHash(
       location.hash, this.catalog, defaultScenario(this.catalog, browserLang()), this.#custom !== null);
     // A link value its engine cannot run (a format, a device, another engine's option) is a
     // problem like any other bad value.
     this.#scenario = fitToRuntime(scenario, this.catalog);
-    const given = new Set(new URLSearchParams(location.hash.replace(/^#/, '')).keys());
+    const given = new Set(params.keys());
     for (const [key, value] of Object.entries(scenario)) {
       if (given.has(key) && this.#scenario[key] !== value && !problems.some((p) => p.key === key)) {
         problems.push({ key, value: String(value) });
@@ -130,18 +146,16 @@ export class PageController {
 
   /**
    * A config.json the core accepts becomes the model; else a notice names what failed. The
-   * importer's module comes first (once).
+   * importer's module and the panel's code come first (once).
    */
   async applyConfig(text) {
-    if (!(await this.#importer())) return;
-    const t = this.translator();
+    const panel = await this.#importer();
+    if (!panel) return;
     const request = requestFor(this.#scenario, this.catalog);
     delete request.model;  // the config.json is the model
-    const check = this.#core.evaluate(request, text);
-    const json = isJson(text);
-    if (!json || !check.ok) {
-      const message = json ? check.error.message : t('custom.not_json');
-      this.#notices = [['custom.error', { field: check.ok ? 'config.json' : failedField(check.error, json), message }]];
+    const { notice, published } = panel.checkConfig(this.#core, request, text, this.translator());
+    if (notice) {
+      this.#notices = [notice];
       this.schedule();
       return;
     }
@@ -149,7 +163,6 @@ export class PageController {
     storeConfig(text);
     // A quantized checkpoint (FP8, MXFP4, NVFP4, AWQ, GPTQ) is estimated in the format it is
     // published in, where the engine runs it.
-    const published = check.model.checkpoint_format;
     const runs = published && runtimeOf(this.#scenario, this.catalog).formats.includes(published);
     this.update(runs ? { model: CUSTOM_MODEL, format: published } : { model: CUSTOM_MODEL });
     this.commit();
@@ -294,18 +307,24 @@ export class PageController {
   }
 
   /**
-   * The full module (vramcalc-full.wasm, the one with the config.json importer) and the later
-   * strings: true once they are there; if they cannot load, a notice says so (and false).
+   * The full module (vramcalc-full.wasm, the one with the config.json importer), the panel's code
+   * (custom-panel.js, its file and drop listeners bound the first time), its rules (later.css)
+   * and the later strings: the panel's code once they are there; if they cannot load, a notice
+   * says so (and null).
    */
   async #importer() {
     try {
-      // With the later strings: the importer's notices and the panel's texts are among them.
-      await Promise.all([this.#core.loadFull(), loadStrings(this.#scenario.lang, document.baseURI)]);
-      return true;
+      // With the later strings: the importer's notices and the panel's texts are among them. Once
+      // all are here, a paste is checked within the same task (no import() to wait for).
+      const [panel] = await Promise.all([this.#panel ?? import('./custom-panel.js'), this.#core.loadFull(),
+        loadStrings(this.#scenario.lang, document.baseURI), laterStylesheet()]);
+      if (!this.#panel) panel.bindConfigFiles(this.#root, (text) => this.applyConfig(text));
+      this.#panel = panel;
+      return panel;
     } catch (error) {
       this.#notices = [['error.importer', { error: String(error?.message ?? error) }]];
       this.schedule();
-      return false;
+      return null;
     }
   }
 
@@ -316,8 +335,8 @@ export class PageController {
   #awaitImporter() {
     if (this.#scenario.model !== CUSTOM_MODEL || this.#custom === null || this.#core.hasFull()) return false;
     byId(this.#root, 'page').setAttribute('aria-busy', 'true');
-    this.#importer().then((loaded) => {
-      if (loaded) this.schedule();
+    this.#importer().then((panel) => {
+      if (panel) this.schedule();
       else this.update({ model: defaultScenario(this.catalog, 'de').model });
     });
     return true;
@@ -424,9 +443,28 @@ export class PageController {
     bindControls(byId(root, 'prefs'), handlers);
     // A row of the matrix chooses its format (the tables below: later.js, with their renderers).
     bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), this);
-    bindCustomConfig(root, (text) => this.applyConfig(text));
-    // Opening "your own model" fetches the config.json reader, so that a paste answers at once.
-    byId(root, 'custom').addEventListener('toggle', () => this.#core.loadFull().catch(() => {}), { once: true });
+    // "Your own model": opening it fetches the config.json reader and the panel's code, so that a
+    // paste answers at once (and binds its file and drop listeners); its form applies the text.
+    byId(root, 'custom').addEventListener('toggle', () => this.#importer(), { once: true });
+    byId(root, 'custom-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.applyConfig(byId(root, 'custom-config').value);
+    });
+    this.#bindDevicePanels(root);
+    root.addEventListener('click', (event) => {
+      const button = event.target.closest('button.copy[data-copy]');
+      if (button) this.#lowerCode?.copyFrom(button, this.translator());  // a command's: drawn by that code
+      const exporter = event.target.closest('button[data-export]');
+      if (exporter) this.#exportTable(exporter);
+    });
+    window.addEventListener('hashchange', () => {
+      this.readHash();
+      this.schedule();
+    });
+  }
+
+  /** "Use my GPU" and the own device's form. */
+  #bindDevicePanels(root) {
     // "Use my GPU": its code loads on the first click (a chunk of its own).
     byId(root, 'detect-gpu').addEventListener('click', async () => {
       // Its texts are later strings: they come with it.
@@ -458,16 +496,6 @@ export class PageController {
       this.update({ device: text });
       this.commit();
     });
-    root.addEventListener('click', (event) => {
-      const button = event.target.closest('button.copy[data-copy]');
-      if (button) this.#lowerCode?.copyFrom(button, this.translator());  // a command's: drawn by that code
-      const exporter = event.target.closest('button[data-export]');
-      if (exporter) this.#exportTable(exporter);
-    });
-    window.addEventListener('hashchange', () => {
-      this.readHash();
-      this.schedule();
-    });
   }
 }
 
@@ -477,8 +505,11 @@ export function startPage(core, root) {
   page.readHash();
   page.bind();
   page.render();
-  // The other languages' strings once the page is idle, so that switching is instant (and works
-  // offline before the service worker has cached them).
+  // Once the page is idle: a stored config.json, and the other languages' strings, so that
+  // switching is instant (and works offline before the service worker has cached them).
   const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 200));
-  idle(() => LANGS.forEach((lang) => loadStrings(lang, document.baseURI).catch(() => {})));
+  idle(() => {
+    page.restoreCustom();
+    LANGS.forEach((lang) => loadStrings(lang, document.baseURI).catch(() => {}));
+  });
 }
