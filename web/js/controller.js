@@ -347,7 +347,8 @@ export class PageController {
     const fits = scenario.view === 'fits';
     const page = byId(this.#root, 'page');
     if (page.dataset.view !== (scenario.view ?? 'model')) page.dataset.view = scenario.view ?? 'model';
-    byId(this.#root, 'fits').hidden = !fits;
+    const section = byId(this.#root, 'fits');
+    if (section.hidden === fits) section.hidden = !fits;  // not rewritten every frame of the slider
     const link = byId(this.#root, 'view-link');
     setAttr(link, 'href', hashFromScenario({ ...scenario, view: fits ? null : 'fits' }, defaultScenario(catalog, 'de'), catalog));
     put(link, fits ? t('page.fits_back', { model: response.model.name }) : t('page.fits_link'));
