@@ -18,13 +18,13 @@
 namespace vramcalc::internal {
 
 // The catalog's bytes, its models in their listing order. Fields::kNotCard leaves the models'
-// card fields out (schema.h's kCardField: vramcalc.wasm has no card section to write them).
-// Only texts are card fields.
+// card fields out (schema.h's kCardField: vramcalc.wasm has no card section to write them);
+// the writer and the reader leave out only texts so flagged (every card field is a text).
 std::string CatalogBytes(const Catalog& catalog, Fields fields = Fields::kAll);
 
-// The catalog CatalogBytes wrote with the same `fields` (the fields it left out empty); an error
-// (invalid_catalog, field "catalog") when the bytes end early, run on, or hold an enum value no
-// vocabulary has.
+// The catalog CatalogBytes wrote with the same `fields` (the fields it left out at the structs'
+// defaults); an error (invalid_catalog, field "catalog") when the bytes end early, run on, or
+// hold an enum value no vocabulary has.
 Result<Catalog> CatalogFromBytes(std::string_view bytes, Fields fields = Fields::kAll);
 
 }  // namespace vramcalc::internal
