@@ -62,8 +62,8 @@ export function renderStatic(root, response, view, { version, customName }) {
   document.title = title;
   putPart(root, 'title', title);
   putPart(root, 'summary', summaryOf(model, view));
-  applyTexts(root, t, { model: model.name });
-  if (t.has('footer.text')) putPart(root, 'footer-text', t('footer.text', { version }));  // a later string
+  // The footer's text (a later string: left as it is until it comes) names the core's version.
+  applyTexts(root, t, { model: model.name, version });
   fillSelect(byId(root, 'prefs').elements.lang, LANGS.map((l) => [l, langName(l)]), lang);
   const form = byId(root, 'controls');
   const models = catalog.models.map((m) => [m.id, m.name, m.family]);
