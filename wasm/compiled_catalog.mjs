@@ -8,15 +8,14 @@
 // Usage: node wasm/compiled_catalog.mjs <catalog-writer.wasm> <full.cc> <first.cc>
 import { readFile, writeFile } from 'node:fs/promises';
 
-const [input, ...outputs] = process.argv.slice(2);
+const [input, fullOutput, firstOutput] = process.argv.slice(2);
 const { instance } = await WebAssembly.instantiate(await readFile(input), {
   env: { emscripten_notify_memory_growth() {} },
   wasi_snapshot_preview1: { proc_exit(code) { throw new Error(`${input} stopped (exit ${code})`); } },
 });
 const core = instance.exports;
 core._initialize();
-for (const [index, output] of outputs.entries()) {
-  const card = index === 0;  // the first source keeps the card fields
+for (const [output, card] of [[fullOutput, true], [firstOutput, false]]) {
   const answer = core.vramcalc_catalog_bytes(card ? 1 : 0);
   if (answer === 0) throw new Error(`${input}: no memory for the catalog's bytes`);
   const size = new DataView(core.memory.buffer).getUint32(answer, true);
