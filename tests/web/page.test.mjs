@@ -359,6 +359,51 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
       await assertHealthy(env, page, 'after moves with the table out of view and in view');
     });
 
+  test('while the slider moves, the number field and the view link wait until it rests', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page);
+      // An input event and two frames: the figures follow, the copies of the context wait.
+      const shown = await page.evaluate(async () => {
+        const range = document.querySelector('[data-testid="context"]');
+        range.value = '13';
+        range.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        return { number: document.querySelector('[data-testid="context-number"]').value,
+          link: document.querySelector('[data-testid="view-link"]').getAttribute('href') };
+      });
+      assert.equal(await shownText(page, 'total'), Q4_AT_8K, 'the total follows at once');
+      assert.equal(shown.number, '32768', 'the number field still shows 32K two frames after the move');
+      assert.ok(!hashParams(shown.link).has('context'), `the view link still has the default 32K: ${shown.link}`);
+      // At rest: both show 8K.
+      await page.waitForFunction(() => document.querySelector('[data-testid="context-number"]').value === '8192',
+        null, { timeout: WAIT_MS });
+      assert.equal(hashParams(await page.locator(byTestId('view-link')).getAttribute('href')).get('context'), '8192');
+      await assertHealthy(env, page, 'after the slider rested');
+    });
+
+  test("the bar's segments are the reference page's shares, side by side", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page);
+    // Weights 83 %, KV 8.8 %, overhead 8.2 % (rounded as the reference page shows them; the
+    // state is none): each segment as wide as its share of the bar, starting where the last ends.
+    const shares = ['share-weights', 'share-kv', 'share-overhead'].map((id) => Number(REFERENCE.simulator[id].replace('%', '')));
+    const { bar, segments } = await page.locator('#bar').evaluate((element) => ({
+      bar: element.getBoundingClientRect().toJSON(),
+      segments: Object.fromEntries([...element.children].map((span) => [span.className, span.getBoundingClientRect().toJSON()])),
+    }));
+    assert.ok(bar.width > 100, `the bar is laid out (${bar.width} px)`);
+    const tolerance = 0.006 * bar.width + 1;  // half a percent of rounding, a pixel of snapping
+    assertClose(segments['bar-state'].width, 0, 1, 'no state segment');
+    let at = bar.left;
+    ['bar-weights', 'bar-kv', 'bar-overhead'].forEach((name, i) => {
+      assertClose(segments[name].left, at, tolerance, `${name} starts where the one before ends`);
+      assertClose(segments[name].width, (shares[i] / 100) * bar.width, tolerance, `${name}: ${shares[i]} % of the bar`);
+      at = segments[name].right;
+    });
+    assertClose(at, bar.right, tolerance, 'the segments fill the bar');
+  });
+
   test('a matrix row click chooses its format', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page);

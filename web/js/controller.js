@@ -1,13 +1,12 @@
 // The page's controller: the scenario and its notices, one core call per frame (only the
 // context's sections while only the context moves), and the renderers it hands each frame.
-import { bindControls, sliderMaxLog2 } from './controls.js';
+import { MIN_CONTEXT_LOG2, bindControls, sliderMaxLog2 } from './controls.js';
 import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
 import { LANGS, applyTexts, browserLang, hasStrings, loadStrings, makeTranslator } from './i18n.js';
 import { storeConfig, storedConfig } from './custom-config.js';
 import { lazySections } from './lazy-sections.js';
-import { bindModelFilter } from './model-filter.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { renderDecodeError } from './render/accuracy.js';
 import { renderMatrix } from './render/matrix.js';
@@ -19,6 +18,7 @@ import {
 } from './state.js';
 
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
+const REST_MS = 120;  // the slider rests once it has not moved for this long
 
 let laterCss = null;  // css/later.css linked (once, unless it failed)
 /**
@@ -61,6 +61,7 @@ export class PageController {
   // context moves (the slider), the model card, the curve and the matrix stay as they are, so
   // the core is asked for the context's sections alone and the rest comes from here.
   #full = { key: null, response: null };
+  #answers = null;  // the context's sections at each context asked for since (context-answers.js, in later.js)
   #lower;  // the sections below the simulator (lazy-sections.js)
   #lowerCode = null;  // their renderers and the card's (later.js), once loaded with vramcalc-full.wasm
   #lowerLoading = null;  // both on their way
@@ -68,6 +69,8 @@ export class PageController {
   #panel = null;  // the config.json panel's code (custom-panel.js), its file and drop listeners bound
   #marked = false;  // the first numbers are shown (the benchmark's mark is set)
   #choicesTouched = false;  // a control other than the context changed since the last frame
+  #moving = false;  // only the context has changed since the slider last rested
+  #restTimer = 0;  // ends #moving
   schedule = frameScheduler(() => this.render());
 
   constructor(core, root) {
@@ -125,6 +128,16 @@ export class PageController {
     // A choice the engine cannot run leaves the scenario as it was: the next frame sets the
     // selectors back (a frame that only moves the context leaves them alone).
     if (!contextOnly) this.#choicesTouched = true;
+    // While only the context moves, what merely repeats it (the number field, the view link, the
+    // plot's description) and the sections out of view wait for a frame at rest.
+    this.#moving = contextOnly;
+    clearTimeout(this.#restTimer);
+    if (contextOnly) {
+      this.#restTimer = setTimeout(() => {
+        this.#moving = false;
+        this.schedule();
+      }, REST_MS);
+    }
     this.schedule();
   }
 
@@ -192,19 +205,28 @@ export class PageController {
     if (unavailable.size > 0) request.sections = this.catalog.sections.filter((name) => !unavailable.has(name));
     const config = this.#scenario.model === CUSTOM_MODEL ? this.#custom : undefined;
     const key = JSON.stringify({ ...request, context: undefined, config });
+    // The context's sections, but those not loaded yet and, while the slider moves, those out of view.
+    const contextSections = (skip) => this.catalog.context_sections.filter((name) => !skip.has(name));
+    const skip = unavailable.size > 0 ? unavailable : this.#lower.skipped(this.#moving);
     if (key === this.#full.key) {
-      // The sections out of view keep what they show (the exports export that) until they catch up.
-      const skipped = unavailable.size > 0 ? unavailable : this.#lower.skipped(false);
-      const sections = this.catalog.context_sections.filter((name) => !skipped.has(name));
-      const part = this.#core.evaluate({ ...request, sections }, config);
-      if (!part.ok) return { response: part, changed: false };
+      const part = this.#answers?.answer(key, { ...request, sections: contextSections(skip) }, config)
+        ?? this.#core.evaluate({ ...request, sections: contextSections(skip) }, config);
+      if (!part.ok) return { response: part, changed: false, skip };
       const { model, curve, matrix, card } = this.#full.response;
-      const kept = Object.fromEntries([...skipped].map((name) => [name, this.#shown[name]]));
-      return { response: { ...kept, ...part, model, curve, matrix, card }, changed: false };
+      // The sections left out keep what they show (the exports export that) until they catch up.
+      const kept = Object.fromEntries([...skip].map((name) => [name, this.#shown[name]]));
+      return { response: { ...kept, ...part, model, curve, matrix, card }, changed: false, skip };
     }
     const response = this.#core.evaluate(request, config);
     this.#full = response.ok ? { key, response } : { key: null, response: null };
-    return { response, changed: true };
+    // The slider's stops, asked for while the page is idle, once the page is whole (its request
+    // then no longer changes when the sections below load).
+    if (response.ok && this.#answers && unavailable.size === 0) {
+      const stops = Array.from({ length: sliderMaxLog2(response.model) - MIN_CONTEXT_LOG2 + 1 },
+        (_, i) => 2 ** (MIN_CONTEXT_LOG2 + i));
+      this.#answers.prefetch(key, { ...request, sections: contextSections(this.#lower.skipped(true)) }, config, stops);
+    }
+    return { response, changed: true, skip: new Set() };
   }
 
   #showNotice(lines) {
@@ -216,14 +238,16 @@ export class PageController {
   render() {
     if (this.#awaitStrings() || this.#awaitFitsView() || this.#awaitImporter()) return;
     const t = this.translator();
-    const { response, changed } = this.#evaluate();
+    const { response, changed, skip } = this.#evaluate();
     if (!response.ok) {
       this.#showNotice([...this.#notices.map(([key, values]) => t(key, values)), `${t('error.prefix')} ${response.error.message}`]);
       return;
     }
     const scenario = this.#scenario;
     this.#shown = response;
-    const view = { t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response.model) };
+    const view = {
+      t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response.model), moving: this.#moving,
+    };
     // Another language redraws every section, as another answer does: the core's answer is the
     // same, its texts are not.
     const all = changed || this.#rendered.lang !== scenario.lang || this.#rendered.view !== scenario.view;
@@ -240,7 +264,7 @@ export class PageController {
       renderSimulator(this.#root, response, view);
       renderDecodeError(this.#root, response, view);
       if (all) renderMatrix(this.#root, response, view);
-      if (this.#lowerReady()) this.#drawLower(response, view, all);
+      if (this.#lowerReady()) this.#drawLower(response, view, all ? new Set() : skip);
     }
     this.#showNotice(notices);
     if (!this.#marked) {
@@ -259,12 +283,12 @@ export class PageController {
    * The plot of the curve and the decode estimate's error table (beside the figures) and the
    * sections below, once their code is here.
    */
-  #drawLower(response, view, all) {
+  #drawLower(response, view, skip) {
     const plot = byId(this.#root, 'plot-figure');
     if (plot.hidden) plot.hidden = false;
     this.#lowerCode.renderPlot(this.#root, response, view);
     this.#lowerCode.renderAccuracy(this.#root, response, view);
-    this.#lower.draw(response, view, all);
+    this.#lower.draw(response, view, skip);
   }
 
   /**
@@ -277,6 +301,7 @@ export class PageController {
     const loading = [this.#core.loadFull(), import('./later.js'), strings, laterStylesheet()];
     this.#lowerLoading = Promise.all(loading).then(([, code]) => {
       this.#lowerCode = code;
+      this.#answers = code.contextAnswers((request, config) => this.#core.evaluate(request, config));
       code.bindLowerSections(this.#root, this);
       code.registerServiceWorker(() => this.translator());
       this.schedule();
@@ -343,14 +368,17 @@ export class PageController {
   }
 
   /** The link to the other view, and which one the page shows. */
-  #renderViewSwitch(response, { t, catalog, scenario }) {
+  #renderViewSwitch(response, { t, catalog, scenario, moving }) {
     const fits = scenario.view === 'fits';
     const page = byId(this.#root, 'page');
     if (page.dataset.view !== (scenario.view ?? 'model')) page.dataset.view = scenario.view ?? 'model';
     const section = byId(this.#root, 'fits');
     if (section.hidden === fits) section.hidden = !fits;  // not rewritten every frame of the slider
     const link = byId(this.#root, 'view-link');
-    setAttr(link, 'href', hashFromScenario({ ...scenario, view: fits ? null : 'fits' }, defaultScenario(catalog, 'de'), catalog));
+    // Its link carries the context: written at rest, not in every frame of the slider.
+    if (!moving) {
+      setAttr(link, 'href', hashFromScenario({ ...scenario, view: fits ? null : 'fits' }, defaultScenario(catalog, 'de'), catalog));
+    }
     put(link, fits ? t('page.fits_back', { model: response.model.name }) : t('page.fits_link'));
   }
 
@@ -439,8 +467,6 @@ export class PageController {
       reject: (key, value) => this.reject(value),
     };
     bindControls(byId(root, 'controls'), handlers);
-    const form = byId(root, 'controls');
-    bindModelFilter(form.elements['model-filter'], form.elements.model);
     bindControls(byId(root, 'prefs'), handlers);
     // A row of the matrix chooses its format (the tables below: later.js, with their renderers).
     bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), this);

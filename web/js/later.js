@@ -1,11 +1,15 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
 // computes the curve and the sections below the simulator): the curve's plot, the decode
 // estimate's error table, the renderers of those sections (the hardware table, the commands, the
-// related models) with their listeners, and of the architecture card (far below the fold), and
-// the service worker's registration. The bundle makes it a chunk of its own.
+// related models) with their listeners, and of the architecture card (far below the fold), the
+// answers kept while the slider moves, and the service worker's registration. The bundle makes it
+// a chunk of its own.
+import { byId } from './dom.js';
+import { bindModelFilter } from './model-filter.js';
 import { bindHardware } from './render/hardware.js';
 import { bindRowChoice } from './render/rows.js';
 
+export { contextAnswers } from './context-answers.js';
 export { renderAccuracy } from './render/accuracy-table.js';
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
@@ -16,10 +20,13 @@ export { registerServiceWorker } from './pwa.js';
 
 /**
  * The listeners of the sections below the simulator, bound before they are first drawn: a row of
- * the hardware table or of the related models chooses its device or model.
+ * the hardware table or of the related models chooses its device or model. And the model
+ * picker's filter, which filters what was typed before it came.
  * @param {{update: (patch: object) => void, commit: () => void, scenario: object}} page
  */
 export function bindLowerSections(root, page) {
   bindHardware(root, page);
   bindRowChoice(root, 'related', 'model', (model) => ({ model }), page);
+  const form = byId(root, 'controls');
+  bindModelFilter(form.elements['model-filter'], form.elements.model);
 }

@@ -1,62 +1,43 @@
-// The sections below the simulator that a context change alters. While only the context moves
-// (the slider), those out of view are neither asked of the core nor drawn: they catch up once
-// it rests or as they scroll into view. Computing them was most of a slider move's core call
-// (170 µs against 30 for the simulator alone), laying them out and painting them most of its
-// frame. Any other change computes and draws them at once. While the slider moves, the browser
-// also skips laying out and painting the sections out of view (content-visibility,
+// The sections below the simulator that a context change alters. While the slider moves, those
+// out of view are neither asked of the core nor drawn: they catch up in the frame at rest (the
+// controller's, once the slider has not moved for a while) or as they scroll into view.
+// Computing them was most of a slider move's core call (170 µs against 30 for the simulator
+// alone), laying them out and painting them most of its frame. While they are behind, the
+// browser also skips laying out and painting the sections out of view (content-visibility,
 // css/app.css `.sliding`); at rest the page is whole again.
-const REST_MS = 120;
 
 /**
  * @param {Element} page the element that carries the `sliding` class
  * @param {Array<[Element, string, (response: object, view: object) => void]>} sections each
  *   section's element, the name of its part of the core's answer, and how it draws
- * @param {() => void} redraw asks for a frame (one that computes and draws every section)
- * @returns {{names: Set<string>, skipped: (all: boolean) => Set<string>,
- *            draw: (response: object, view: object, all: boolean) => void}}
- *   names: the sections' parts of the answer; skipped(): the parts this frame leaves out (none
- *   when `all`, for any change but the context); draw(): draws the others, and catches up later
- *   on the rest.
+ * @param {() => void} redraw asks for a frame
+ * @returns {{names: Set<string>, skipped: (moving: boolean) => Set<string>,
+ *            draw: (response: object, view: object, skip: Set<string>) => void}}
+ *   names: the sections' parts of the answer; skipped(): the parts a frame leaves out while the
+ *   slider moves (those out of view), none at rest; draw(): draws all but `skip`.
  */
 export function lazySections(page, sections, redraw) {
   const inView = new Set();
   let behind = false;  // a section has not shown the latest context
-  let catchingUp = false;
-  let restTimer = 0;
-
-  function catchUp() {
-    clearTimeout(restTimer);
-    page.classList.remove('sliding');
-    if (!behind) return;
-    catchingUp = true;
-    redraw();
-  }
 
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (entry.isIntersecting) inView.add(entry.target);
       else inView.delete(entry.target);
     }
-    if (entries.some((entry) => entry.isIntersecting)) catchUp();
+    if (behind && entries.some((entry) => entry.isIntersecting)) redraw();  // it catches up
   }, { rootMargin: '200px 0px' });
   for (const [section] of sections) observer.observe(section);
 
-  const skipped = (all) => new Set(all || catchingUp ? []
-    : sections.filter(([section]) => !inView.has(section)).map(([, name]) => name));
-
   return {
     names: new Set(sections.map(([, name]) => name)),
-    skipped,
-    draw(response, view, all) {
-      const left = skipped(all);
-      catchingUp = false;
+    skipped: (moving) => new Set(moving ? sections.filter(([section]) => !inView.has(section)).map(([, name]) => name) : []),
+    draw(response, view, skip) {
       for (const [, name, drawSection] of sections) {
-        if (!left.has(name)) drawSection(response, view);
+        if (!skip.has(name)) drawSection(response, view);
       }
-      behind = left.size > 0;
-      clearTimeout(restTimer);
+      behind = skip.size > 0;
       page.classList.toggle('sliding', behind);
-      if (behind) restTimer = setTimeout(catchUp, REST_MS);
     },
   };
 }

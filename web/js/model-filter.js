@@ -40,6 +40,8 @@ export function bindModelFilter(input, select) {
     select.dispatchEvent(new Event('input', { bubbles: true }));
     select.dispatchEvent(new Event('change', { bubbles: true }));
   });
-  // New options (another language, a pasted config.json) are filtered as well.
+  // New options (another language, a pasted config.json) are filtered as well, and what was typed
+  // before this code came (it loads after the first numbers, with later.js).
   new MutationObserver(() => apply(input, select)).observe(select, { childList: true });
+  if (input.value) apply(input, select);
 }

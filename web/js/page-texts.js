@@ -102,7 +102,7 @@ export function renderChoices(root, response, { t, lang, catalog, scenario }) {
 }
 
 /** The context controls every frame, and the selectors' values when a choice may have changed. */
-export function renderControls(root, response, { t, lang, catalog, scenario, maxLog2 }, selectors = true) {
+export function renderControls(root, response, { t, lang, catalog, scenario, maxLog2, moving }, selectors = true) {
   const form = byId(root, 'controls');
   // Reading a long select's value walks its options: only when a choice may have changed.
   for (const name of selectors ? ['model', 'format', 'kv', 'runtime'] : []) {
@@ -117,7 +117,11 @@ export function renderControls(root, response, { t, lang, catalog, scenario, max
   // While dragging, the slider already shows the context; a typed one snaps to the nearest.
   const position = String(sliderPosition(scenario.context, maxLog2));
   if (2 ** Number(range.value) !== scenario.context && range.value !== position) range.value = position;
-  if (root.activeElement !== number && number.value !== String(scenario.context)) number.value = String(scenario.context);
+  // The number field repeats the context (beside the slider's own text): while the slider moves
+  // it waits for the rest (setting an input's value was 130 µs of a frame, its label's text 40).
+  if (!moving && root.activeElement !== number && number.value !== String(scenario.context)) {
+    number.value = String(scenario.context);
+  }
   setAttr(number, 'max', catalog.limits.max_context);
   const contextText = t('sim.context_value', { tokens: fmt.integer(lang, scenario.context) });
   put(byId(root, 'context-value'), contextText, scenario.context);

@@ -282,8 +282,19 @@ function describe(parts, response, { t, lang }) {
 }
 
 function draw(plot, response, view) {
+  const [last, lastView] = plot.lastFrame ?? [];
+  const drawnSize = plot.drawnSize;
   plot.lastFrame = [response, view];
+  plot.drawnSize = plot.size;
   const { parts, size } = plot;
+  // Only the context moved (the controller keeps the curve of the last whole answer): the curve,
+  // its axes and marks stay as they are, and the line and dot move. The description, which
+  // repeats the context for screen readers, follows once the slider rests.
+  if (last?.curve === response.curve && lastView.lang === view.lang && drawnSize === size) {
+    drawCurrent(parts, scales(size, response.simulator, view.maxLog2), response.simulator, size.scale);
+    if (!view.moving) describe(parts, response, view);
+    return;
+  }
   const s = scales(size, response.simulator, view.maxLog2);
   set(parts.root, { viewBox: `0 0 ${s.width} ${s.height}` });
   set(parts.clipRect, { width: s.plotW, height: s.plotH });

@@ -12,14 +12,34 @@ const SHARES = [
   ['overhead', 'overhead', 'share.overhead', false],
 ];
 
+// The bar's segments, in its order (index.html, widget-markup.js): each is as wide as the bar,
+// moved to where it starts and scaled to its share by a transform, so that a slider frame
+// changes no layout (a width did: the bar and its segments were laid out again).
+const SEGMENTS = ['weights', 'state', 'kv_cache', 'overhead'];
+const drawnSegments = new WeakMap();  // bar → the transforms it shows
+
+function drawBar(bar, shares) {
+  let at = 0;
+  const transforms = SEGMENTS.map((key) => {
+    const transform = `translateX(${at}%) scaleX(${shares[key] / 100})`;
+    at += shares[key];
+    return transform;
+  });
+  const drawn = drawnSegments.get(bar) ?? [];
+  transforms.forEach((transform, i) => {
+    if (drawn[i] !== transform) bar.children[i].style.transform = transform;
+  });
+  drawnSegments.set(bar, transforms);
+}
+
 function renderShares(root, shares, { t, lang }) {
   const bar = byId(root, 'bar');
+  if (bar) drawBar(bar, shares);
   const labels = [];
   for (const [key, name, label, optional] of SHARES) {
     const value = shares[key];
     const text = `${fmt.share(lang, value)}%`;
     const shown = !optional || value !== 0;
-    bar?.style.setProperty(`--share-${name}`, `${value}%`);
     putPart(root, `share-${name}`, text, value);
     const keyElement = byId(root, `share-${name}-key`);
     if (keyElement && keyElement.hidden === shown) keyElement.hidden = !shown;
