@@ -1,5 +1,6 @@
 // The page's controller: the scenario and its notices, one core call per frame (only the
-// context's sections while only the context moves), and the renderers it hands each frame.
+// context's sections while only the context moves, none for a context it has the answer to),
+// the slider's rest, and the renderers it hands each frame.
 import { MIN_CONTEXT_LOG2, bindControls, sliderMaxLog2 } from './controls.js';
 import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
