@@ -31,7 +31,8 @@ export function lazySections(page, sections, redraw) {
 
   return {
     names: new Set(sections.map(([, name]) => name)),
-    skipped: (moving) => new Set(moving ? sections.filter(([section]) => !inView.has(section)).map(([, name]) => name) : []),
+    skipped: (moving) => new Set(moving
+      ? sections.filter(([section]) => !inView.has(section)).map(([, name]) => name) : []),
     draw(response, view, skip) {
       for (const [, name, drawSection] of sections) {
         if (!skip.has(name)) drawSection(response, view);

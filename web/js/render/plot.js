@@ -290,7 +290,7 @@ function draw(plot, response, view) {
   // Only the context moved (the controller keeps the curve of the last whole answer): the curve,
   // its axes and marks stay as they are, and the line and dot move. The description, which
   // repeats the context for screen readers, follows once the slider rests.
-  if (last?.curve === response.curve && lastView.lang === view.lang && drawnSize === size) {
+  if (last !== undefined && last.curve === response.curve && lastView.lang === view.lang && drawnSize === size) {
     drawCurrent(parts, scales(size, response.simulator, view.maxLog2), response.simulator, size.scale);
     if (!view.moving) describe(parts, response, view);
     return;
