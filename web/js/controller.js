@@ -487,6 +487,8 @@ export class PageController {
     });
     window.addEventListener('hashchange', () => {
       this.readHash();
+      clearTimeout(this.#restTimer);
+      this.#moving = false;  // a link is no slider move: the whole page follows it at once
       this.schedule();
     });
   }
