@@ -1,7 +1,7 @@
 // The page's controller: the scenario and its notices, one core call per frame (only the
 // context's sections while only the context moves, none for a context it has the answer to),
 // the slider's rest, and the renderers it hands each frame.
-import { MIN_CONTEXT_LOG2, bindControls, sliderMaxLog2 } from './controls.js';
+import { bindControls, sliderMaxLog2, sliderStops } from './controls.js';
 import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
@@ -129,17 +129,23 @@ export class PageController {
     // A choice the engine cannot run leaves the scenario as it was: the next frame sets the
     // selectors back (a frame that only moves the context leaves them alone).
     if (!contextOnly) this.#choicesTouched = true;
-    // While only the context moves, what merely repeats it (the number field, the view link, the
-    // plot's description) and the sections out of view wait for a frame at rest.
-    this.#moving = contextOnly;
-    clearTimeout(this.#restTimer);
-    if (contextOnly) {
-      this.#restTimer = setTimeout(() => {
-        this.#moving = false;
-        this.schedule();
-      }, REST_MS);
-    }
+    this.#setMoving(contextOnly);
     this.schedule();
+  }
+
+  /**
+   * While only the context moves, what merely repeats it (the number field, the view link, the
+   * plot's description) and the sections out of view wait for a frame at rest: REST_MS after
+   * the last move, or at once when anything else changes.
+   */
+  #setMoving(moving) {
+    this.#moving = moving;
+    clearTimeout(this.#restTimer);
+    if (!moving) return;
+    this.#restTimer = setTimeout(() => {
+      this.#moving = false;
+      this.schedule();
+    }, REST_MS);
   }
 
   commit() {
@@ -210,8 +216,8 @@ export class PageController {
     const contextSections = (skip) => this.catalog.context_sections.filter((name) => !skip.has(name));
     const skip = unavailable.size > 0 ? unavailable : this.#lower.skipped(this.#moving);
     if (key === this.#full.key) {
-      const part = this.#answers?.answer(key, { ...request, sections: contextSections(skip) }, config)
-        ?? this.#core.evaluate({ ...request, sections: contextSections(skip) }, config);
+      const moved = { ...request, sections: contextSections(skip) };
+      const part = this.#answers?.answer(key, moved, config) ?? this.#core.evaluate(moved, config);
       if (!part.ok) return { response: part, changed: false, skip };
       const { model, curve, matrix, card } = this.#full.response;
       // The sections left out keep what they show (the exports export that) until they catch up.
@@ -223,9 +229,8 @@ export class PageController {
     // The slider's stops, asked for while the page is idle, once the page is whole (its request
     // then no longer changes when the sections below load).
     if (response.ok && this.#answers && unavailable.size === 0) {
-      const stops = Array.from({ length: sliderMaxLog2(response.model) - MIN_CONTEXT_LOG2 + 1 },
-        (_, i) => 2 ** (MIN_CONTEXT_LOG2 + i));
-      this.#answers.prefetch(key, { ...request, sections: contextSections(this.#lower.skipped(true)) }, config, stops);
+      const moving = { ...request, sections: contextSections(this.#lower.skipped(true)) };
+      this.#answers.prefetch(key, moving, config, sliderStops(response.model));
     }
     return { response, changed: true, skip: new Set() };
   }
@@ -487,8 +492,7 @@ export class PageController {
     });
     window.addEventListener('hashchange', () => {
       this.readHash();
-      clearTimeout(this.#restTimer);
-      this.#moving = false;  // a link is no slider move: the whole page follows it at once
+      this.#setMoving(false);  // a link is no slider move: the whole page follows it at once
       this.schedule();
     });
   }

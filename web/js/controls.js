@@ -19,6 +19,10 @@ export function sliderMaxLog2(model) {
   return log2;
 }
 
+/** The contexts at the slider's stops for a model: every power of two from 512 to its top. */
+export const sliderStops = (model) =>
+  Array.from({ length: sliderMaxLog2(model) - MIN_CONTEXT_LOG2 + 1 }, (_, i) => 2 ** (MIN_CONTEXT_LOG2 + i));
+
 /** The slider position for a context: log2, rounded to the nearest power of two. */
 export const sliderPosition = (tokens, maxLog2 = MAX_CONTEXT_LOG2) =>
   Math.min(maxLog2, Math.max(MIN_CONTEXT_LOG2, Math.round(Math.log2(tokens))));
