@@ -53,14 +53,17 @@ export function registerServiceWorker(translator) {
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (reloading) location.reload();
   });
+  // Whether this page loaded under a worker, read before registering: a first worker claims the
+  // page when it activates, which WebKit may report before the worker's "installed" state.
+  const controlled = navigator.serviceWorker.controller !== null;
   navigator.serviceWorker.register('sw.js').then((registration) => {
-    if (registration.waiting && navigator.serviceWorker.controller) show('pwa.update', registration.waiting);
+    if (registration.waiting && controlled) show('pwa.update', registration.waiting);
     registration.addEventListener('updatefound', () => {
       const worker = registration.installing;
       worker?.addEventListener('statechange', () => {
         if (worker.state !== 'installed') return;
         // A controlled page gets a new version; an uncontrolled one its first.
-        if (navigator.serviceWorker.controller) show('pwa.update', worker);
+        if (controlled) show('pwa.update', worker);
         else offlineReady();
       });
     });
