@@ -508,11 +508,12 @@ describe('vramcalc page: the sections below the simulator come with the full mod
 
   /**
    * A fresh page whose request for vramcalc-full.wasm (and for each of `also`, URL patterns)
-   * waits for `answer(route)`.
+   * waits for `answer(route)`; `init` runs in it before its own scripts.
    */
-  async function freshPage(answer, also = []) {
+  async function freshPage(answer, also = [], init = null) {
     await fresh?.close();
     fresh = await launch();
+    if (init) await fresh.page.addInitScript(init);
     for (const pattern of ['**/vramcalc-full.wasm', ...also]) await fresh.page.route(pattern, answer);
     await fresh.page.goto(fresh.url(), { waitUntil: 'load', timeout: WAIT_MS });
     await waitForDataValue(fresh, fresh.page, 'total');
@@ -565,6 +566,35 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       // The curve's plot, with its heading (a later string).
       assert.equal(await shownText(page, '#plot-heading'), 'Speicherbedarf über die Kontextlänge');
       assert.ok(await page.locator('#plot svg path').count() > 0, 'the plot is drawn');
+      await assertHealthy(fresh, page, 'whole');
+    });
+
+  test('the first frame holds the header and the simulator; the sections below the fold show once it is painted',
+    { timeout: TEST_TIMEOUT_MS }, async () => {
+      let release;
+      const held = new Promise((resolve) => { release = resolve; });
+      // What the page holds below the fold (index.html's data-below-fold) as it marks its first numbers.
+      const page = await freshPage(async (route) => { await held; await route.continue(); }, [], () => {
+        const mark = performance.mark.bind(performance);
+        performance.mark = (name, ...rest) => {
+          if (name === 'vramcalc:first-numbers') {
+            window.belowAtMark = [...document.querySelectorAll('[data-below-fold]')].map((element) => element.hidden);
+            window.matrixRowsAtMark = document.querySelectorAll('#matrix tbody tr').length;
+          }
+          return mark(name, ...rest);
+        };
+      });
+      assert.deepEqual(await page.evaluate(() => window.belowAtMark), Array(6).fill(true),
+        'the matrix, the hardware table, the card, the commands, the related models and the footer hidden');
+      assert.equal(await page.evaluate(() => window.matrixRowsAtMark), 0, 'the matrix not drawn in the first frame');
+      // A frame later, with the full module still held: shown, and the matrix has the reference page's values.
+      assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
+      assert.deepEqual(await page.locator('[data-below-fold]').evaluateAll((all) => all.map((element) => element.hidden)),
+        Array(6).fill(false));
+      assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
+      release();
+      await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+      assert.equal(await page.locator(byTestId('hw-row')).count() > 0, true, 'the hardware table drawn');
       await assertHealthy(fresh, page, 'whole');
     });
 

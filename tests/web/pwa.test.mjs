@@ -78,10 +78,10 @@ describe('offline PWA', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
     await page.evaluate(() => caches.open('another-app-v1'));  // someone else's cache on this origin
     const before = await ourCaches(page);
-    const oldCss = await fetchText(page, 'css/app.css');
+    const oldCss = await fetchText(page, 'css/later.css');
 
     // Rebuild: a changed file and the service worker the build writes for it.
-    await appendFile(path.join(root, 'css/app.css'), '\n/* rebuilt */\n');
+    await appendFile(path.join(root, 'css/later.css'), '\n/* rebuilt */\n');
     execFileSync('cmake', [`-DSITE_DIR=${root}`, `-DTEMPLATE=${path.join(repoRoot, 'web/sw.js')}`, '-P',
       path.join(repoRoot, 'web/tools/service_worker.cmake')]);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
@@ -89,11 +89,11 @@ describe('offline PWA', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     const banner = page.locator(byTestId('sw-banner'));
     await page.locator(byTestId('sw-reload')).waitFor({ state: 'visible' });
     assert.match(await banner.innerText(), /neue Version/);
-    assert.equal(await fetchText(page, 'css/app.css'), oldCss, 'before the prompt the old version serves');
+    assert.equal(await fetchText(page, 'css/later.css'), oldCss, 'before the prompt the old version serves');
 
     await Promise.all([page.waitForEvent('load'), page.locator(byTestId('sw-reload')).click()]);
     await waitForDataValue(env, page, 'total');
-    assert.match(await fetchText(page, 'css/app.css'), /rebuilt/, 'after the prompt the new version serves');
+    assert.match(await fetchText(page, 'css/later.css'), /rebuilt/, 'after the prompt the new version serves');
     const after = await ourCaches(page);
     assert.ok(after.includes('another-app-v1'), 'another application\'s cache is kept');
     const ours = after.filter((name) => name.startsWith('vramcalc-'));

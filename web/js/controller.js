@@ -24,16 +24,17 @@ const REST_MS = 120;  // the slider rests once it has not moved for this long
 let laterCss = null;  // css/later.css linked (once, unless it failed)
 /**
  * css/later.css, the rules of what comes after the first numbers (and of the fits view), linked
- * after css/app.css; resolves once it applies. The single file has both inline (and no link to
- * follow).
+ * after the page's first stylesheet (css/app.css, a link or inline in the bundled page), which
+ * names it in `data-later`; resolves once it applies. The single file has both inline (and
+ * nothing to link).
  */
 function laterStylesheet() {
-  const first = document.querySelector('link[rel="stylesheet"][href$="css/app.css"]');
+  const first = document.querySelector('[data-later]');
   if (!first) return Promise.resolve();
   if (laterCss) return laterCss;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
-  link.href = new URL('later.css', first.href).href;
+  link.href = new URL(first.dataset.later, document.baseURI).href;
   laterCss = new Promise((resolve, reject) => {
     link.onload = resolve;
     link.onerror = () => {
@@ -69,6 +70,7 @@ export class PageController {
   #lowerFailed = false;  // they could not load: the page is whole without them
   #panel = null;  // the config.json panel's code (custom-panel.js), its file and drop listeners bound
   #marked = false;  // the first numbers are shown (the benchmark's mark is set)
+  #matrixBehind = false;  // the matrix has not drawn the answer shown (it was hidden below the fold)
   #choicesTouched = false;  // a control other than the context changed since the last frame
   #moving = false;  // only the context has changed since the slider last rested
   #restTimer = 0;  // ends #moving
@@ -269,13 +271,15 @@ export class PageController {
     } else {
       renderSimulator(this.#root, response, view);
       renderDecodeError(this.#root, response, view);
-      if (all) renderMatrix(this.#root, response, view);
+      this.#drawMatrix(response, view, all);
       if (this.#lowerReady()) this.#drawLower(response, view, all ? new Set() : skip);
     }
     this.#showNotice(notices);
     if (!this.#marked) {
       this.#marked = true;
       performance.mark('vramcalc:first-numbers');  // the benchmark's "first numbers"
+      // The sections below the fold once these numbers are painted: after the next frame.
+      requestAnimationFrame(() => setTimeout(() => this.#showBelowFold()));
     }
     // Whole once the sections below the simulator are drawn (or their code could not load).
     const whole = this.#lowerReady() || this.#lowerFailed;
@@ -283,6 +287,23 @@ export class PageController {
     const page = byId(this.#root, 'page');
     const busy = whole ? 'false' : 'true';
     if (page.getAttribute('aria-busy') !== busy) page.setAttribute('aria-busy', busy);
+  }
+
+  /**
+   * The sections below the fold (index.html `data-below-fold`), hidden until the first numbers
+   * are painted, so that the first frame styles and lays out the header and the simulator alone
+   * (20 interleaved cold loads of a page that only shows one number: 30 ms sooner without them).
+   */
+  #showBelowFold() {
+    for (const element of this.#root.querySelectorAll('[data-below-fold][hidden]')) element.hidden = false;
+    if (this.#matrixBehind) this.schedule();
+  }
+
+  /** The quantization matrix, with another answer (`all`), unless it is hidden below the fold. */
+  #drawMatrix(response, view, all) {
+    if (!all && !this.#matrixBehind) return;
+    this.#matrixBehind = byId(this.#root, 'matrix').closest('[hidden]') !== null;
+    if (!this.#matrixBehind) renderMatrix(this.#root, response, view);
   }
 
   /**
@@ -306,12 +327,14 @@ export class PageController {
     const strings = loadStrings(this.#scenario.lang, document.baseURI);  // the later part: their texts
     const loading = [this.#core.loadFull(), import('./later.js'), strings, laterStylesheet()];
     this.#lowerLoading = Promise.all(loading).then(([, code]) => {
+      this.#showBelowFold();  // if no frame has come since the first numbers (a hidden tab)
       this.#lowerCode = code;
       this.#answers = code.contextAnswers((request, config) => this.#core.evaluate(request, config));
       code.bindLowerSections(this.#root, this);
       code.registerServiceWorker(() => this.translator());
       this.schedule();
     }, (error) => {
+      this.#showBelowFold();
       this.#lowerFailed = true;
       this.#notices = [['error.lower', { error: String(error?.message ?? error) }]];
       this.schedule();
@@ -439,7 +462,11 @@ export class PageController {
       renderStatic(this.#root, response, view, {
         version: this.#core.version(), customName: this.#custom === null ? null : this.#customName,
       });
-      this.#rendered = { lang, model, custom: this.#custom, view: viewName, complete, card: same && rendered.card };
+      // The card shows the model alone: a config.json read or pasted meanwhile redraws it only
+      // when it is the model (its element replaced under a reader who scrolls to it).
+      const sameCard = rendered.lang === lang && rendered.model === model &&
+        (model !== CUSTOM_MODEL || rendered.custom === this.#custom);
+      this.#rendered = { lang, model, custom: this.#custom, view: viewName, complete, card: sameCard && rendered.card };
     }
     // The architecture card, far below the fold, comes with the code that loads after the first
     // numbers, and again with another model or language.

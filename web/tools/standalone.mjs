@@ -35,7 +35,8 @@ const bundle = await build({
   }],
 });
 const script = bundle.outputFiles[0].text.replaceAll('</script', '<\\/script');
-// Both stylesheets: the page links css/later.css beside css/app.css only where app.css is a link.
+// Both stylesheets, inline and without the first's data-later (the page links that later
+// stylesheet only where the first names it).
 const css = [await read('css/app.css'), await read('css/later.css')].join('\n').replaceAll('</style', '<\\/style');
 const icon = `data:image/svg+xml;base64,${(await read('icons/icon.svg', null)).toString('base64')}`;
 
@@ -44,7 +45,7 @@ const replace = (pattern, replacement) => {
   if (!pattern.test(html)) throw new Error(`standalone: index.html has no ${pattern}`);
   html = html.replace(pattern, replacement);
 };
-replace(/<link rel="stylesheet" href="css\/app\.css">/, () => `<style>${css}</style>`);
+replace(/<link rel="stylesheet" href="css\/app\.css" data-later="css\/later\.css">/, () => `<style>${css}</style>`);
 // The models' sources and each language's strings, which the page fetches (model-sources.json,
 // i18n/<lang>.json), inline: nothing may be fetched.
 const inlineText = (id, json) => `<script type="application/json" id="${id}">${json.replaceAll('<', '\\u003c')}</script>\n  `;
