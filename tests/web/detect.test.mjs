@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage, repoRoot, waitForHash,
+  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage, repoRoot, settle, waitForHash,
 } from './support/harness.mjs';
 import { GPU_STRINGS } from './support/gpu-strings.mjs';
 import { cliCatalog } from './support/sweep-cli.mjs';
@@ -61,6 +61,7 @@ describe('use my GPU', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     const { page, requests, result } = await detect('ANGLE (NVIDIA, NVIDIA GeForce RTX 4090 (0x00002684) Direct3D11 vs_5_0 ps_5_0, D3D11)');
     assert.match(result, /Detected NVIDIA GeForce RTX 4090: the device is now RTX 4090 24GB/);
     const hash = await waitForHash(env, page, (h) => hashParams(h).get('device') === 'rtx-4090-24gb', 'device=rtx-4090-24gb');
+    await settle(page);  // the selector follows in the next frame
     assert.equal(await page.locator(byTestId('device')).inputValue(), 'rtx-4090-24gb', hash);
     // Nothing leaves the page: the only requests are GETs of the site's own files (the button's
     // code, a language's strings or an icon loaded meanwhile), none with a body, a query or the

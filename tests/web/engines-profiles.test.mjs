@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, hashHas, hashParams, launch, loadCore, numberValue, openPage,
-  repoRoot, shownText, waitForHash, waitForText,
+  repoRoot, settle, shownText, waitForHash, waitForText,
 } from './support/harness.mjs';
 
 const options = (page, testId) => page.locator(`${byTestId(testId)} option`).evaluateAll(
@@ -32,6 +32,7 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     assert.equal(await page.locator(byTestId('capacity')).isVisible(), false);
     await page.locator(byTestId('runtime')).selectOption('vllm');
     await waitForHash(env, page, hashHas('runtime', 'vllm'), 'the link names the engine');
+    await settle(page);  // the selectors follow in the next frame
     // Q4_K_M is a GGUF format vLLM does not run: its default, BF16, takes its place.
     assert.equal(await page.locator(byTestId('format')).inputValue(), 'BF16');
     assert.deepEqual(await options(page, 'format'), ['BF16', 'FP8', 'AWQ_INT4', 'GPTQ_INT4', 'NVFP4']);
@@ -144,6 +145,7 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await page.locator(byTestId('runtime')).selectOption('reference');
     await waitForHash(env, page, (hash) => [null, 'reference'].includes(hashParams(hash).get('runtime')),
       'back to the reference');
+    await settle(page);  // the link is written at once, the page redrawn in the next frame (red in CI at 0271001)
     assert.equal(await page.locator(byTestId('decode-error')).isVisible(), false);
     assert.equal(await table.isVisible(), false);
     assert.equal(await page.locator('.plot-decode').getAttribute('visibility'), 'hidden');
