@@ -569,7 +569,7 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       await assertHealthy(fresh, page, 'whole');
     });
 
-  test('the first frame holds the header and the simulator; the sections below the fold show once it is painted',
+  test('the first frame holds the header and the simulator; the sections below the fold and every option show once it is painted',
     { timeout: TEST_TIMEOUT_MS }, async () => {
       let release;
       const held = new Promise((resolve) => { release = resolve; });
@@ -580,6 +580,7 @@ describe('vramcalc page: the sections below the simulator come with the full mod
           if (name === 'vramcalc:first-numbers') {
             window.belowAtMark = [...document.querySelectorAll('[data-below-fold]')].map((element) => element.hidden);
             window.matrixRowsAtMark = document.querySelectorAll('#matrix tbody tr').length;
+            window.optionsAtMark = ['model', 'device'].map((name) => document.querySelectorAll(`[data-testid="${name}"] option`).length);
           }
           return mark(name, ...rest);
         };
@@ -587,10 +588,19 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       assert.deepEqual(await page.evaluate(() => window.belowAtMark), Array(6).fill(true),
         'the matrix, the hardware table, the card, the commands, the related models and the footer hidden');
       assert.equal(await page.evaluate(() => window.matrixRowsAtMark), 0, 'the matrix not drawn in the first frame');
+      assert.deepEqual(await page.evaluate(() => window.optionsAtMark), [1, 1], 'the model and device selectors: the chosen one');
       // A frame later, with the full module still held: shown, and the matrix has the reference page's values.
       assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
       assert.deepEqual(await page.locator('[data-below-fold]').evaluateAll((all) => all.map((element) => element.hidden)),
         Array(6).fill(false));
+      // Every catalog model; "auto" and every device the reference profile runs on.
+      core ??= await loadCore();
+      const catalog = core.catalog();
+      const runsOn = catalog.runtimes.find((runtime) => runtime.id === 'reference').runs_on;
+      assert.equal(await page.locator(`${byTestId('model')} option`).count(), catalog.models.length);
+      assert.equal(await page.locator(`${byTestId('device')} option`).count(),
+        1 + catalog.devices.filter((device) => runsOn.includes(device.platform)).length);
+      assert.equal(await page.locator(byTestId('model')).inputValue(), 'glm-4-32b-0414');
       assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
       release();
       await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });

@@ -55,7 +55,7 @@ export class PageController {
   #custom = null;  // the pasted config.json's text, or null
   #customRead = false;  // the stored one has been read (restoreCustom)
   #customName = '';
-  #rendered = { lang: null, model: null, custom: null, view: undefined, complete: false, card: false };
+  #rendered = { lang: null, model: null, custom: null, view: undefined, complete: false, painted: false, card: false };
   #fits = null;  // render/fits.js, once the view has shown
   #shown = null;  // the answer the page shows (the tables' exports)
   #fitsLoading = null;
@@ -70,7 +70,7 @@ export class PageController {
   #lowerFailed = false;  // they could not load: the page is whole without them
   #panel = null;  // the config.json panel's code (custom-panel.js), its file and drop listeners bound
   #marked = false;  // the first numbers are shown (the benchmark's mark is set)
-  #matrixBehind = false;  // the matrix has not drawn the answer shown (it was hidden below the fold)
+  #painted = false;  // the first numbers' frame has been painted (#firstPainted)
   #choicesTouched = false;  // a control other than the context changed since the last frame
   #moving = false;  // only the context has changed since the slider last rested
   #restTimer = 0;  // ends #moving
@@ -255,10 +255,12 @@ export class PageController {
     this.#shown = response;
     const view = {
       t, lang: scenario.lang, catalog: this.catalog, scenario, maxLog2: sliderMaxLog2(response.model), moving: this.#moving,
+      painted: this.#painted,
     };
     // Another language redraws every section, as another answer does: the core's answer is the
     // same, its texts are not.
-    const all = changed || this.#rendered.lang !== scenario.lang || this.#rendered.view !== scenario.view;
+    const all = changed || this.#rendered.lang !== scenario.lang || this.#rendered.view !== scenario.view ||
+      this.#rendered.painted !== this.#painted;
     this.#renderStatic(response, view);
     if (all) renderChoices(this.#root, response, view);
     renderControls(this.#root, response, view, all || this.#choicesTouched);
@@ -271,7 +273,7 @@ export class PageController {
     } else {
       renderSimulator(this.#root, response, view);
       renderDecodeError(this.#root, response, view);
-      this.#drawMatrix(response, view, all);
+      if (all && this.#painted) renderMatrix(this.#root, response, view);  // below the fold
       if (this.#lowerReady()) this.#drawLower(response, view, all ? new Set() : skip);
     }
     this.#showNotice(notices);
@@ -279,7 +281,7 @@ export class PageController {
       this.#marked = true;
       performance.mark('vramcalc:first-numbers');  // the benchmark's "first numbers"
       // The sections below the fold once these numbers are painted: after the next frame.
-      requestAnimationFrame(() => setTimeout(() => this.#showBelowFold()));
+      requestAnimationFrame(() => setTimeout(() => this.#firstPainted()));
     }
     // Whole once the sections below the simulator are drawn (or their code could not load).
     const whole = this.#lowerReady() || this.#lowerFailed;
@@ -290,20 +292,18 @@ export class PageController {
   }
 
   /**
-   * The sections below the fold (index.html `data-below-fold`), hidden until the first numbers
-   * are painted, so that the first frame styles and lays out the header and the simulator alone
-   * (20 interleaved cold loads of a page that only shows one number: 30 ms sooner without them).
+   * Once the first numbers are painted (or the code below them has come, in a tab that draws no
+   * frames): the sections below the fold (index.html `data-below-fold`) show, and a frame draws
+   * them, the matrix and the model and device selectors' other options. Until then the first
+   * frame styles and lays out the header and the simulator alone, each long selector holding its
+   * chosen option (20 interleaved cold loads each: the first numbers 30-43 ms sooner without the
+   * sections, 9 ms with one option; see tests/bench/README.md).
    */
-  #showBelowFold() {
+  #firstPainted() {
+    if (this.#painted) return;
+    this.#painted = true;
     for (const element of this.#root.querySelectorAll('[data-below-fold][hidden]')) element.hidden = false;
-    if (this.#matrixBehind) this.schedule();
-  }
-
-  /** The quantization matrix, with another answer (`all`), unless it is hidden below the fold. */
-  #drawMatrix(response, view, all) {
-    if (!all && !this.#matrixBehind) return;
-    this.#matrixBehind = byId(this.#root, 'matrix').closest('[hidden]') !== null;
-    if (!this.#matrixBehind) renderMatrix(this.#root, response, view);
+    this.schedule();
   }
 
   /**
@@ -327,14 +327,14 @@ export class PageController {
     const strings = loadStrings(this.#scenario.lang, document.baseURI);  // the later part: their texts
     const loading = [this.#core.loadFull(), import('./later.js'), strings, laterStylesheet()];
     this.#lowerLoading = Promise.all(loading).then(([, code]) => {
-      this.#showBelowFold();  // if no frame has come since the first numbers (a hidden tab)
+      this.#firstPainted();
       this.#lowerCode = code;
       this.#answers = code.contextAnswers((request, config) => this.#core.evaluate(request, config));
       code.bindLowerSections(this.#root, this);
       code.registerServiceWorker(() => this.translator());
       this.schedule();
     }, (error) => {
-      this.#showBelowFold();
+      this.#firstPainted();
       this.#lowerFailed = true;
       this.#notices = [['error.lower', { error: String(error?.message ?? error) }]];
       this.schedule();
@@ -457,7 +457,7 @@ export class PageController {
     // The static texts of the sections below the simulator once those are drawn (or cannot be):
     // in the frame that draws them, not in one of their own before it.
     const complete = hasStrings(lang) && (this.#lowerReady() || this.#lowerFailed);
-    if (!same || rendered.view !== viewName || rendered.complete !== complete) {
+    if (!same || rendered.view !== viewName || rendered.complete !== complete || rendered.painted !== this.#painted) {
       if (model === CUSTOM_MODEL) this.#customName = response.model.name;
       renderStatic(this.#root, response, view, {
         version: this.#core.version(), customName: this.#custom === null ? null : this.#customName,
@@ -466,7 +466,9 @@ export class PageController {
       // when it is the model (its element replaced under a reader who scrolls to it).
       const sameCard = rendered.lang === lang && rendered.model === model &&
         (model !== CUSTOM_MODEL || rendered.custom === this.#custom);
-      this.#rendered = { lang, model, custom: this.#custom, view: viewName, complete, card: sameCard && rendered.card };
+      this.#rendered = {
+        lang, model, custom: this.#custom, view: viewName, complete, painted: this.#painted, card: sameCard && rendered.card,
+      };
     }
     // The architecture card, far below the fold, comes with the code that loads after the first
     // numbers, and again with another model or language.

@@ -50,6 +50,10 @@ function summaryOf(model, { t, lang }) {
   });
 }
 
+// Until the first numbers are painted (view.painted), the long selectors (92 models, 66
+// devices) hold their chosen option alone; the others come in the frame after (controller.js).
+const chosen = (options, value) => options.filter(([id]) => id === value);
+
 /**
  * Texts that change only with the language or the model. `customName` names the pasted
  * config.json's model in the model selector, when there is one.
@@ -68,11 +72,11 @@ export function renderStatic(root, response, view, { version, customName }) {
   const form = byId(root, 'controls');
   const models = catalog.models.map((m) => [m.id, m.name, m.family]);
   if (customName !== null) models.push([CUSTOM_MODEL, t('sim.custom_model', { name: customName || 'config.json' })]);
-  fillSelect(form.elements.model, models, scenario.model);
+  fillSelect(form.elements.model, view.painted ? models : chosen(models, scenario.model), scenario.model);
 }
 
 /** The device, batch and GPU-count choices: their labels change with the settings. */
-export function renderChoices(root, response, { t, lang, catalog, scenario }) {
+export function renderChoices(root, response, { t, lang, catalog, scenario, painted }) {
   const form = byId(root, 'controls');
   // What the engine runs: its formats, KV cache types and devices.
   const runtime = runtimeOf(scenario, catalog);
@@ -86,11 +90,13 @@ export function renderChoices(root, response, { t, lang, catalog, scenario }) {
   // "auto" follows the format's recommended class (the matrix names it for every format).
   const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
   const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
-  fillSelect(form.elements.device, [
+  const deviceOptions = [
     ['auto', t('sim.device_auto', { device: recommended })],
     ...(own ? [[own.id, t('device.own', { name: own.name })]] : []),
     ...devices.map((d) => [d.id, d.name, deviceGroup(t, d)]),
-  ], scenario.device ?? 'auto');
+  ];
+  const device = scenario.device ?? 'auto';
+  fillSelect(form.elements.device, painted ? deviceOptions : chosen(deviceOptions, device), device);
   const batches = BATCH_CHOICES.includes(scenario.batch)
     ? BATCH_CHOICES : [...BATCH_CHOICES, scenario.batch].sort((a, b) => a - b);
   fillSelect(form.elements.batch, batches.map((b) => [String(b), fmt.integer(lang, b)]), String(scenario.batch));
