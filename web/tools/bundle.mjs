@@ -67,8 +67,17 @@ html = html.replace(cssTag, () => `<style data-later="css/later.css">${css}</sty
 await rm(file('css/app.css'));
 // The chunks app.js imports at once (code it shares with a later chunk) load beside it.
 const app = Object.entries(metafile.outputs).find(([out]) => path.basename(out) === 'app.js')[1];
-const preloads = app.imports.filter((i) => i.kind === 'import-statement')
-  .map((i) => `<link rel="modulepreload" href="${path.basename(i.path)}">\n  `).join('');
+const startup = app.imports.filter((i) => i.kind === 'import-statement').map((i) => path.basename(i.path));
+const preloads = startup.map((name) => `<link rel="modulepreload" href="${name}">\n  `).join('');
 html = html.replace(tag, () => `${preloads}<script type="module" src="app.js"></script>`);
 await writeFile(file('index.html'), html);
+// What runs before the first numbers carries V8's explicit compile hint (Chromium 136 and
+// later; other engines read a comment): every function in the file is compiled while it
+// streams in, off the main thread, instead of on its first call. In traces of cold loads the
+// main thread's compiling before the first numbers went from 5.8-24 ms to 0.3-0.5; in three
+// runs of 20-25 interleaved cold loads the numbers were painted 12-28 ms sooner (their mark
+// moved within the noise); +80 B gzip.
+for (const name of ['app.js', ...startup]) {
+  await writeFile(file(name), `//# allFunctionsCalledOnLoad\n${await readFile(file(name), 'utf8')}`);
+}
 console.log(`vramcalc: wrote ${path.join(site, 'app.js')}`);
