@@ -120,7 +120,11 @@ async function coldLoads(url) {
 
 const CHANGES = 200;
 const METRICS = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'];
-/** Main-thread time per input change, net of the frames alone, and the frames over 16.7 ms. */
+// A frame is missed when the gap between two animation frames is over one and a half frame
+// intervals at 60 Hz: headless Chromium's frame clock alone spaces frames 16.5-16.8 ms apart, so
+// a third of the control's own gaps are over 16.7 ms.
+const MISSED_GAP_MS = 25;
+/** Main-thread time per input change, net of the frames alone, and the frames missed. */
 async function perChange(url) {
   const { context, close } = await launch();
   const page = context.pages()[0] ?? await context.newPage();
@@ -160,7 +164,7 @@ async function perChange(url) {
     changes: CHANGES,
     script_style_layout_ms: net(METRICS.slice(0, 3)),
     task_ms: net(['TaskDuration']),
-    frames_over_16_7ms: gaps.filter((gap) => gap > 16.7).length,
+    frames_missed: gaps.filter((gap) => gap > MISSED_GAP_MS).length,
     frames: gaps.length,
   };
 }
@@ -197,7 +201,8 @@ const rows = [
   ['evaluate(), wasm in node, whole response', `${fixed(results.wasm_full.median_us)} µs median, ${fixed(results.wasm_full.p95_us)} µs p95`, '', ''],
   [`catalog sweep, wasm (${results.sweep.cells} cells, one call + parse)`, `${fixed(results.sweep.ms)} ms (first ${fixed(results.sweep.first_ms, 0)} ms)`,
     `≤ ${budget.catalog_sweep_wasm_ms} ms`, results.sweep.ms <= budget.catalog_sweep_wasm_ms],
-  ['frames over 16.7 ms while dragging', `${results.page.per_change.frames_over_16_7ms} of ${results.page.per_change.frames}`, '', ''],
+  ['frames missed while dragging (a gap over 25 ms), page / control',
+    `${results.page.per_change.frames_missed} / ${results.control.per_change.frames_missed} of ${results.page.per_change.frames}`, '', ''],
   ['first visit incl. precache', `${fixed(kib(results.first_visit.raw))} KiB raw, ${fixed(kib(results.first_visit.gzip))} KiB gzip`, '', ''],
 ];
 const width = Math.max(...rows.map((r) => r[0].length));
