@@ -122,7 +122,7 @@ const CHANGES = 200;
 const METRICS = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'];
 // A frame is missed when the gap between two animation frames is over one and a half frame
 // intervals at 60 Hz: headless Chromium's frame clock alone spaces frames 16.5-16.8 ms apart, so
-// a third of the control's own gaps are over 16.7 ms.
+// 15-35 % of the control's own gaps are over 16.7 ms.
 const MISSED_GAP_MS = 25;
 /** Main-thread time per input change, net of the frames alone, and the frames missed. */
 async function perChange(url) {
