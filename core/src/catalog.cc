@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "builtin_data.h"
-#include "json_dom.h"
+#include "json_value.h"
 #include "schema_reader.h"
 #include "small_sort.h"
 

@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "decimal.h"
-
 namespace vramcalc {
 
 namespace {
@@ -118,16 +116,6 @@ uint64_t TenthsHalfUp(Binary b) {
 }
 
 }  // namespace
-
-double RoundHalfUp(double value, int decimals) {
-  const int places = std::clamp(decimals, 0, kMaxDecimals);
-  if (!std::isfinite(value) || std::fabs(value) >= 0x1p53) return value;  // no fraction to round
-  const Wide units = ScaledUnits(Decompose(std::fabs(value)), places);
-  if (units < (Wide{1} << 53)) return FromUnits(static_cast<uint64_t>(units), places, value);
-  // Beyond 2^53 units, the text is read.
-  const double rounded = ReadDecimal(WideDigits(units) + "e-" + std::to_string(places));
-  return value < 0 ? -rounded : rounded;
-}
 
 double RoundPercentHalfUp(double percent) {
   if (!std::isfinite(percent)) return percent;

@@ -1,4 +1,4 @@
-// Hugging Face config.json → ModelSpec, read with the core's JSON reader (json_dom.h).
+// Hugging Face config.json → ModelSpec, parsed by nlohmann/json and read through json_value.h.
 //
 // Every supported model_type is a row of kModelTypes: which rule finds its windowed layers,
 // how its experts are named and sized, whether its attention is a latent (MLA), its embedding
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "hf_config_internal.h"
-#include "json_dom.h"
+#include "json_value.h"
 #include "problems.h"
 #include "vramcalc/display.h"
 #include "vramcalc/vocab.h"

@@ -3,7 +3,7 @@
 #ifndef VRAMCALC_SRC_HF_CONFIG_INTERNAL_H_
 #define VRAMCALC_SRC_HF_CONFIG_INTERNAL_H_
 
-#include "json_dom.h"
+#include "json_value.h"
 #include "vramcalc/model_spec.h"
 #include "vramcalc/result.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "builtin_data.h"
-#include "json_dom.h"
+#include "json_value.h"
 #include "strings_codec.h"
 
 namespace vramcalc {

@@ -1,5 +1,5 @@
-// The request side of the JSON contract: evaluate and sweep requests, read with the core's own
-// JSON reader (json_dom.h) and then field by field from one table (request_reader.h, which reads
+// The request side of the JSON contract: evaluate and sweep requests, parsed by nlohmann/json
+// (json_value.h) and then field by field from one table (request_reader.h, which reads
 // the first module's fields alike); here what only JSON carries: its syntax errors, a device as
 // an object and a config.json as the model. Nothing here throws (the wasm module is built
 // without exception support).
@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "hf_config_internal.h"
-#include "json_dom.h"
+#include "json_value.h"
 #include "json_output.h"
 #include "problems.h"
 #include "request_reader.h"
@@ -54,10 +54,10 @@ Result<json::Document> ParseText(std::string_view text, std::string_view what, c
   if (document.ok()) return document;
   std::string field = failure.path;
   if (!prefix.empty()) field = field.empty() ? prefix : prefix + "." + field;
-  const std::string problem(ProblemText(failure.problem, !field.empty()));
+  std::string problem(ProblemText(failure.problem, !field.empty()));
+  if (failure.problem == json::Problem::kDuplicateKey) problem += " (\"" + failure.key + "\")";
   if (!field.empty()) return Error{"malformed_json", "The value of " + field + " " + problem + ".", field};
-  const std::string at =
-      failure.problem == json::Problem::kTooDeep ? "" : " (error at byte " + std::to_string(failure.byte) + ")";
+  const std::string at = failure.byte == 0 ? "" : " (error at byte " + std::to_string(failure.byte) + ")";
   return Error{"malformed_json",
                "The " + std::string(what) + " " + problem + at + ". Send an object such as " + std::string(example) + ".",
                ""};

@@ -1,7 +1,8 @@
 // A streaming JSON writer into one growing buffer: what every response, listing and error of
-// the core is written with (no JSON tree is built on the way out). Doubles are written as the
-// shortest text that reads back to the same double (nlohmann's to_chars: ".0" on integers,
-// null when not finite); strings are escaped as RFC 8259 requires and nothing more.
+// the core is written with (no JSON tree is built on the way out). Doubles are written as
+// nlohmann/json writes them (json_writer.cc: the shortest text that reads back to the same
+// double, ".0" on integers, null when not finite); strings are escaped as RFC 8259 requires and
+// nothing more.
 #ifndef VRAMCALC_SRC_JSON_WRITER_H_
 #define VRAMCALC_SRC_JSON_WRITER_H_
 
@@ -15,10 +16,11 @@
 #include <type_traits>
 #include <vector>
 
-// Only nlohmann's number formatting (shortest round-trip digits), not the json type.
-#include <nlohmann/detail/conversions/to_chars.hpp>
-
 namespace vramcalc::internal {
+
+// `number` as nlohmann/json's dump() writes it, appended to `out` (json_writer.cc: the one
+// translation unit of the writer that includes nlohmann/json).
+void AppendNumber(std::string& out, double number);
 
 class JsonWriter {
  public:
@@ -51,13 +53,9 @@ class JsonWriter {
   }
   void Value(double number) {
     Separate();
-    if (!std::isfinite(number)) {
-      Put("null");
-      return;
-    }
-    constexpr std::size_t kMaxDigits = 64;
-    char* at = Reserve(kMaxDigits);
-    size_ += static_cast<std::size_t>(nlohmann::detail::to_chars(at, at + kMaxDigits, number) - at);
+    digits_.clear();
+    AppendNumber(digits_, number);
+    Put(digits_);
   }
   void Value(int64_t number) {
     Separate();
@@ -208,6 +206,7 @@ class JsonWriter {
   }
 
   std::string buffer_;
+  std::string digits_;  // a number's text on its way into buffer_
   std::size_t size_ = 0;
   bool first_ = true;
   bool after_key_ = false;

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json_dom.h"
+#include "json_value.h"
 #include "node_range.h"
 #include "vramcalc/result.h"
 

@@ -1,4 +1,4 @@
-// Reads catalog JSON (json_dom.h) into the structs of schema.h through their VisitFields. Every
+// Reads catalog JSON (json_value.h) into the structs of schema.h through their VisitFields. Every
 // problem becomes an Error with code "invalid_catalog" whose field is the path to the value,
 // e.g. "models[glm-4-9b-0414].head_dim" or "models[m].layer_groups[0].kind"; keys starting with
 // "_" are notes for people and are skipped.
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "json_dom.h"
+#include "json_value.h"
 #include "schema.h"
 #include "vramcalc/display.h"
 

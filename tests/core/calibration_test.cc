@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "engine_memory.h"
-#include "json_dom.h"
+#include "json_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/quant_format.h"

@@ -74,30 +74,6 @@ TEST(FormatFixed, MatchesToFixed) {
   EXPECT_EQ(FormatFixed(-1.25, 1), "-1.3");
 }
 
-TEST(RoundHalfUp, ReadsBackTheDisplayedValue) {
-  EXPECT_DOUBLE_EQ(RoundHalfUp(82.95, 1), 83.0);  // 82.95 is 82.9500000000000028...
-  EXPECT_DOUBLE_EQ(RoundHalfUp(8.751, 1), 8.8);
-}
-
-TEST(RoundHalfUp, IsTheOraclesTextReadBack) {
-  // What strtod reads from the exact expansion rounded half-up, bit for bit, at every magnitude
-  // (beyond 2^53 units the text itself is read).
-  std::mt19937_64 random(20261202);
-  std::uniform_real_distribution<double> log10_magnitude(-8.0, 20.0);
-  std::uniform_int_distribution<int> places(0, 6);
-  for (int i = 0; i < 20000; ++i) {
-    double value = std::pow(10.0, log10_magnitude(random));
-    if (i % 3 == 0) value = std::round(value * 1000.0) / 1000.0;
-    if (i % 7 == 0) value = -value;
-    const int d = places(random);
-    const double oracle = std::strtod(ToFixedOracle(value, d).c_str(), nullptr);
-    ASSERT_EQ(RoundHalfUp(value, d), oracle) << std::hexfloat << value << " at " << d;
-  }
-  EXPECT_EQ(RoundHalfUp(-0.0, 1), 0.0);
-  EXPECT_FALSE(std::signbit(RoundHalfUp(-0.0, 1)));  // "0.0" reads back as +0
-  EXPECT_TRUE(std::signbit(RoundHalfUp(-0.01, 1)));  // "-0.0" reads back as -0
-}
-
 TEST(RoundPercentHalfUp, IsTheOraclesTextReadBackForShares) {
   // The shares' rounding (evaluate.cc), without a decimal reader: the same oracle at 0.1, over
   // every share there is and well beyond.

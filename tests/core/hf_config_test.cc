@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "json_dom.h"
+#include "json_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"

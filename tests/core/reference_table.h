@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json_dom.h"
+#include "json_value.h"
 
 namespace vramcalc::reference {
 

@@ -17,12 +17,9 @@ std::string FormatFixed(double value, int decimals);
 // 21.7766 → "21.78 GB".
 std::string FormatGb(double gib);
 
-// FormatFixed, read back as a number: the value a display shows (`decimals` likewise 0 to 18).
-double RoundHalfUp(double value, int decimals);
-// RoundHalfUp(percent, 1) for a share in percent, which is within ±100: up to ±kMaxPercent
-// (beyond, clamped) its tenths are fewer than 2^53 and computed in 64 bits, so no decimal text is
-// ever read (and the first wasm module, which rounds only shares, links neither a decimal reader
-// nor 128-bit arithmetic).
+// A share in percent as its display shows it, read back as a number: FormatFixed(percent, 1)
+// as a double. Up to ±kMaxPercent (beyond, clamped) its tenths are fewer than 2^53 and computed
+// in 64 bits, exactly, so no decimal text is read (nor 128-bit arithmetic linked).
 inline constexpr double kMaxPercent = 1e6;
 double RoundPercentHalfUp(double percent);
 
