@@ -189,15 +189,21 @@ class Builder {
     return path;
   }
   // nlohmann's error as one of ours: 406 is its "number overflow", and its messages name UTF-8,
-  // surrogates, and an unquoted word (NaN, undefined, tru: "invalid literal"; -Infinity: a
+  // surrogates, and an unquoted word where a value goes: NaN, undefined, a misspelt true ("invalid
+  // literal", the lexer having read the word and perhaps one character after it), -Infinity (a
   // letter where a digit must follow the minus).
   static Problem Kind(const std::string& last_token, const Json::exception& error) {
     if (error.id == 406) return Problem::kTooLarge;
     const std::string_view what = error.what();
     const auto says = [what](std::string_view words) { return what.find(words) != std::string_view::npos; };
     if (says("UTF-8") || says("surrogate")) return Problem::kNotUtf8;
-    const bool letter = !last_token.empty() && std::isalpha(static_cast<unsigned char>(last_token.back()));
-    return says("invalid literal") || (says("after '-'") && letter) ? Problem::kWord : Problem::kSyntax;
+    const auto letter = [&last_token](std::size_t from_end) {
+      return last_token.size() > from_end &&
+             std::isalpha(static_cast<unsigned char>(last_token[last_token.size() - 1 - from_end])) != 0;
+    };
+    const bool word = (says("invalid literal") && says("parsing value") && (letter(0) || letter(1))) ||
+                      (says("after '-'") && letter(0));
+    return word ? Problem::kWord : Problem::kSyntax;
   }
 
   int max_depth_;
