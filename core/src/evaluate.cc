@@ -13,6 +13,14 @@
 namespace vramcalc {
 namespace {
 
+// The answer of a program without the sections after the matrix (vramcalc.wasm).
+Error SectionUnavailable() {
+  return Error{"section_unavailable",
+               "This module computes the model, the simulator and the matrix, no curve, hardware table, related "
+               "models, commands or card; vramcalc-full.wasm does (the page loads it after the first numbers).",
+               "sections"};
+}
+
 // Echoes a user-supplied id in an error message, shortened so a 1 MB string stays readable.
 std::string Quoted(std::string_view text) {
   constexpr std::size_t kMaxEcho = 64;
@@ -340,7 +348,7 @@ std::vector<CurvePoint> BuildCurve(Scenario s) {
 
 }  // namespace internal
 
-Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
+Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerSectionsBuilder lower) {
   const Result<const ModelSpec*> model = ResolveModel(request, catalog);
   if (!model.ok()) return model.error();
   Scenario s;
@@ -358,7 +366,8 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
   response.simulator = Simulate(s);
   if (wanted(kSectionMatrix)) response.matrix = BuildMatrix(s, ladder);
   if (wanted(internal::kLowerSections)) {
-    if (auto error = internal::BuildLowerSections(s, request, catalog, response)) return *error;
+    if (lower == nullptr) return SectionUnavailable();
+    if (auto error = lower(s, request, catalog, response)) return *error;
   }
   return response;
 }

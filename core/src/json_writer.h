@@ -13,8 +13,9 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
+
+#include "field_writer.h"
 
 namespace vramcalc::internal {
 
@@ -22,7 +23,7 @@ namespace vramcalc::internal {
 // translation unit of the writer that includes nlohmann/json).
 void AppendNumber(std::string& out, double number);
 
-class JsonWriter {
+class JsonWriter : public FieldWriter<JsonWriter> {
  public:
   explicit JsonWriter(std::size_t capacity = 4096) { buffer_.resize(capacity); }
 
@@ -71,37 +72,12 @@ class JsonWriter {
     Separate();
     Put("null");
   }
-  void Field(std::string_view key, const std::vector<std::string>& values) {
+  template <typename Number>
+  void Numbers(std::string_view key, const std::vector<Number>& numbers) {
     Key(key);
     BeginArray();
-    for (const std::string& value : values) Value(std::string_view(value));
+    for (const Number number : numbers) Value(number);
     EndArray();
-  }
-  void Field(std::string_view key, const char* text) { Field(key, std::string_view(text)); }
-  // `key`: an array of one object per item, whose members `write(item)` writes.
-  template <typename Items, typename Write>
-  void Objects(std::string_view key, const Items& items, Write write) {
-    Key(key);
-    BeginArray();
-    for (const auto& item : items) {
-      BeginObject();
-      write(item);
-      EndObject();
-    }
-    EndArray();
-  }
-  template <typename T>
-  void Field(std::string_view key, const T& value) {
-    Key(key);
-    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
-      Value(std::string_view(value));
-    } else if constexpr (std::is_same_v<T, bool>) {
-      Value(value);
-    } else if constexpr (std::is_integral_v<T>) {
-      Value(static_cast<int64_t>(value));
-    } else {
-      Value(static_cast<double>(value));
-    }
   }
 
   // The length of the UTF-8 sequence at `i`, or 0 when it is not one (RFC 3629: no overlong

@@ -6,22 +6,11 @@
 #include <cmath>
 #include <vector>
 
-#include "json_writer.h"
-#include "schema_writer.h"
 #include "vramcalc/commands.h"
 #include "vramcalc/i18n.h"
 
 namespace vramcalc::internal {
 namespace {
-
-void WriteCurve(JsonWriter& w, const std::vector<CurvePoint>& curve) {
-  w.Objects("curve", curve, [&w](const CurvePoint& point) {
-    w.Field("context", point.context_tokens);
-    w.Field("kv_cache_gib", point.kv_cache_gib);
-    w.Field("total_gib", point.total_gib);
-    w.Field("decode_tps", point.decode_tps);
-  });
-}
 
 // The hardware table at the scenario's format, context and device count.
 std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request, const Catalog& catalog) {
@@ -85,46 +74,6 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
   return related;
 }
 
-void WriteDeviceRef(JsonWriter& w, const Device& device) {
-  w.Field("device", device.id);
-  w.Field("name", device.name);
-  w.Field("memory_gib", device.memory_gib);
-  w.Field("bandwidth_gbps", device.bandwidth_gbps);
-}
-
-void WriteHardware(JsonWriter& w, const std::vector<HardwareRow>& rows) {
-  w.Objects("hardware", rows, [&w](const HardwareRow& row) {
-    WriteDeviceRef(w, *row.device);
-    w.Field("needed_gib", row.needed_gib);
-    w.Field("capacity_gib", row.capacity_gib);
-    w.Field("usage_pct", row.usage_pct);
-    w.Field("fit", kFits.Id(row.fit));
-    w.Field("decode_tps", row.decode_tps);
-  });
-}
-
-void WriteRelated(JsonWriter& w, const std::vector<RelatedModel>& related) {
-  w.Objects("related", related, [&w](const RelatedModel& row) {
-    w.Field("id", row.model->id);
-    w.Field("name", row.model->name);
-    w.Field("params_total", row.model->params_total);
-    w.Field("total_gib", row.total_gib);
-    w.Field("fit", kFits.Id(row.fit));
-    w.Field("max_position", row.model->max_position_embeddings);
-    w.Field("beyond_max_position", row.beyond_max_position);
-  });
-}
-
-void WriteCommands(JsonWriter& w, const std::vector<Command>& commands) {
-  w.Objects("commands", commands, [&w](const Command& command) {
-    w.Field("id", command.id);
-    w.Field("engine", command.engine);
-    w.Field("title", command.title);
-    w.Field("language", command.language);
-    w.Field("text", command.text);
-  });
-}
-
 }  // namespace
 
 std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,
@@ -139,15 +88,12 @@ std::optional<Error> BuildLowerSections(const Scenario& s, const Request& reques
   return std::nullopt;
 }
 
-void WriteLowerSections(JsonWriter& w, const Response& response) {
-  if ((response.sections & kSectionCurve) != 0) WriteCurve(w, response.curve);
-  if ((response.sections & kSectionHardware) != 0) WriteHardware(w, response.hardware);
-  if ((response.sections & kSectionRelated) != 0) WriteRelated(w, response.related);
-  if ((response.sections & kSectionCommands) != 0) WriteCommands(w, response.commands);
-  if ((response.sections & kSectionCard) != 0) {
-    w.Key("card");
-    SchemaWriter(w, Fields::kCard).Write(response.model);
-  }
+}  // namespace vramcalc::internal
+
+namespace vramcalc {
+
+Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
+  return Evaluate(request, catalog, &internal::BuildLowerSections);
 }
 
-}  // namespace vramcalc::internal
+}  // namespace vramcalc

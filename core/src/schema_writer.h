@@ -1,5 +1,5 @@
-// Writes any struct of schema.h as a JSON object through its VisitFields (json_writer.h): the
-// catalog's listings, the response's model section and its card section.
+// Writes any struct of schema.h as an object through its VisitFields, with any writer of
+// field_writer.h: the catalog's listings, the response's model section and its card section.
 #ifndef VRAMCALC_SRC_SCHEMA_WRITER_H_
 #define VRAMCALC_SRC_SCHEMA_WRITER_H_
 
@@ -8,14 +8,14 @@
 #include <string_view>
 #include <vector>
 
-#include "json_writer.h"
 #include "schema.h"
 
 namespace vramcalc::internal {
 
+template <typename W>
 class SchemaWriter {
  public:
-  explicit SchemaWriter(JsonWriter& w, Fields fields = Fields::kAll) : w_(w), fields_(fields) {}
+  explicit SchemaWriter(W& w, Fields fields = Fields::kAll) : w_(w), fields_(fields) {}
 
   template <typename T>
   void Write(const T& value) {
@@ -65,7 +65,7 @@ class SchemaWriter {
  private:
   bool Shown(unsigned flags) const { return Selected(fields_, flags); }
 
-  JsonWriter& w_;
+  W& w_;
   Fields fields_;
 };
 

@@ -258,7 +258,16 @@ struct Response {
 // Errors: unknown_model, unknown_format, unknown_kv_dtype, unknown_device, unknown_runtime,
 // unsupported_device, unsupported_device_count, unsupported_option, unsupported_combination
 // (each naming its field).
+// Every section (the curve, the hardware table, the related models, the commands and the card
+// with them): defined beside their code, in core/src/lower_sections.cc.
 Result<Response> Evaluate(const Request& request, const Catalog& catalog);
+
+// Fills the sections after the matrix that a response asks for (core/src/lower_sections.h).
+using LowerSectionsBuilder = std::optional<Error> (*)(const Scenario&, const Request&, const Catalog&, Response&);
+// Evaluate with the sections after the matrix built by `lower`; null leaves them out of the
+// program (vramcalc.wasm, whose bytes the page's first numbers wait for), which then answers a
+// request for any of them with section_unavailable (field sections).
+Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerSectionsBuilder lower);
 
 // The whole catalog at once: every model × format × device, each device alone (no tensor
 // parallelism), at one context, batch, KV cache type and runtime. What `vramcalc sweep` and
