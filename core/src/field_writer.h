@@ -41,6 +41,12 @@ class FieldWriter {
     for (const std::string& value : values) self().Value(std::string_view(value));
     self().EndArray();
   }
+  void Field(std::string_view key, const std::vector<double>& values) {
+    self().Key(key);
+    self().BeginArray();
+    for (const double value : values) self().Value(value);
+    self().EndArray();
+  }
   // `key`: an array of one object per item, whose members `write(item)` writes.
   template <typename Items, typename Write>
   void Objects(std::string_view key, const Items& items, Write write) {

@@ -1,8 +1,7 @@
 // The request side of the JSON contract: evaluate and sweep requests, parsed by nlohmann/json
 // (json_value.h) and then field by field from one table (request_reader.h, which reads
-// the first module's fields alike); here what only JSON carries: its syntax errors, a device as
-// an object and a config.json as the model. Nothing here throws (the wasm module is built
-// without exception support).
+// JavaScript objects alike); here what only JSON text has: its syntax errors, and a config.json
+// as the model. Nothing here throws (the wasm modules are built without exception support).
 #include "vramcalc/json_codec.h"
 
 #include <algorithm>
@@ -68,35 +67,6 @@ Result<json::Document> ParseText(std::string_view text, std::string_view what, c
 using internal::Problems;
 using internal::RequestString;
 
-// {"name", "memory_gib", "bandwidth_gbps", "platform", "unified_memory"}.
-// A member that is missing is reported and read as null (whose readers then report nothing
-// more: the first problem is the one reported).
-Device CustomDeviceFromObject(Value object, Problems& p) {
-  const auto member = [object, &p](std::string_view key) {
-    const Value value = object.Find(key);
-    if (!value) p.Fail("missing_field", "device." + std::string(key), "device." + std::string(key) + " is required.");
-    return value;
-  };
-  const auto number = [&](std::string_view key, double max) {
-    const Value value = member(key);
-    const std::string field = "device." + std::string(key);
-    if (value && !value.IsNumber()) p.Fail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
-    if (!value || !value.IsNumber()) return 1.0;
-    return internal::CustomFigure(value.Source(), field, key == "memory_gib" ? "memory (GB)" : "bandwidth (GB/s)", max, p);
-  };
-  const auto text = [&](std::string_view key) {
-    const Value value = member(key);
-    return value ? RequestString(value, "device." + std::string(key), p) : std::string();
-  };
-  const Value unified = object.Find("unified_memory");
-  if (unified && !unified.IsBool()) p.Fail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
-  return internal::CustomDevice(internal::CustomName(text("name"), "device.name", p),
-                                number("memory_gib", internal::kMaxCustomMemoryGib),
-                                number("bandwidth_gbps", internal::kMaxCustomBandwidthGbps),
-                                internal::CustomPlatform(text("platform"), "device.platform", p),
-                                unified && unified.IsBool() && unified.Bool());
-}
-
 // A config.json in place of a catalog id: bring your own model.
 void ReadConfigModel(Value value, Request& out, Problems& p) {
   Result<ModelSpec> custom = internal::ParseHfConfigObject(value);
@@ -114,11 +84,7 @@ void ReadConfigModel(Value value, Request& out, Problems& p) {
 
 namespace vramcalc::internal {
 template <>
-struct ObjectFields<json::Value> {
-  static constexpr bool kCarried = true;
-  static Device ReadDevice(json::Value value, Problems& p) { return CustomDeviceFromObject(value, p); }
-  static void ReadModel(json::Value value, Request& out, Problems& p) { ReadConfigModel(value, out, p); }
-};
+void ModelObject<json::Value>::Read(json::Value value, Request& out, Problems& p) { ReadConfigModel(value, out, p); }
 }  // namespace vramcalc::internal
 
 namespace vramcalc {

@@ -12,19 +12,6 @@ namespace vramcalc::json {
 
 using Json = nlohmann::ordered_json;
 
-std::string_view TypeName(Type type) {
-  switch (type) {
-    case Type::kInteger:
-    case Type::kFloat: return "a number";
-    case Type::kString: return "a string";
-    case Type::kBool: return "true or false";
-    case Type::kNull: return "null";
-    case Type::kArray: return "an array";
-    case Type::kObject: return "an object";
-  }
-  return "null";
-}
-
 // ---- Value -------------------------------------------------------------------------------------
 
 namespace {

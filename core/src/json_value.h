@@ -25,7 +25,18 @@ namespace vramcalc::json {
 enum class Type : uint8_t { kNull, kBool, kInteger, kFloat, kString, kArray, kObject };
 
 // "a number", "a string", "true or false", "null", "an array" or "an object", for messages.
-std::string_view TypeName(Type type);
+constexpr std::string_view TypeName(Type type) {
+  switch (type) {
+    case Type::kInteger:
+    case Type::kFloat: return "a number";
+    case Type::kString: return "a string";
+    case Type::kBool: return "true or false";
+    case Type::kNull: return "null";
+    case Type::kArray: return "an array";
+    case Type::kObject: return "an object";
+  }
+  return "null";
+}
 
 // Why a text is not JSON, as far as a message to a person needs to know.
 enum class Problem : uint8_t {

@@ -1,7 +1,7 @@
 // The request's fields, read one by one from one table whatever carries them: a JSON object
-// (json_codec.cc, json::Value) or the fields vramcalc.mjs writes from a request object
-// (request_fields.h, fields::Value). Both value types answer the same questions (type, text,
-// number, elements, the value as written), so every rule and every message is written once
+// (json_codec.cc, json::Value) or a JavaScript object (the wasm modules' wasm/val_value.h,
+// through Embind). Both value types answer the same questions (type, text, number, elements,
+// members, the value as JSON for a message), so every rule and every message is written once
 // here and a request reads the same either way. A field reader records what is wrong in a
 // Problems and goes on with a harmless value; the request's first problem is the answer.
 #ifndef VRAMCALC_SRC_REQUEST_READER_H_
@@ -133,21 +133,46 @@ std::vector<std::string> RequestCompare(Value value, Problems& p) {
   return ids;
 }
 
-// What a request's object values mean, for the value types that carry objects (JSON): a device
-// of one's own as {"name", "memory_gib", …} and a model as a config.json. The request fields
-// carry no objects (vramcalc.mjs sends such a request as JSON), so they need neither.
+// A device of one's own as {"name", "memory_gib", "bandwidth_gbps", "platform",
+// "unified_memory"}. A member that is missing is reported and read as absent (whose readers
+// then report nothing more: the first problem is the one reported).
 template <typename Value>
-struct ObjectFields {
-  static constexpr bool kCarried = false;
-  static Device ReadDevice(Value, Problems&) { return {}; }
-  static void ReadModel(Value, Request&, Problems&) {}
+Device CustomDeviceFromObject(Value object, Problems& p) {
+  const auto member = [object, &p](std::string_view key) {
+    const Value value = object.Find(key);
+    if (!value) p.Fail("missing_field", "device." + std::string(key), "device." + std::string(key) + " is required.");
+    return value;
+  };
+  const auto number = [&](std::string_view key, double max) {
+    const Value value = member(key);
+    const std::string field = "device." + std::string(key);
+    if (value && !value.IsNumber()) p.Fail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
+    if (!value || !value.IsNumber()) return 1.0;
+    return CustomFigure(value.Source(), field, key == "memory_gib" ? "memory (GB)" : "bandwidth (GB/s)", max, p);
+  };
+  const auto text = [&](std::string_view key) {
+    const Value value = member(key);
+    return value ? RequestString(value, "device." + std::string(key), p) : std::string();
+  };
+  const Value unified = object.Find("unified_memory");
+  if (unified && !unified.IsBool()) p.Fail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
+  return CustomDevice(CustomName(text("name"), "device.name", p), number("memory_gib", kMaxCustomMemoryGib),
+                      number("bandwidth_gbps", kMaxCustomBandwidthGbps), CustomPlatform(text("platform"), "device.platform", p),
+                      unified && unified.IsBool() && unified.Bool());
+}
+
+// A model given as an object: a config.json, which the value type's reader turns into the
+// request's custom model (json_codec.cc for JSON; in the wasm modules, wasm/val_value.h).
+template <typename Value>
+struct ModelObject {
+  static void Read(Value value, Request& out, Problems& p);
 };
 
 template <typename Value>
 void ReadDeviceField(Value value, Request& out, Problems& p) {
   if (value.IsNull()) return;
-  if (ObjectFields<Value>::kCarried && value.IsObject()) {
-    out.custom_device = ObjectFields<Value>::ReadDevice(value, p);
+  if (value.IsObject()) {
+    out.custom_device = CustomDeviceFromObject(value, p);
   } else {
     const std::string id = RequestString(value, "device", p);
     if (id.starts_with(std::string(kCustomDeviceId) + ":")) out.custom_device = CustomDeviceFromText(id, p);
@@ -157,8 +182,8 @@ void ReadDeviceField(Value value, Request& out, Problems& p) {
 
 template <typename Value>
 void ReadModelField(Value value, Request& out, Problems& p) {
-  if (ObjectFields<Value>::kCarried && value.IsObject()) {
-    ObjectFields<Value>::ReadModel(value, out, p);  // bring your own model: a config.json
+  if (value.IsObject()) {
+    ModelObject<Value>::Read(value, out, p);  // bring your own model: a config.json
   } else if (!value.IsString()) {
     p.Fail("invalid_type", "model",
            "model must be a catalog id such as \"" + std::string(kDefaultModelId) +

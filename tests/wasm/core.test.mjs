@@ -1,12 +1,13 @@
-// The WebAssembly build of the core, run under Node: it must answer byte-for-byte like the
-// native CLI, reproduce the reference page's numbers, survive hostile requests and expose a
-// complete catalog.
+// The WebAssembly build of the core, run under Node: it must answer value for value like the
+// native CLI (every number the same double), reproduce the reference page's numbers, survive
+// hostile requests and expose a complete catalog.
 //
-// Needs both builds (see README): build/core/vramcalc and build-wasm/site/vramcalc.{mjs,wasm}
-// with vramcalc-full.wasm. The suites ask vramcalc-full.wasm, which answers everything; one test
-// checks that vramcalc.wasm (the first module: no JSON reader, no importer, no sweep, no sections
-// below the simulator) answers as it does where it answers (fields.test.mjs: the request as fields).
-// VRAMCALC_CLI and VRAMCALC_SITE_DIR override those paths.
+// Needs both builds (see README): build/core/vramcalc and build-wasm/site/vramcalc{,-full}.{mjs,wasm}.
+// The suites ask vramcalc-full.wasm, which answers everything, a request both as an object and as
+// its JSON text (evaluate() below: the two answers must be equal); one test checks that
+// vramcalc.wasm (the first module: no JSON reader, no importer, no sweep, no sections below the
+// simulator) answers as it does where it answers. VRAMCALC_CLI and VRAMCALC_SITE_DIR override
+// those paths.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,6 +23,7 @@ const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-w
 const cliPath = path.resolve(repoRoot, process.env.VRAMCALC_CLI ?? 'build/core/vramcalc');
 const mjsPath = path.join(siteDir, 'vramcalc.mjs');
 const wasmPath = path.join(siteDir, 'vramcalc.wasm');
+const fullMjsPath = path.join(siteDir, 'vramcalc-full.mjs');
 const fullPath = path.join(siteDir, 'vramcalc-full.wasm');
 
 const MODELS = ['glm-4-32b-0414', 'glm-4-9b-0414'];
@@ -33,14 +35,15 @@ const DEVICES = [
 ];
 const VALID_REQUEST = JSON.stringify({ model: 'glm-4-32b-0414' });
 
-/** @type {{version(): string, evaluate(request: string | Uint8Array): string, sweep(request: string): string,
- *            catalog(): string}} vramcalc-full.wasm */
+/** @type {{version(): string, evaluate(request: object): object, evaluateJson(request: string | Uint8Array): object,
+ *            evaluateWithConfig(request: object, config: string): object, sweep(request: object): object,
+ *            catalog(): object}} vramcalc-full.wasm */
 let vramcalc;
 let light;  // vramcalc.wasm
 
 async function missingBuildOutputs() {
   const missing = [];
-  for (const file of [mjsPath, wasmPath, fullPath, cliPath]) {
+  for (const file of [mjsPath, wasmPath, fullMjsPath, fullPath, cliPath]) {
     const shown = path.relative(repoRoot, file);
     await access(file).catch(() => missing.push(shown.startsWith('..') ? file : shown));
   }
@@ -58,10 +61,11 @@ function loadModule() {
   loading ??= (async () => {
     const missing = await missingBuildOutputs();
     if (missing) throw new Error(missing);
-    const { default: createVramcalc } = await import(pathToFileURL(mjsPath).href);
-    // The module is built for the web only; Node hands it the bytes instead of fetching them.
-    light = await createVramcalc({ wasmBinary: await readFile(wasmPath) });
-    vramcalc = await createVramcalc({ wasmBinary: await readFile(fullPath) });
+    const { default: createFirst } = await import(pathToFileURL(mjsPath).href);
+    const { default: createFull } = await import(pathToFileURL(fullMjsPath).href);
+    // The modules are built for the web only; Node hands them the bytes instead of fetching them.
+    light = await createFirst({ wasmBinary: await readFile(wasmPath) });
+    vramcalc = await createFull({ wasmBinary: await readFile(fullPath) });
   })();
   return loading;
 }
@@ -73,18 +77,15 @@ test('build outputs are present', async () => {
 });
 
 /**
- * Evaluates through wasm and parses; fails with the raw text when it is not JSON. A string or
- * Uint8Array (raw bytes) is sent as is, anything else as its JSON.
+ * The full module's answer. A string or Uint8Array (raw bytes) is JSON text (evaluateJson); an
+ * object goes both ways, as the object (evaluate) and as its JSON text, whose answers must be
+ * equal, every number the same double.
  */
 function evaluate(request) {
-  const raw = typeof request === 'string' || request instanceof Uint8Array;
-  const text = vramcalc.evaluate(raw ? request : JSON.stringify(request));
-  assert.equal(typeof text, 'string', 'evaluate() must return a string');
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    assert.fail(`evaluate() returned invalid JSON (${error.message}): ${text.slice(0, 300)}`);
-  }
+  if (typeof request === 'string' || request instanceof Uint8Array) return vramcalc.evaluateJson(request);
+  const answer = vramcalc.evaluate(request);
+  assert.deepStrictEqual(answer, vramcalc.evaluateJson(JSON.stringify(request)), 'the object and its JSON text');
+  return answer;
 }
 
 /** The native CLI's answer (stdout without its trailing newline); exit 1 is a normal ok:false. */
@@ -96,11 +97,12 @@ function asModule(native) {
   return native.replace(`"sources":${JSON.stringify(model.sources)}`, '"sources":[]');
 }
 
+/** The native CLI's answer as an object. */
 function evaluateNative(request) {
   const result = spawnSync(cliPath, ['evaluate', '-'], { input: request, maxBuffer: 16 << 20 });
   assert.equal(result.error, undefined, `could not run ${cliPath}: ${result.error?.message}`);
   assert.ok([0, 1].includes(result.status), `vramcalc evaluate exited ${result.status}: ${result.stderr}`);
-  return asModule(result.stdout.toString('utf8').replace(/\n$/, ''));
+  return JSON.parse(asModule(result.stdout.toString('utf8').replace(/\n$/, '')));
 }
 
 const fixed2 = (value) => value.toFixed(2);
@@ -144,12 +146,12 @@ describe('parity with the native CLI', () => {
     }
   }
 
-  test(`${scenarios.length} scenarios answer byte-for-byte like build/core/vramcalc`, () => {
+  test(`${scenarios.length} scenarios answer value for value like build/core/vramcalc`, () => {
     assert.ok(scenarios.length >= 200, `grid has only ${scenarios.length} scenarios`);
     let okCount = 0;
     for (const scenario of scenarios) {
       const request = JSON.stringify(scenario);
-      const wasm = vramcalc.evaluate(request);
+      const wasm = evaluate(scenario);
       let native;
       try {
         native = execFileSync(cliPath, ['evaluate', request], { encoding: 'utf8' });
@@ -158,8 +160,8 @@ describe('parity with the native CLI', () => {
         assert.equal(error.status, 1, `vramcalc evaluate '${request}' failed: ${error.message}`);
       }
       assert.ok(native.endsWith('\n'), `native output for ${request} lacks its trailing newline`);
-      assert.equal(wasm, asModule(native.slice(0, -1)), `wasm and native differ for ${request}`);
-      if (JSON.parse(wasm).ok === true) okCount += 1;
+      assert.deepStrictEqual(wasm, JSON.parse(asModule(native.slice(0, -1))), `wasm and native differ for ${request}`);
+      if (wasm.ok === true) okCount += 1;
     }
     // The grid is meant to exercise the calculator, not the validator.
     assert.equal(okCount, scenarios.length, `only ${okCount}/${scenarios.length} scenarios were ok:true`);
@@ -174,75 +176,76 @@ describe('parity with the native CLI', () => {
       const file = path.join(dir, name);
       const config = JSON.parse(await readFile(file, 'utf8'));
       for (const extra of [{}, { format: 'Q8_0', context: 131072, device_count: 2 }]) {
-        const wasm = vramcalc.evaluate(JSON.stringify({ model: config, ...extra }));
+        const wasm = evaluate({ model: config, ...extra });
         const native = spawnSync(cliPath, ['evaluate', '--config', file, JSON.stringify(extra)], { encoding: 'utf8' });
         assert.equal(native.status, 0, `vramcalc evaluate --config ${name}: ${native.stdout}${native.stderr}`);
-        assert.equal(wasm, native.stdout.replace(/\n$/, ''), `wasm and native differ for ${name} ${JSON.stringify(extra)}`);
-        assert.equal(JSON.parse(wasm).ok, true, `${name} is not ok`);
+        assert.deepStrictEqual(wasm, JSON.parse(native.stdout), `wasm and native differ for ${name} ${JSON.stringify(extra)}`);
+        assert.deepStrictEqual(vramcalc.evaluateWithConfig(extra, JSON.stringify(config)), wasm, `${name} beside the request`);
+        assert.equal(wasm.ok, true, `${name} is not ok`);
       }
     }
   });
 
   test('vramcalc.wasm answers as vramcalc-full.wasm does, and the lower sections, JSON text, a config.json and a sweep with where they are done', () => {
     // The same core without the JSON reader, the importer, the sweep, the curve and the sections
-    // below the simulator: a request object (as fields) answered byte for byte as the full module
-    // answers its JSON text, for the sections it has and for bad requests.
+    // below the simulator: a request object answered as the full module answers it, for the
+    // sections it has and for bad requests (a device of one's own given as an object too).
     const first = ['model', 'simulator', 'matrix'];
     const requests = [JSON.parse(VALID_REQUEST), { model: 'qwen3.5-9b', runtime: 'llamacpp', context: 131072 },
       { model: 'deepseek-v4-flash', runtime: 'vllm', format: 'FP8', device: 'h100-80gb', device_count: 8 },
       { model: 'glm-4-32b-0414', context: -5 }, { model: 'glm-4-32b-0414', context: NaN },
       { model: 'glm-4-32b-0414', device: 'custom:20:800:vulkan:RX 7900 XT' },
+      { model: 'glm-4-32b-0414', device: { name: 'A', memory_gib: 20, bandwidth_gbps: 800, platform: 'cuda' } },
       { model: 'glm-4-32b-0414', sections: ['hardware'], compare: ['no-such-gpu'] }];
     let answered = 0;
     for (const request of requests) {
-      const whole = vramcalc.evaluate(JSON.stringify(request));
-      if (!JSON.parse(whole).ok) {
-        assert.equal(light.evaluate(request), whole, JSON.stringify(request));
+      const whole = evaluate(request);
+      if (!whole.ok) {
+        assert.deepStrictEqual(light.evaluate(request), whole, JSON.stringify(request));
         continue;
       }
       const upper = { ...request, sections: first };
-      assert.equal(light.evaluate(upper), vramcalc.evaluate(JSON.stringify(upper)), JSON.stringify(upper));
+      assert.deepStrictEqual(light.evaluate(upper), evaluate(upper), JSON.stringify(upper));
       answered += 1;
       // Any of the lower sections: an error naming the field and the module that has them.
       for (const sections of [undefined, ['curve'], ['hardware'], ['simulator', 'related'], ['commands'], ['model', 'card']]) {
-        const answer = light.evaluate({ ...request, sections });
-        const { ok, error } = JSON.parse(answer);
-        assert.deepEqual([ok, error.code, error.field], [false, 'section_unavailable', 'sections'], answer);
+        const { ok, error } = light.evaluate({ ...request, sections });
+        assert.deepEqual([ok, error.code, error.field], [false, 'section_unavailable', 'sections'], JSON.stringify(request));
         assert.match(error.message, /vramcalc-full\.wasm/);
       }
     }
-    assert.equal(answered, 4);
+    assert.equal(answered, 5);
     // Its catalog leaves out what only the card section writes; the full module's has it (the
     // reference page's card: "Checkpoint ID THUDM/GLM-4-32B-0414", "Ollama Tag glm4:32b",
     // "License / Release MIT · 2025-Q2").
-    assert.deepEqual(JSON.parse(vramcalc.evaluate('{"model":"glm-4-32b-0414","sections":["card"]}')).card,
+    assert.deepEqual(evaluate({ model: 'glm-4-32b-0414', sections: ['card'] }).card,
       { checkpoint: 'THUDM/GLM-4-32B-0414', ollama_tag: 'glm4:32b', ollama_tag_weights: 'Q4_K_M', release: '2025-Q2' });
-    // JSON text, well-formed or not, and objects the fields do not carry: the module that reads them.
-    for (const request of [VALID_REQUEST, '{"model":', '['.repeat(100000), { model: { model_type: 'llama' } },
-      { model: 'glm-4-32b-0414', device: { name: 'A', memory_gib: 20, bandwidth_gbps: 800, platform: 'cuda' } }]) {
-      const { ok, error } = JSON.parse(light.evaluate(request));
-      assert.deepEqual([ok, error.code, error.field], [false, 'json_unavailable', ''], String(request).slice(0, 40));
+    // JSON text, well-formed or not: the module that reads it.
+    for (const request of [VALID_REQUEST, '{"model":', '['.repeat(100000)]) {
+      const { ok, error } = light.evaluateJson(request);
+      assert.deepEqual([ok, error.code, error.field], [false, 'json_unavailable', ''], request.slice(0, 40));
       assert.match(error.message, /vramcalc-full\.wasm/);
     }
-    assert.equal(JSON.parse(vramcalc.evaluate('{"model":')).error.code, 'malformed_json');
+    assert.equal(vramcalc.evaluateJson('{"model":').error.code, 'malformed_json');
     // A sweep: an error naming the module that sweeps (the full one's answer is checked below).
-    const swept = JSON.parse(light.sweep('{"device":"rtx-4090-24gb","context":8192}'));
+    const swept = light.sweep({ device: 'rtx-4090-24gb', context: 8192 });
     assert.deepEqual([swept.ok, swept.error.code], [false, 'sweep_unavailable']);
     assert.match(swept.error.message, /vramcalc-full\.wasm/);
-    assert.equal(JSON.parse(vramcalc.sweep('{"device":"rtx-4090-24gb","context":8192}')).ok, true);
-    assert.equal(light.catalog(), vramcalc.catalog());
+    assert.equal(vramcalc.sweep({ device: 'rtx-4090-24gb', context: 8192 }).ok, true);
+    assert.deepStrictEqual(light.catalog(), vramcalc.catalog());
     assert.equal(light.version(), vramcalc.version());
-    // A config.json beside the request: an error naming the model and the module.
-    const { ok, error } = JSON.parse(light.evaluateWithConfig({}, '{"model_type": "llama"}'));
-    assert.deepEqual([ok, error.code, error.field], [false, 'config_import_unavailable', 'model']);
-    assert.match(error.message, /vramcalc-full\.wasm/);
-    assert.ok(JSON.parse(vramcalc.evaluate('{"model": {"model_type": "llama"}}')).error.field.startsWith('model.'));
+    // A config.json, as the model or beside the request: an error naming the model and the module.
+    for (const answer of [light.evaluateWithConfig({}, '{"model_type": "llama"}'), light.evaluate({ model: { model_type: 'llama' } })]) {
+      assert.deepEqual([answer.ok, answer.error.code, answer.error.field], [false, 'config_import_unavailable', 'model']);
+      assert.match(answer.error.message, /vramcalc-full\.wasm/);
+    }
+    assert.ok(vramcalc.evaluate({ model: { model_type: 'llama' } }).error.field.startsWith('model.'));
   });
 
   test("the page's slider ends where the core's curve does, for every catalog model", () => {
     // The page sets the slider before the curve comes (with vramcalc-full.wasm): from the model.
-    for (const { id } of JSON.parse(vramcalc.catalog()).models) {
-      const { model, curve } = JSON.parse(vramcalc.evaluate(JSON.stringify({ model: id, sections: ['model', 'curve'] })));
+    for (const { id } of vramcalc.catalog().models) {
+      const { model, curve } = vramcalc.evaluate({ model: id, sections: ['model', 'curve'] });
       assert.equal(2 ** sliderMaxLog2(model), curve.at(-1).context, id);
     }
   });
@@ -260,7 +263,7 @@ describe('parity with the native CLI', () => {
     ];
     for (const request of requests) {
       const shown = Buffer.from(request).toString('utf8').slice(0, 60);
-      assert.equal(vramcalc.evaluate(request), evaluateNative(request), `differs for ${shown}`);
+      assert.deepStrictEqual(vramcalc.evaluateJson(request), evaluateNative(request), `differs for ${shown}`);
     }
   });
 });
@@ -281,11 +284,11 @@ describe('reference numbers (GLM-4-32B-0414, defaults)', () => {
 
   test('defaults equal the explicit reference request', () => {
     assert.equal(JSON.parse(VALID_REQUEST).model, scenario.model_id, 'VALID_REQUEST names the reference model');
-    const explicit = vramcalc.evaluate(JSON.stringify({
+    const explicit = evaluate({
       model: scenario.model_id, format: scenario.format_id, context: scenario.context_tokens, batch: scenario.batch,
       kv_dtype: scenario.kv_dtype_id, device: scenario.device_id, runtime: 'reference',
-    }));
-    assert.equal(vramcalc.evaluate(VALID_REQUEST), explicit);
+    });
+    assert.deepStrictEqual(evaluate(VALID_REQUEST), explicit);
   });
 
   test('simulator panel', async () => {
@@ -382,11 +385,12 @@ describe('hostile requests', () => {
     ['100000-deep nested arrays', '['.repeat(100000) + ']'.repeat(100000), ''],
     ['2 MB model string (request too large)', JSON.stringify({ model: 'x'.repeat(2 * 1024 * 1024) }), ''],
     ['1000-character model id', JSON.stringify({ model: 'm'.repeat(1000) }), 'model'],
-    // A lone surrogate cannot be UTF-8: the loader's TextEncoder replaces it with U+FFFD, so with
-    // a character after it inside the value it reaches the core as a well-formed but unknown id.
+    // A lone surrogate cannot be UTF-8: as JSON text, Embind's string conversion writes it paired
+    // with the character after it, a well-formed but unknown id (in an object the core refuses
+    // it: val_value.h).
     ['lone surrogate in the model value', '{"model":"glm-4-32b-0414\uD800x"}', 'model'],
     ['lone low surrogate in the model value', '{"model":"\uDC00glm-4-32b-0414"}', 'model'],
-    // Raw bytes reach the core unchanged (the loader passes a Uint8Array byte for byte).
+    // Raw bytes reach the core unchanged (Embind passes a Uint8Array byte for byte).
     ['invalid UTF-8 byte 0xFF in the model value', bytes('{"model":"glm', [0xff], '"}'), 'model'],
     ['UTF-8-encoded surrogate in the model value', bytes('{"model":"glm', [0xed, 0xa0, 0x80], '"}'), 'model'],
     ['truncated UTF-8 sequence in a key', bytes('{"model":"glm-4-32b-0414","x', [0xc3], '":1}'), ''],
@@ -425,7 +429,7 @@ describe('hostile requests', () => {
       const [, request] = cases[i % cases.length];
       assert.equal(evaluate(request).ok, false);
     }
-    assert.equal(vramcalc.evaluate(VALID_REQUEST), evaluateNative(VALID_REQUEST));
+    assert.deepStrictEqual(evaluate(VALID_REQUEST), evaluateNative(VALID_REQUEST));
   });
 });
 
@@ -440,8 +444,8 @@ describe('sections (what the page asks for while the slider moves)', () => {
       { model: 'deepseek-v3', format: 'Q8_0', device: 'h100-80gb', device_count: 8, compare: ['mi300x-192gb'] },
     ];
     for (const scenario of scenarios) {
-      const full = JSON.parse(vramcalc.evaluate(JSON.stringify(scenario)));
-      const part = JSON.parse(vramcalc.evaluate(JSON.stringify({ ...scenario, sections: CONTEXT_SECTIONS })));
+      const full = evaluate(scenario);
+      const part = evaluate({ ...scenario, sections: CONTEXT_SECTIONS });
       assert.deepEqual(Object.keys(part), ['ok', 'schema', ...CONTEXT_SECTIONS], scenario.model);
       for (const key of CONTEXT_SECTIONS) assert.deepEqual(part[key], full[key], `${scenario.model}: ${key}`);
     }
@@ -449,11 +453,11 @@ describe('sections (what the page asks for while the slider moves)', () => {
 
   test('bad section lists name the field and leave the module working', () => {
     for (const sections of ['simulator', ['simulator', 'simulator'], ['plot'], [null], {}]) {
-      const response = JSON.parse(vramcalc.evaluate(JSON.stringify({ model: 'glm-4-32b-0414', sections })));
+      const response = evaluate({ model: 'glm-4-32b-0414', sections });
       assert.equal(response.ok, false, JSON.stringify(sections));
       assert.equal(response.error.field, 'sections');
     }
-    assert.equal(grouped(JSON.parse(vramcalc.evaluate(VALID_REQUEST)).simulator.max_context),
+    assert.equal(grouped(evaluate(VALID_REQUEST).simulator.max_context),
       referenceTable.simulator.figures.max_context.value);
   });
 });
@@ -462,7 +466,7 @@ describe('sweep()', () => {
   let sweep;
   before(async () => {
     await loadModule();
-    sweep = JSON.parse(vramcalc.sweep('{}'));
+    sweep = vramcalc.sweep({});
   });
   const cellIndex = (model, format, device) =>
     (sweep.models.indexOf(model) * sweep.formats.length + sweep.formats.indexOf(format)) * sweep.devices.length +
@@ -470,7 +474,7 @@ describe('sweep()', () => {
 
   test('covers every model × format × device', () => {
     assert.equal(sweep.ok, true);
-    const catalog = JSON.parse(vramcalc.catalog());
+    const catalog = vramcalc.catalog();
     assert.deepEqual(sweep.models, catalog.models.map((m) => m.id));
     assert.deepEqual(sweep.devices, catalog.devices.map((d) => d.id));
     assert.deepEqual(sweep.formats, FORMATS);
@@ -499,7 +503,7 @@ describe('sweep()', () => {
     let checked = 0;
     for (const model of sweep.models) {
       for (const format of FORMATS) {
-        const response = JSON.parse(vramcalc.evaluate(JSON.stringify({ model, format, device_count: 1 })));
+        const response = vramcalc.evaluate({ model, format, device_count: 1 });
         for (const row of response.hardware) {
           const i = cellIndex(model, format, row.device);
           const where = `${model} ${format} ${row.device}`;
@@ -513,14 +517,14 @@ describe('sweep()', () => {
     assert.ok(checked >= sweep.models.length * FORMATS.length * 8, `${checked} cells checked`);
   });
 
-  test('answers byte-for-byte like `vramcalc sweep`, and names bad fields', () => {
+  test('answers value for value like `vramcalc sweep`, and names bad fields', () => {
     for (const request of ['{}', '{"context":131072,"batch":4,"kv_dtype":"q4_0"}', '{"context":0}', '{"kv_dtype":7}',
       '{"device":"rtx-4090-24gb","compare":["h100-80gb"],"context":8192}', '{"device":"rtx-9999"}']) {
       const native = spawnSync(cliPath, ['sweep', request], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      assert.equal(vramcalc.sweep(request), native.stdout.trimEnd(), request);
+      assert.deepStrictEqual(vramcalc.sweep(JSON.parse(request)), JSON.parse(native.stdout), request);
     }
-    assert.equal(JSON.parse(vramcalc.sweep('{"context":0}')).error.field, 'context');
-    assert.equal(JSON.parse(vramcalc.sweep('{"model":"glm-4-32b-0414"}')).error.field, 'model');
+    assert.equal(vramcalc.sweep({ context: 0 }).error.field, 'context');
+    assert.equal(vramcalc.sweep({ model: 'glm-4-32b-0414' }).error.field, 'model');
   });
 });
 
@@ -550,9 +554,8 @@ describe('catalog()', () => {
   let catalog;
   before(async () => {
     await loadModule();
-    const text = vramcalc.catalog();
-    assert.equal(typeof text, 'string');
-    catalog = JSON.parse(text);
+    catalog = vramcalc.catalog();
+    assert.equal(typeof catalog, 'object');
   });
 
   test('is ok and lists both GLM models among at least 40', () => {

@@ -3,7 +3,7 @@
 // fields: tests/web/hostile.test.mjs.) Every case must answer ok:false with error.field and
 // the message naming the field, exit 1 (never a signal), and leave the module answering.
 //
-// Needs build/core/vramcalc and build-wasm/site/vramcalc.{mjs,wasm} (VRAMCALC_CLI and
+// Needs build/core/vramcalc and build-wasm/site/vramcalc{,-full}.{mjs,wasm} (VRAMCALC_CLI and
 // VRAMCALC_SITE_DIR override them).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -152,78 +152,73 @@ describe('hostile inputs: the wasm module', () => {
   let vramcalc;
   let good;
   before(async () => {
-    const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
+    const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc-full.mjs')).href);
     vramcalc = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc-full.wasm')) });
-    good = vramcalc.evaluate(GOOD_REQUEST);
-    assert.equal(JSON.parse(good).ok, true);
+    good = vramcalc.evaluateJson(GOOD_REQUEST);
+    assert.equal(good.ok, true);
   });
 
-  const evaluate = (request) => {
-    const text = vramcalc.evaluate(request);
-    assert.equal(typeof text, 'string');
-    return JSON.parse(text);
-  };
   /** After every hostile request the module answers a good one exactly as before. */
-  const assertStillWorks = (where) => assert.equal(vramcalc.evaluate(GOOD_REQUEST), good, `after ${where}`);
+  const assertStillWorks = (where) => assert.deepStrictEqual(vramcalc.evaluateJson(GOOD_REQUEST), good, `after ${where}`);
 
-  test('evaluate(request text): every case of the table, as raw bytes', () => {
+  test('evaluateJson(request text): every case of the table, as raw bytes', () => {
     for (const { name, field, value } of requestCases()) {
-      const response = evaluate(new Uint8Array(requestBytes(field, value)));
+      const response = vramcalc.evaluateJson(new Uint8Array(requestBytes(field, value)));
       assertError(response, (actual) => fieldMatches(field, actual), name);
       assertNamesField(response.error.message, field, name);
       assertStillWorks(name);
     }
   });
 
-  test('evaluate(JSON.stringify(request)): every case as the page sends it', () => {
+  test('evaluate(request): every case as the page sends it, an object, answered as its JSON text', () => {
     // V8's JSON.stringify cannot write 10,000 nested arrays (RangeError): no page sends them.
     for (const { name, field, value } of requestCases().filter((c) => !c.value.id.includes('nested'))) {
       const js = 'js' in value ? value.js : JSON.parse(value.json);
       const request = field.config
         ? { model: { ...BASE_CONFIG, [field.config]: js } }
         : { model: 'glm-4-32b-0414', [field.request]: js };
-      const response = evaluate(JSON.stringify(request));
+      const response = vramcalc.evaluate(request);
+      assert.deepStrictEqual(response, vramcalc.evaluateJson(JSON.stringify(request)), `${name}: the object and its text`);
       if (field.nullable && JSON.stringify(js) === 'null') {
         assert.equal(response.ok, true, `${name}: ${field.id}: null is accepted as "not given"`);
         continue;
       }
-      assertError(response, (actual) => fieldMatches(field, actual), `${name} (JSON.stringify)`,
+      assertError(response, (actual) => fieldMatches(field, actual), `${name} (object)`,
         typeof js === 'string' ? [`"${js}"`] : []);
-      assertNamesField(response.error.message, field, `${name} (JSON.stringify)`);
+      assertNamesField(response.error.message, field, `${name} (object)`);
       assertStillWorks(name);
     }
   });
 
-  test('evaluate(request): every request case as the page sends it, read by vramcalc.wasm as fields', async () => {
-    // The first module reads no JSON: the loader writes the object as fields where they carry it,
-    // and the answer is the full module's to the same JSON text, byte for byte; what they do not
-    // carry (an object, a lone surrogate) it leaves to the full module (json_unavailable).
-    const { default: createVramcalc, requestFields } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
+  test('evaluate(request): every request case, read by vramcalc.wasm as the full module reads it', async () => {
+    // The first module reads no JSON: the object itself (wasm/val_value.h), answered as the full
+    // module answers its JSON text.
+    const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
     const light = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc.wasm')) });
-    let carried = 0;
+    let answered = 0;
     for (const { name, field, value } of requestCases().filter((c) => c.field.request && !c.value.id.includes('nested'))) {
       const js = 'js' in value ? value.js : JSON.parse(value.json);
       const request = { model: 'glm-4-32b-0414', [field.request]: js, sections: ['simulator'] };
       if (field.request === 'model') request.model = js;
       const answer = light.evaluate(request);
-      if (requestFields(request) === null) {
-        assert.equal(JSON.parse(answer).error.code, 'json_unavailable', name);
+      if (field.request === 'model' && typeof js === 'object' && js !== null && !Array.isArray(js)) {
+        assert.equal(answer.error.code, 'config_import_unavailable', name);  // a config.json: the full module's
         continue;
       }
-      assert.equal(answer, vramcalc.evaluate(JSON.stringify(request)), name);
-      carried += 1;
+      assert.deepStrictEqual(answer, vramcalc.evaluateJson(JSON.stringify(request)), name);
+      answered += 1;
     }
-    assert.ok(carried >= 150, `${carried} cases carried as fields`);
+    assert.ok(answered >= 150, `${answered} cases answered`);
   });
 
   test('unknown keys, whole requests, accepted values', () => {
     for (const extra of EXTRA_CASES.filter((c) => c.request)) {
-      const response = evaluate(extra.request);
+      const response = vramcalc.evaluateJson(extra.request);
       if (extra.accepted) assert.equal(response.ok, true, `${extra.id} is accepted (${extra.why})`);
       else assertError(response, extra.field, extra.id);
       assertStillWorks(extra.id);
     }
-    const config = evaluate(JSON.stringify({ model: { ...BASE_CONFIG, my_own_flag: [1, { deep: true }] } }));
+    const config = vramcalc.evaluate({ model: { ...BASE_CONFIG, my_own_flag: [1, { deep: true }] } });
     assert.equal(config.ok, true, 'an unknown config.json key is ignored');
   });
 });

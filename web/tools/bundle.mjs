@@ -1,10 +1,10 @@
 // Shrinks what a first visit downloads before the first numbers (the benchmark's budget):
-// <site>/app.js is the page's modules and the core's loader (vramcalc.mjs) in one minified
+// <site>/app.js is the page's modules and the core's glue (vramcalc.mjs) in one minified
 // file, so the browser no longer walks a tree of 20 module requests before it can ask for the
 // wasm (what the page loads later, such as the fits view, is a chunk-*.js beside it);
 // index.html loads it and the chunks it imports at once, runs boot.js inline (which starts
 // the module's compile and the strings' download) and holds css/app.css inline. The other
-// stylesheets and vramcalc.mjs (which the widget imports) are minified in place. The unbundled js/ modules stay for the widget and the
+// stylesheets and the glue files (which the widget imports) are minified in place. The unbundled js/ modules stay for the widget and the
 // embed.
 // Usage: node web/tools/bundle.mjs build-wasm/site
 import { build, transform } from 'esbuild';
@@ -32,7 +32,7 @@ const { metafile } = await build({
 });
 
 // boot.js is a classic script (no format: esbuild keeps it one).
-for (const [name, loader, format] of [['vramcalc.mjs', 'js', 'esm'], ['boot.js', 'js'],
+for (const [name, loader, format] of [['vramcalc.mjs', 'js', 'esm'], ['vramcalc-full.mjs', 'js', 'esm'], ['boot.js', 'js'],
   ...(await readdir(file('css'))).filter((f) => f.endsWith('.css')).map((f) => [`css/${f}`, 'css'])]) {
   const { code } = await transform(await readFile(file(name), 'utf8'), { loader, minify: true, format });
   await writeFile(file(name), code);

@@ -18,7 +18,7 @@ for (const file of ['index.js', 'index.d.ts', 'README.md']) await cp(path.join(s
 await cp(path.join(repo, 'LICENSE'), path.join(out, 'LICENSE'));
 const manifest = (await readFile(path.join(source, 'package.json'), 'utf8')).replace('@VERSION@', version);
 await writeFile(path.join(out, 'package.json'), manifest);
-for (const file of ['vramcalc.mjs', 'vramcalc.wasm', 'vramcalc-full.wasm', 'widget.js', 'css/widget.css']) {
+for (const file of ['vramcalc.mjs', 'vramcalc.wasm', 'vramcalc-full.mjs', 'vramcalc-full.wasm', 'widget.js', 'css/widget.css']) {
   await cp(path.join(site, file), path.join(out, file));
 }
 for (const dir of ['js', 'i18n']) await cp(path.join(site, dir), path.join(out, dir), { recursive: true });

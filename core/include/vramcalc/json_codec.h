@@ -42,11 +42,6 @@ std::string SerializeError(const Error& error);
 // including a broken built-in catalog or an allocation failure, is an ok:false response.
 std::string EvaluateJson(std::string_view request_json);
 
-// The first module's request (wasm/light.cc): a request object's fields as vramcalc.mjs writes
-// them (core/src/request_fields.h), answered as EvaluateJson answers the same request as JSON
-// text, byte for byte, but for fields that are out of place (malformed_fields). Never throws.
-std::string EvaluateFields(std::string_view fields);
-
 // The catalog sweep (evaluate.h Sweep). Request: {"context", "batch", "kv_dtype", "runtime"},
 // all optional, as in an evaluate request. Response: {"ok": true, "schema": 2, "context",
 // "batch", "kv_dtype", "runtime", "models": [ids], "formats": [ids], "devices": [ids],

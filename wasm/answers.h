@@ -1,0 +1,35 @@
+// What both modules answer, as JavaScript objects (val_writer.h): the catalog, errors, and a
+// request object's answer. first_module.cc and full_module.cc bind them with Embind.
+#ifndef VRAMCALC_WASM_ANSWERS_H_
+#define VRAMCALC_WASM_ANSWERS_H_
+
+#include <emscripten/val.h>
+
+#include "val_writer.h"
+#include "vramcalc/evaluate.h"
+#include "vramcalc/result.h"
+
+namespace vramcalc::wasm {
+
+using emscripten::val;
+
+// Writes the sections after the matrix (core/src/lower_sections.h WriteLowerSections).
+using LowerSectionsWriter = void (*)(ValWriter&, const Response&);
+
+// {"ok": false, "schema", "error": {"code", "message", "field"}}.
+val ErrorAnswer(const Error& error);
+
+// What the page needs for its selectors and links (json_codec.h CatalogJson).
+val CatalogAnswer();
+
+// The answer to a request object (evaluate.h Request's fields), read as JSON text of it would be
+// (val_value.h); the sections after the matrix built by `build` and written by `write`, or, when
+// both are null (vramcalc.wasm), answered with section_unavailable.
+val EvaluateAnswer(val request, LowerSectionsBuilder build, LowerSectionsWriter write);
+
+// The answer to a request already read, with every section.
+val ResponseAnswer(const Result<Request>& request);
+
+}  // namespace vramcalc::wasm
+
+#endif  // VRAMCALC_WASM_ANSWERS_H_

@@ -1,0 +1,51 @@
+// vramcalc.wasm, the module the page's first numbers wait for, bound with Embind: the model,
+// the simulator and the matrix for a request object, the catalog and the version. It reads no
+// JSON text (val_value.h reads the object) and writes none (val_writer.h), and leaves the rest
+// to vramcalc-full.wasm (full_module.cc), which has the same functions: a request for the
+// sections after the matrix (every section by default) is answered with section_unavailable, a
+// config.json as the model with config_import_unavailable, JSON text with json_unavailable and
+// a sweep with sweep_unavailable.
+#include <string>
+#include <utility>
+
+#include <emscripten/bind.h>
+
+#include "answers.h"
+#include "vramcalc/version.h"
+
+namespace {
+
+using emscripten::val;
+using vramcalc::wasm::ErrorAnswer;
+
+val Evaluate(val request) { return vramcalc::wasm::EvaluateAnswer(std::move(request), nullptr, nullptr); }
+
+val EvaluateJson(std::string) {
+  return ErrorAnswer({"json_unavailable",
+                      "This module reads a request given as an object; vramcalc-full.wasm reads JSON text.", ""});
+}
+
+val EvaluateWithConfig(val, std::string) {
+  return ErrorAnswer({"config_import_unavailable",
+                      "This module reads no config.json; vramcalc-full.wasm does (the page and the package load it "
+                      "when a config.json is given).",
+                      "model"});
+}
+
+val Sweep(val) {
+  return ErrorAnswer({"sweep_unavailable",
+                      "This module has no sweep; vramcalc-full.wasm does (the page's fits view loads it).", ""});
+}
+
+std::string Version() { return std::string(vramcalc::kVersion); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(vramcalc) {
+  emscripten::function("version", &Version);
+  emscripten::function("catalog", &vramcalc::wasm::CatalogAnswer);
+  emscripten::function("evaluate", &Evaluate);
+  emscripten::function("evaluateJson", &EvaluateJson);
+  emscripten::function("evaluateWithConfig", &EvaluateWithConfig);
+  emscripten::function("sweep", &Sweep);
+}
