@@ -262,23 +262,23 @@ export function assertClose(actual, expected, tolerance, what) {
  * (e.g. context 65536). Reference values are never taken from here: see support/reference.mjs.
  */
 export async function loadCore() {
-  const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
+  const { default: createVramcalc } = await import(pathToFileURL(path.join(siteDir, 'vramcalc-full.mjs')).href);
   // vramcalc-full.wasm: the one that also reads config.json files (the page loads it for those).
   const core = await createVramcalc({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc-full.wasm')) });
   return {
     /** The core's simulator answer for the reference scenario changed by `request`. */
     simulator(request) {
-      const response = JSON.parse(core.evaluate(JSON.stringify({ model: 'glm-4-32b-0414', ...request })));
+      const response = core.evaluate({ model: 'glm-4-32b-0414', ...request });
       assert.equal(response.ok, true, `core rejected ${JSON.stringify(request)}: ${JSON.stringify(response.error)}`);
       return response.simulator;
     },
     /** The catalog the page reads (selectors, strings, vocabularies). */
     catalog() {
-      return JSON.parse(core.catalog());
+      return core.catalog();
     },
     /** The core's whole answer for the reference scenario changed by `request`. */
     evaluate(request) {
-      const response = JSON.parse(core.evaluate(JSON.stringify({ model: 'glm-4-32b-0414', ...request })));
+      const response = core.evaluate({ model: 'glm-4-32b-0414', ...request });
       assert.equal(response.ok, true, `core rejected ${JSON.stringify(request)}: ${JSON.stringify(response.error)}`);
       return response;
     },
