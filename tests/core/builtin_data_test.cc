@@ -1,8 +1,9 @@
-// The compiled-in catalog and strings (C++ data that core/catalog_source.mjs writes from assets/)
-// against what the project's JSON readers, ParseCatalog and ParseStrings, read from the assets/
-// files themselves: the same models and devices, field by field, and the same strings. And the
-// catalog's own checks (CheckCatalog: ValidateModel, ids listed once, lists naming catalog
-// devices), which ParseCatalog runs on what it reads and the compiled-in catalog never runs.
+// The compiled-in catalog and strings (constant tables that core/catalog_source.mjs writes from
+// assets/, catalog_tables.h) against what the project's JSON readers, ParseCatalog and
+// ParseStrings, read from the assets/ files themselves: the same models and devices, field by
+// field, and the same strings. And the catalog's own checks (CheckCatalog: ValidateModel, ids
+// listed once, lists naming catalog devices), which ParseCatalog runs on what it reads and the
+// compiled-in catalog never runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "builtin_data.h"
+#include "catalog_tables.h"
 #include "json_writer.h"
 #include "schema_writer.h"
 #include "strings_codec.h"
@@ -82,6 +84,14 @@ TEST(BuiltinData, EveryDeviceAndListIsTheOneTheParserReadsFromAssets) {
   }
   EXPECT_EQ(builtin.recommendation_ladder, expected.recommendation_ladder);
   EXPECT_EQ(builtin.hardware_table, expected.hardware_table);
+}
+
+TEST(BuiltinData, ARowLeftAtItsDefaultsIsAStructAtItsDefaults) {
+  // A field an asset leaves out (or a wasm module's catalog drops) keeps the struct's default,
+  // e.g. ollama_tag_weights "Q4_K_M" (model_spec.h).
+  EXPECT_EQ(Written(internal::ModelFromRow(internal::ModelRow{})), Written(ModelSpec{}));
+  EXPECT_EQ(Written(internal::DeviceFromRow(internal::DeviceRow{})), Written(Device{}));
+  EXPECT_EQ(internal::ModelFromRow(internal::ModelRow{}).ollama_tag_weights, "Q4_K_M");
 }
 
 TEST(BuiltinData, TheCatalogPassesTheChecksParseCatalogRuns) {
