@@ -3,7 +3,7 @@
 // importer (core/src/hf_config.cc; full.cc has them), the sweep (full.cc) and the sections after
 // the simulator's figures and the matrix (core/src/lower_sections.cc: the curve, the hardware
 // table, the related models, the commands and the card), with the card's fields of the
-// catalog's models (compiled_catalog.h). Each gets an answer here that
+// catalog's models (wasm/CMakeLists.txt). Each gets an answer here that
 // says where it is done. The first module reads requests as fields (bindings.cc), which the
 // loader writes from a request object; the page loads the full module after its first numbers
 // (or for a config.json, or its fits view), the widget when it shows the hardware table, and
