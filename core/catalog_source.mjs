@@ -3,7 +3,7 @@
 // constant tables of the rows in core/src/catalog_tables.h (ModelRow{.id = "...", .layer_groups =
 // kLayerGroups3, .moe = MoeSpec{...}, ...}, DeviceRow{...}, LayerGroup{...}), which
 // BuiltinCatalog() (vramcalc/catalog.h) copies into a Catalog at its first use, sorting the models
-// for listing there (internal::SortForListing); with --strings, assets/i18n/{de,en}.json become
+// for listing there (builtin_data.h ListedBefore); with --strings, assets/i18n/{de,en}.json become
 // key/text tables (builtin_data.h BuiltinStringEntries), else the tables are empty.
 //
 // Why: nothing is parsed at start-up, and the compiler checks the data. Each JSON key becomes a

@@ -25,7 +25,12 @@ struct StringEntry {
 std::span<const StringEntry> BuiltinStringEntries(Lang lang);
 
 // Listings and selectors show families together, smallest model first (ParseCatalog and
-// BuiltinCatalog order the models so).
+// BuiltinCatalog order the models so): whether model `a` comes before `b`, for a ModelSpec and
+// for a row of the compiled-in tables (catalog_tables.h) alike.
+template <typename Model>
+bool ListedBefore(const Model& a, const Model& b) {
+  return a.family != b.family ? a.family < b.family : a.params_total < b.params_total;
+}
 void SortForListing(Catalog& catalog);
 
 // What the schema alone cannot say: models the estimate can compute (ValidateModel), ids listed

@@ -84,9 +84,7 @@ Result<json::Document> ParseFile(std::string_view text, std::string_view what) {
 namespace internal {
 
 void SortForListing(Catalog& catalog) {
-  StableSortSmall(catalog.models.begin(), catalog.models.end(), [](const ModelSpec& a, const ModelSpec& b) {
-    return a.family != b.family ? a.family < b.family : a.params_total < b.params_total;
-  });
+  StableSortSmall(catalog.models.begin(), catalog.models.end(), ListedBefore<ModelSpec>);
 }
 
 }  // namespace internal

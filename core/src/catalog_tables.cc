@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "builtin_data.h"
+#include "small_sort.h"
 
 namespace vramcalc::internal {
 
@@ -70,14 +71,18 @@ Device DeviceFromRow(const DeviceRow& row) {
 }
 
 Catalog CatalogFromTables(const CatalogTables& tables) {
+  // The rows sorted for listing, not the models: a ModelSpec moves a dozen strings and vectors.
+  std::vector<const ModelRow*> rows;
+  rows.reserve(tables.models.size());
+  for (const ModelRow& row : tables.models) rows.push_back(&row);
+  StableSortSmall(rows.begin(), rows.end(), [](const ModelRow* a, const ModelRow* b) { return ListedBefore(*a, *b); });
   Catalog catalog;
-  catalog.models.reserve(tables.models.size());
-  for (const ModelRow& row : tables.models) catalog.models.push_back(ModelFromRow(row));
+  catalog.models.reserve(rows.size());
+  for (const ModelRow* row : rows) catalog.models.push_back(ModelFromRow(*row));
   catalog.devices.reserve(tables.devices.size());
   for (const DeviceRow& row : tables.devices) catalog.devices.push_back(DeviceFromRow(row));
   catalog.recommendation_ladder = Texts(tables.recommendation_ladder);
   catalog.hardware_table = Texts(tables.hardware_table);
-  SortForListing(catalog);
   return catalog;
 }
 

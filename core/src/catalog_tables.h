@@ -1,8 +1,8 @@
 // The built-in catalog as constants: the tables that core/catalog_source.mjs writes from assets/
 // into each program's generated catalog source, which BuiltinCatalog() copies into a Catalog once.
 // Constant tables are data in the program: the same catalog built by code instead (a ModelSpec
-// designated initializer per model, run once) made vramcalc.wasm 6.1 KiB gzip larger still
-// (51,858 against 45,611 B; 40,837 with the binary format these replace).
+// designated initializer per model, run once) made vramcalc.wasm 6.2 KiB gzip larger still
+// (51,858 against 45,489 B; 40,837 with the binary format these replace).
 //
 // Each row has its struct's members (model_spec.h, device.h, catalog.h), by the same names, in the
 // same order and with the same defaults, as constants: std::string_view for std::string,
@@ -82,7 +82,7 @@ struct CatalogTables {
 ModelSpec ModelFromRow(const ModelRow& row);
 Device DeviceFromRow(const DeviceRow& row);
 
-// The catalog the tables hold, its models sorted for listing (SortForListing).
+// The catalog the tables hold, its models sorted for listing (ListedBefore).
 Catalog CatalogFromTables(const CatalogTables& tables);
 
 }  // namespace vramcalc::internal
