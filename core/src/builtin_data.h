@@ -1,27 +1,42 @@
-// The compiled-in assets: assets/models/*.json (as one JSON array, in file-name order),
-// assets/devices.json and assets/i18n/<lang>.json, as JSON text without the keys that start
-// with "_" (notes for people). core/embed_assets.cmake writes them into builtin_data.cc; the
-// program reads them with the same code as any catalog file (ParseCatalog, ParseStrings).
+// The compiled-in data besides BuiltinCatalog() (vramcalc/catalog.h): the UI strings. Both are
+// defined in the C++ source that core/catalog_source.mjs writes from assets/ into the build tree,
+// one per program (core/CMakeLists.txt, wasm/CMakeLists.txt); the core library holds neither.
 #ifndef VRAMCALC_SRC_BUILTIN_DATA_H_
 #define VRAMCALC_SRC_BUILTIN_DATA_H_
 
+#include <optional>
+#include <span>
 #include <string_view>
 
 #include "vramcalc/catalog.h"
 #include "vramcalc/i18n.h"
+#include "vramcalc/result.h"
 
 namespace vramcalc::internal {
 
-std::string_view BuiltinModelsJson();
-std::string_view BuiltinDevicesJson();
-std::string_view BuiltinStringsJson(Lang lang);
-// False where the tables are left out (the wasm module: the page loads them), so that the
-// program links no reader for them.
-bool BuiltinStringsEmbedded();
+// One UI string: its key and its text in one language.
+struct StringEntry {
+  std::string_view key;
+  std::string_view text;
+};
 
-// Listings and selectors show families together, smallest model first (ParseCatalog orders
-// the models so).
+// The UI strings of `lang` (assets/i18n/<lang>.json without its "_" notes); none in the wasm
+// modules, whose page loads them (i18n.cc BuiltinStrings builds its tables from these).
+std::span<const StringEntry> BuiltinStringEntries(Lang lang);
+
+// Listings and selectors show families together, smallest model first (ParseCatalog and
+// BuiltinCatalog order the models so): whether model `a` comes before `b`, for a ModelSpec and
+// for a row of the compiled-in tables (catalog_tables.h) alike.
+template <typename Model>
+bool ListedBefore(const Model& a, const Model& b) {
+  return a.family != b.family ? a.family < b.family : a.params_total < b.params_total;
+}
 void SortForListing(Catalog& catalog);
+
+// What the schema alone cannot say: models the estimate can compute (ValidateModel), ids listed
+// once, devices whose class and vendor agree, and lists that name catalog devices. ParseCatalog
+// runs it on what it reads; tests/core/builtin_data_test.cc on the built-in catalog.
+std::optional<Error> CheckCatalog(const Catalog& catalog);
 
 }  // namespace vramcalc::internal
 

@@ -32,9 +32,11 @@ using internal::SchemaReader;
 
 constexpr int kMaxCatalogDepth = 16;  // the catalog nests four deep
 
-// What the schema alone cannot say: models the estimate can compute, ids listed once, devices
-// whose class and vendor agree, and lists that name catalog devices.
-std::optional<Error> CheckCatalog(const Catalog& catalog) {
+}  // namespace
+
+namespace internal {
+
+std::optional<Error> CheckCatalog(const Catalog& catalog) {  // builtin_data.h
   std::optional<Error> error;
   for (std::size_t i = 0; i < catalog.models.size() && !error; ++i) {
     const ModelSpec& model = catalog.models[i];
@@ -64,6 +66,10 @@ std::optional<Error> CheckCatalog(const Catalog& catalog) {
   return error;
 }
 
+}  // namespace internal
+
+namespace {
+
 // Parses `text` (a catalog file named `what`), or the error naming the file.
 Result<json::Document> ParseFile(std::string_view text, std::string_view what) {
   Result<json::Document> document = json::Document::Parse(text, kMaxCatalogDepth);
@@ -78,9 +84,7 @@ Result<json::Document> ParseFile(std::string_view text, std::string_view what) {
 namespace internal {
 
 void SortForListing(Catalog& catalog) {
-  StableSortSmall(catalog.models.begin(), catalog.models.end(), [](const ModelSpec& a, const ModelSpec& b) {
-    return a.family != b.family ? a.family < b.family : a.params_total < b.params_total;
-  });
+  StableSortSmall(catalog.models.begin(), catalog.models.end(), ListedBefore<ModelSpec>);
 }
 
 }  // namespace internal
@@ -97,7 +101,7 @@ Result<Catalog> ParseCatalog(std::string_view models_json, std::string_view devi
     SchemaReader::Fail(error, "models", "must be a non-empty array");
   }
   if (!error) SchemaReader::ReadArray(models.value().root(), "models", catalog.models, error);
-  if (!error) error = CheckCatalog(catalog);
+  if (!error) error = internal::CheckCatalog(catalog);
   if (error) return *error;
   internal::SortForListing(catalog);
   return catalog;

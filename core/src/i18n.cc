@@ -14,16 +14,15 @@ std::string_view Strings::Text(std::string_view key) const {
 }
 
 const Strings& BuiltinStrings(Lang lang) {
-  static const Strings kNone;
-  if (!internal::BuiltinStringsEmbedded()) return kNone;
-  // Built once, then immutable: the tables are constants of the program. A table that does
-  // not parse stays empty (tests/core/builtin_data_test.cc proves both parse).
-  static const auto kBuiltin = [](Lang which) {
-    Result<Strings> parsed = internal::ParseStrings(internal::BuiltinStringsJson(which));
-    return parsed.ok() ? std::move(parsed).value() : Strings();
+  // Built once, then immutable: the tables are constants of the program (empty in the wasm
+  // modules, which carry no strings).
+  static const auto kTable = [](Lang which) {
+    std::map<std::string, std::string, std::less<>> texts;
+    for (const auto& [key, text] : internal::BuiltinStringEntries(which)) texts.emplace(key, text);
+    return Strings(std::move(texts));
   };
-  static const Strings kDe = kBuiltin(Lang::kDe);
-  static const Strings kEn = kBuiltin(Lang::kEn);
+  static const Strings kDe = kTable(Lang::kDe);
+  static const Strings kEn = kTable(Lang::kEn);
   return lang == Lang::kDe ? kDe : kEn;
 }
 

@@ -1,7 +1,8 @@
 // The catalog's schema, once: every field of a model, a layer group, a device and the devices
 // file, with its JSON key and its rule. The same VisitFields functions drive the reader
-// (assets/ and the compiled-in catalog, schema_reader.h) and the writer (responses and the
-// CLI's listings, json_output.cc), so a field is added in the struct and here, nowhere else.
+// (ParseCatalog, schema_reader.h) and the writer (responses and the CLI's listings,
+// json_output.cc), so a field is added in the struct and here, and for the compiled-in catalog
+// in its row (catalog_tables.h: the member and its copy; the build then takes it from assets/).
 //
 // A visitor V has:
 //   Text(key, std::string&, flags)        a string
@@ -32,13 +33,12 @@ enum FieldFlags : unsigned {
   kMayBeZero = 1u << 2,   // counts
   // Where to get a model (its checkpoint, Ollama tags, release): the card section's, not the
   // model section's (json_output.cc), and left out of vramcalc.wasm's catalog, which has no card
-  // section (catalog_bytes.h).
+  // section (wasm/CMakeLists.txt names them for core/catalog_source.mjs).
   kCardField = 1u << 3,
 };
 
-// Which fields a writer writes (schema_writer.h, catalog_bytes.h): every one (the catalog's
-// listings), all but the card's (the model section; vramcalc.wasm's catalog), or the card's alone
-// (the card section).
+// Which fields a writer writes (schema_writer.h): every one (the catalog's listings), all but the
+// card's (the model section), or the card's alone (the card section).
 enum class Fields { kAll, kNotCard, kCard };
 constexpr bool Selected(Fields fields, unsigned flags) {
   return fields == Fields::kAll || ((flags & kCardField) != 0) == (fields == Fields::kCard);

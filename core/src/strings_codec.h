@@ -1,5 +1,6 @@
-// Parsing the UI string tables (i18n.cc): what the compiled-in tables are read with, and what the
-// tests and the strings fuzzer read assets/i18n/ with.
+// Parsing a UI string table from its JSON text (i18n.cc). The program does not: its tables are
+// compiled in as data (builtin_data.h). The tests read assets/i18n/ with it, to compare the
+// compiled-in tables with, and the strings fuzzer runs it.
 #ifndef VRAMCALC_SRC_STRINGS_CODEC_H_
 #define VRAMCALC_SRC_STRINGS_CODEC_H_
 

@@ -24,7 +24,7 @@ const results = {};
 // Two kinds of call: what the page asks on each slider move (the context's sections only,
 // web/js/main.js) and the complete response it asks for when the model or a setting changes.
 results.native = JSON.parse(execFileSync(path.join(repoRoot, 'build/tests/vramcalc_bench'), { encoding: 'utf8' }));
-const { default: create } = await import(pathToFileURL(path.join(siteDir, 'vramcalc.mjs')).href);
+const { default: create } = await import(pathToFileURL(path.join(siteDir, 'vramcalc-full.mjs')).href);
 // vramcalc-full.wasm: the module with the sweep and the sections below the simulator, which the
 // page asks every frame once it has loaded after the first numbers.
 const full = await create({ wasmBinary: await readFile(path.join(siteDir, 'vramcalc-full.wasm')) });
@@ -44,13 +44,13 @@ const timeCalls = (requests, calls) => {
   }
   return { median_us: median(micros), p95_us: p95(micros), calls };
 };
-results.wasm = timeCalls(scenarios.map((s, i) => JSON.stringify({ ...s, context: 4096 << i, sections: SLIDER_SECTIONS })), 3000);
-results.wasm_full = timeCalls(scenarios.map((s) => JSON.stringify(s)), 3000);
+results.wasm = timeCalls(scenarios.map((s, i) => ({ ...s, context: 4096 << i, sections: SLIDER_SECTIONS })), 3000);
+results.wasm_full = timeCalls(scenarios, 3000);
 const sweeps = [];
 let sweepCells = 0;
 for (let i = 0; i < 7; i += 1) {
   const start = performance.now();
-  const sweep = JSON.parse(full.sweep('{}'));
+  const sweep = full.sweep({});
   sweeps.push(performance.now() - start);
   sweepCells = sweep.fit.length;
 }

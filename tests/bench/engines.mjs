@@ -37,11 +37,10 @@ async function firstNumbers(session, url) {
  * `sectionLists`, µs per call (median of 20 batches of 100, after 300 calls to warm up).
  */
 async function evaluatePerCall(sectionLists) {
-  const { default: create } = await import('./vramcalc.mjs');
-  const core = await create({ file: 'vramcalc-full.wasm' });  // the module that has every section
+  const { default: create } = await import('./vramcalc-full.mjs');
+  const core = await create();  // the module that has every section
   return sectionLists.map((sections) => {
-    const requests = [4096, 8192, 16384, 32768].map((context) => JSON.stringify({
-      model: 'glm-4-32b-0414', context, sections }));
+    const requests = [4096, 8192, 16384, 32768].map((context) => ({ model: 'glm-4-32b-0414', context, sections }));
     for (let i = 0; i < 300; i += 1) core.evaluate(requests[i % requests.length]);
     const batches = [];
     for (let b = 0; b < 20; b += 1) {

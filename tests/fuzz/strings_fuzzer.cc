@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "strings_codec.h"  // core/src: the table parser behind BuiltinStrings
+#include "strings_codec.h"  // core/src: the tests' reader of assets/i18n/
 #include "vramcalc/i18n.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,4 +1,4 @@
-// Writes what the wasm module leaves out (core/embed_assets.cmake), for the page to load when it
+// Writes what the wasm modules leave out (wasm/CMakeLists.txt), for the page to load when it
 // needs it:
 // - <site>/model-sources.json: every catalog model's sources by id, which the architecture card
 //   loads when it first shows a model's sources;

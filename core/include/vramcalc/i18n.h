@@ -32,8 +32,8 @@ class Strings {
   std::map<std::string, std::string, std::less<>> texts_;
 };
 
-// The compiled-in strings for `lang`. Empty when the embedded JSON does not parse (a test
-// proves it does).
+// The compiled-in strings for `lang` (tests/core/builtin_data_test.cc: those of assets/i18n/);
+// empty in the wasm modules, whose page loads them.
 const Strings& BuiltinStrings(Lang lang);
 
 // Replaces each "{name}" in `pattern` by its value; unknown placeholders stay as they are.
