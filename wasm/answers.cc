@@ -21,7 +21,7 @@ val CatalogAnswer() {
   const Result<Catalog>& catalog = BuiltinCatalog();
   if (!catalog.ok()) return ErrorAnswer(catalog.error());
   ValWriter w;
-  internal::WriteCatalogObject(w, catalog.value());
+  internal::WriteCatalogObject(w, catalog.value(), nullptr);  // no UI strings: the page loads them
   return std::move(w).Take();
 }
 

@@ -1,9 +1,9 @@
 #include "val_value.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "json_writer.h"
 
 namespace vramcalc::wasm {
 
@@ -44,96 +44,98 @@ namespace {
 
 constexpr int kMaxDepth = 32;  // as for JSON text (json_codec.cc)
 
-bool IsUtf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t length = internal::JsonWriter::Utf8Length(text, i);
-    if (length == 0) return false;
-    i += length;
-  }
-  return true;
+// What a JavaScript value is to JSON.stringify: a JSON type, or no value at all (undefined, a
+// function, a symbol: a member left out, an array's element null), or a BigInt (which it
+// refuses).
+enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject, kNone, kBigInt };
+Kind KindOf(const val& value) {
+  if (value.isUndefined()) return Kind::kNone;
+  if (value.isNull()) return Kind::kNull;
+  if (value.isTrue() || value.isFalse()) return Kind::kBool;
+  if (value.isNumber()) return Kind::kNumber;
+  if (value.isString()) return Kind::kString;
+  const std::string type = value.typeOf().as<std::string>();
+  if (type == "bigint") return Kind::kBigInt;
+  if (type != "object") return Kind::kNone;
+  return val::global("Array").call<bool>("isArray", value) ? Kind::kArray : Kind::kObject;
 }
 
 // Embind writes a string's lone surrogate (which no UTF-8 can carry) paired with the unit after
-// it, as a 4-byte sequence of another character: where one is, the text must read back the same.
-bool HasFourByteSequence(std::string_view text) {
-  for (const char c : text) {
-    if (static_cast<unsigned char>(c) >= 0xF0) return true;
-  }
-  return false;
+// it, as the 4-byte sequence of another character: where one is, the text must read back the same.
+bool ReadsBack(const std::string& text, const val& value) {
+  const bool four_byte = std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xF0; });
+  return !four_byte || val(text).strictlyEquals(value);
 }
 
 // Copies a JavaScript value into nodes, refusing what JSON text could not hold; the path names
 // the member being read for messages, as the JSON reader's does (json_value.h ParseFailure).
 class Reader {
  public:
-  std::optional<Error> Read(val value, ValNode& node, int depth) {
-    node.value = value;
-    if (value.isNull() || value.isUndefined()) return std::nullopt;  // null (in an array: undefined)
-    if (value.isTrue() || value.isFalse()) {
-      node.type = json::Type::kBool;
-      node.flag = value.isTrue();
-      return std::nullopt;
+  std::optional<Error> Read(val value, Kind kind, ValNode& node, int depth) {
+    switch (kind) {
+      case Kind::kNone:
+      case Kind::kNull: break;
+      case Kind::kBool: node.type = json::Type::kBool, node.flag = value.isTrue(); break;
+      case Kind::kNumber:
+        node.number = value.as<double>();
+        if (std::isfinite(node.number)) node.type = json::Type::kFloat;  // else null, as JSON.stringify
+        break;
+      case Kind::kString:
+        node.type = json::Type::kString;
+        if (auto error = Text(value, node.text)) return error;
+        break;
+      case Kind::kBigInt: return Malformed("holds a BigInt, which JSON has no form for");
+      case Kind::kArray:
+      case Kind::kObject:
+        if (depth >= kMaxDepth) return Malformed("is nested too deeply");
+        node.type = kind == Kind::kArray ? json::Type::kArray : json::Type::kObject;
+        node.value = value;
+        return kind == Kind::kArray ? Elements(value, node, depth) : Members(value, node, depth);
     }
-    if (value.isNumber()) {
-      node.number = value.as<double>();
-      if (std::isfinite(node.number)) node.type = json::Type::kFloat;  // else null, as JSON.stringify
-      return std::nullopt;
-    }
-    if (value.isString()) return Text(value, node.text, json::Type::kString, node);
-    const std::string type = value.typeOf().as<std::string>();
-    if (type != "object") return type == "bigint" ? Malformed("holds a BigInt, which JSON has no form for") : std::nullopt;
-    if (depth >= kMaxDepth) return Malformed("is nested too deeply");
-    const bool array = val::global("Array").call<bool>("isArray", value);
-    node.type = array ? json::Type::kArray : json::Type::kObject;
-    return array ? Elements(value, node, depth) : Members(value, node, depth);
+    node.value = std::move(value);
+    return std::nullopt;
   }
 
  private:
-  std::optional<Error> Elements(val array, ValNode& node, int depth) {
+  std::optional<Error> Elements(const val& array, ValNode& node, int depth) {
     const auto length = array["length"].as<unsigned>();
     node.children.resize(length);
     for (unsigned i = 0; i < length; ++i) {
-      if (auto error = Read(array[i], node.children[i], depth + 1)) return error;
-      if (Skipped(node.children[i].value)) node.children[i] = ValNode{};  // null, as JSON.stringify
+      val element = array[i];
+      const Kind kind = KindOf(element);
+      if (kind == Kind::kNone) continue;  // null, as JSON.stringify writes it
+      if (auto error = Read(std::move(element), kind, node.children[i], depth + 1)) return error;
     }
     return std::nullopt;
   }
 
-  std::optional<Error> Members(val object, ValNode& node, int depth) {
+  std::optional<Error> Members(const val& object, ValNode& node, int depth) {
     const val keys = val::global("Object").call<val>("keys", object);
     const auto count = keys["length"].as<unsigned>();
     for (unsigned i = 0; i < count; ++i) {
       std::string key;
-      if (auto error = Text(keys[i], key, json::Type::kNull, node)) return error;
+      if (auto error = Text(keys[i], key)) return error;
       val member = object[key];
-      if (Skipped(member)) continue;  // left out, as JSON.stringify leaves them
+      const Kind kind = KindOf(member);
+      if (kind == Kind::kNone) continue;  // left out, as JSON.stringify leaves it
       ValNode& child = node.children.emplace_back();
       child.key = key;
       path_.push_back(key.substr(0, 64));
-      if (auto error = Read(std::move(member), child, depth + 1)) return error;
+      if (auto error = Read(std::move(member), kind, child, depth + 1)) return error;
       path_.pop_back();
     }
     return std::nullopt;
   }
 
-  // Undefined, a function or a symbol: no JSON value.
-  static bool Skipped(const val& value) {
-    if (value.isUndefined()) return true;
-    if (value.isNull() || value.isNumber() || value.isString() || value.isTrue() || value.isFalse()) return false;
-    const std::string type = value.typeOf().as<std::string>();
-    return type == "function" || type == "symbol";
-  }
-
-  // A string's UTF-8 into `out` (`type`: what the node becomes), within the text's limit.
-  std::optional<Error> Text(const val& value, std::string& out, json::Type type, ValNode& node) {
-    if (value["length"].as<double>() > static_cast<double>(internal::kMaxRequestBytes - bytes_)) return TooLarge();
+  // A string's UTF-8 into `out`, within the text's limit.
+  std::optional<Error> Text(const val& value, std::string& out) {
+    if (value["length"].as<double>() > static_cast<double>(internal::kMaxRequestBytes - bytes_)) {
+      return internal::RequestTooLarge();
+    }
     out = value.as<std::string>();
     bytes_ += out.size();
-    if (bytes_ > internal::kMaxRequestBytes) return TooLarge();
-    if (!IsUtf8(out) || (HasFourByteSequence(out) && !val(out).strictlyEquals(value))) {
-      return Malformed("holds text that is not valid UTF-8");
-    }
-    if (type != json::Type::kNull) node.type = type;
+    if (bytes_ > internal::kMaxRequestBytes) return internal::RequestTooLarge();
+    if (!ReadsBack(out, value)) return Malformed("holds text that is not valid UTF-8");
     return std::nullopt;
   }
 
@@ -146,7 +148,6 @@ class Reader {
     }
     return Error{"malformed_json", "The value of " + field + " " + problem + ".", field};
   }
-  static std::optional<Error> TooLarge() { return internal::RequestTooLarge(); }
 
   std::vector<std::string> path_;  // the keys down to the member being read
   std::size_t bytes_ = 0;          // text read so far
@@ -156,7 +157,8 @@ class Reader {
 
 Result<ValDocument> ValDocument::Read(val value) {
   auto root = std::make_shared<ValNode>();
-  if (auto error = Reader().Read(std::move(value), *root, 0)) return *error;
+  const Kind kind = KindOf(value);
+  if (auto error = Reader().Read(std::move(value), kind, *root, 0)) return *error;
   ValDocument document;
   document.root_ = std::move(root);
   return document;

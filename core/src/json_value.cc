@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "vramcalc/json_codec.h"
+
 namespace vramcalc::json {
 
 using Json = nlohmann::ordered_json;
@@ -44,27 +46,53 @@ std::string_view Value::String() const { return json_->get_ref<const Json::strin
 double Value::Number() const { return json_->get<double>(); }
 int64_t Value::Integer() const { return json_->get<int64_t>(); }
 bool Value::Bool() const { return json_->get<bool>(); }
+// Written without nlohmann's serializer (its dump() brought 4.7 KB gzip into vramcalc-full.wasm:
+// the serializer and the printf it formats escapes with).
 std::string Value::Source() const {
-  return json_ == nullptr ? "null" : json_->dump(-1, ' ', false, Json::error_handler_t::replace);
+  switch (type()) {
+    case Type::kNull: return "null";
+    case Type::kBool: return Bool() ? "true" : "false";
+    case Type::kInteger: return std::to_string(Integer());
+    case Type::kString: return JsonString(String());
+    case Type::kFloat: break;
+    case Type::kArray:
+    case Type::kObject: {
+      std::string text(1, IsArray() ? '[' : '{');
+      for (const Value child : Children()) {
+        if (text.size() > 1) text += ',';
+        if (IsObject()) text += JsonString(child.Key()) + ':';
+        text += child.Source();
+      }
+      return text + (IsArray() ? ']' : '}');
+    }
+  }
+  if (json_->is_number_unsigned()) return std::to_string(json_->get<uint64_t>());  // beyond int64
+  // Searched, not sorted: only a message asks (a few per document at most).
+  for (const auto& [json, text] : *written_) {
+    if (json == json_) return text;
+  }
+  return "null";
 }
 std::size_t Value::size() const { return IsArray() || IsObject() ? json_->size() : 0; }
 
 Value Value::Find(std::string_view key) const {
   if (!IsObject()) return Value();
   for (const auto& [name, member] : json_->get_ref<const Json::object_t&>()) {
-    if (name == key) return Value(&member, &name);
+    if (name == key) return Value(&member, &name, written_);
   }
   return Value();
 }
 
-Value::Iterator Value::Range::begin() const { return Iterator(container, 0); }
-Value::Iterator Value::Range::end() const { return Iterator(container, container == nullptr ? 0 : container->size()); }
+Value::Iterator Value::Range::begin() const { return Iterator(container, written, 0); }
+Value::Iterator Value::Range::end() const {
+  return Iterator(container, written, container == nullptr ? 0 : container->size());
+}
 
 Value Value::Iterator::operator*() const {
-  if (container_->is_array()) return Value(&(*container_)[index_], nullptr);
+  if (container_->is_array()) return Value(&(*container_)[index_], nullptr, written_);
   // An ordered_map is a std::vector of members (its operator[] takes a key).
   const auto& [name, member] = *(container_->get_ref<const Json::object_t&>().begin() + static_cast<std::ptrdiff_t>(index_));
-  return Value(&member, &name);
+  return Value(&member, &name, written_);
 }
 
 // ---- parsing -----------------------------------------------------------------------------------
@@ -78,13 +106,18 @@ class Builder {
   explicit Builder(int max_depth) : max_depth_(max_depth) {}
 
   Json& root() { return root_; }
+  // The numbers with a fraction or an exponent as written, in the text's order.
+  std::vector<std::string>& written() { return written_; }
   const ParseFailure& failure() const { return failure_; }
 
   bool null() { return Put(nullptr); }
   bool boolean(bool value) { return Put(value); }
   bool number_integer(Json::number_integer_t value) { return Put(value); }
   bool number_unsigned(Json::number_unsigned_t value) { return Put(value); }
-  bool number_float(Json::number_float_t value, const std::string&) { return Put(value); }
+  bool number_float(Json::number_float_t value, const std::string& text) {
+    written_.push_back(text.substr(0, 64));
+    return Put(value);
+  }
   bool string(std::string& value) { return Put(std::move(value)); }
   bool binary(Json::binary_t&) { return false; }  // not in JSON text
   bool start_object(std::size_t) { return Open(Json::object()); }
@@ -195,6 +228,7 @@ class Builder {
 
   int max_depth_;
   Json root_;
+  std::vector<std::string> written_;
   std::vector<Level> levels_;
   ParseFailure failure_;
 };
@@ -211,6 +245,18 @@ std::string_view ProblemName(Problem problem) {
   return "a syntax error";
 }
 
+// The floats' texts beside their values: the document's nodes in the text's order are the SAX
+// events' order, and the values no longer move once the document is whole.
+void Pair(const Json& json, std::vector<std::string>& texts, std::size_t& next, Value::Written& written) {
+  if (json.is_number_float()) {
+    written.emplace_back(&json, std::move(texts[next++]));
+  } else if (json.is_array()) {
+    for (const Json& element : json) Pair(element, texts, next, written);
+  } else if (json.is_object()) {
+    for (const auto& member : json.get_ref<const Json::object_t&>()) Pair(member.second, texts, next, written);
+  }
+}
+
 }  // namespace
 
 Result<Document> Document::Parse(std::string_view text, int max_depth, ParseFailure* failure) {
@@ -218,6 +264,10 @@ Result<Document> Document::Parse(std::string_view text, int max_depth, ParseFail
   if (Json::sax_parse(text.begin(), text.end(), &builder)) {
     Document document;
     document.json_ = std::make_shared<const Json>(std::move(builder.root()));
+    auto written = std::make_shared<Value::Written>();
+    std::size_t next = 0;
+    Pair(*document.json_, builder.written(), next, *written);
+    document.written_ = std::move(written);
     return document;
   }
   if (failure) *failure = builder.failure();

@@ -15,6 +15,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -62,6 +64,9 @@ struct ParseFailure {
 // "absent" (false): its type() is kNull, and its other accessors must not be used.
 class Value {
  public:
+  // The numbers written with a fraction or an exponent, as written, by their value's address.
+  using Written = std::vector<std::pair<const nlohmann::ordered_json*, std::string>>;
+
   Value() = default;
   explicit operator bool() const { return json_ != nullptr; }
 
@@ -80,8 +85,8 @@ class Value {
   double Number() const;            // integers and floats
   int64_t Integer() const;          // integers
   bool Bool() const;
-  // The value as JSON, for messages: nlohmann's dump() (numbers in the shortest digits that read
-  // back the same: 1e308 as 1e+308, 32768.0 as it is).
+  // The value as JSON, for messages: a fraction or exponent as written in the text (1e308), other
+  // numbers, strings and containers as JSON.stringify writes them.
   std::string Source() const;
 
   std::size_t size() const;  // elements of an array, members of an object
@@ -95,21 +100,25 @@ class Value {
   // `for (json::Value element : array.Children())`; empty for anything else.
   struct Range {
     const nlohmann::ordered_json* container;
+    const Written* written;
     Iterator begin() const;
     Iterator end() const;
   };
-  Range Children() const { return Range{IsArray() || IsObject() ? json_ : nullptr}; }
+  Range Children() const { return Range{IsArray() || IsObject() ? json_ : nullptr, written_}; }
 
-  Value(const nlohmann::ordered_json* json, const std::string* key) : json_(json), key_(key) {}
+  Value(const nlohmann::ordered_json* json, const std::string* key, const Written* written)
+      : json_(json), key_(key), written_(written) {}
 
  private:
   const nlohmann::ordered_json* json_ = nullptr;
   const std::string* key_ = nullptr;
+  const Written* written_ = nullptr;  // the document's
 };
 
 class Value::Iterator {
  public:
-  Iterator(const nlohmann::ordered_json* container, std::size_t index) : container_(container), index_(index) {}
+  Iterator(const nlohmann::ordered_json* container, const Written* written, std::size_t index)
+      : container_(container), written_(written), index_(index) {}
   Value operator*() const;
   Iterator& operator++() {
     ++index_;
@@ -119,6 +128,7 @@ class Value::Iterator {
 
  private:
   const nlohmann::ordered_json* container_;
+  const Written* written_;
   std::size_t index_;
 };
 
@@ -128,10 +138,11 @@ class Document {
   // Errors: code "malformed_json" and a message naming the problem; the same in `failure`,
   // when given, as data. Containers deeper than `max_depth` are refused.
   static Result<Document> Parse(std::string_view text, int max_depth = 64, ParseFailure* failure = nullptr);
-  Value root() const { return Value(json_.get(), nullptr); }
+  Value root() const { return Value(json_.get(), nullptr, written_.get()); }
 
  private:
   std::shared_ptr<const nlohmann::ordered_json> json_;
+  std::shared_ptr<const Value::Written> written_;
 };
 
 }  // namespace vramcalc::json

@@ -284,10 +284,14 @@ void WriteRequestVocabulary(W& w) {
   w.EndObject();
 }
 
-// The languages, and the UI strings of those the program carries (the wasm module carries none:
-// the page loads each language's table from i18n/<lang>.json when it first speaks it).
+// The UI strings of a language, where a program carries them: the CLI's BuiltinStrings; the
+// wasm modules carry none (the page loads each language's table from i18n/<lang>.json when it
+// first speaks it) and link no table for them.
+using StringsOf = const Strings& (*)(Lang lang);
+
+// The languages, and the UI strings `strings` gives (none when null).
 template <typename W>
-void WriteStrings(W& w) {
+void WriteStrings(W& w, StringsOf strings) {
   w.Key("langs");
   w.BeginArray();
   for (const auto& entry : kLangs.entries()) w.Value(entry.id);
@@ -295,11 +299,10 @@ void WriteStrings(W& w) {
   w.Key("strings");
   w.BeginObject();
   for (const auto& entry : kLangs.entries()) {
-    const Strings& strings = BuiltinStrings(entry.value);
-    if (strings.texts().empty()) continue;
+    if (strings == nullptr || strings(entry.value).texts().empty()) continue;
     w.Key(entry.id);
     w.BeginObject();
-    for (const auto& [key, value] : strings.texts()) w.Field(key, value);
+    for (const auto& [key, value] : strings(entry.value).texts()) w.Field(key, value);
     w.EndObject();
   }
   w.EndObject();
@@ -314,9 +317,10 @@ void WriteModelsArray(W& w, const Catalog& catalog) {
   w.EndArray();
 }
 
-// What the page needs for its selectors and links (json_codec.h CatalogJson).
+// What the page needs for its selectors and links (json_codec.h CatalogJson), with the UI strings
+// of `strings`.
 template <typename W>
-void WriteCatalogObject(W& w, const Catalog& catalog) {
+void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings) {
   BeginAnswer(w, true);
   // The selectors need a model's id, name and family; its card comes with each evaluate().
   w.Key("models");
@@ -337,7 +341,7 @@ void WriteCatalogObject(W& w, const Catalog& catalog) {
   w.Field("recommendation_ladder", catalog.recommendation_ladder);
   w.Field("hardware_table", catalog.hardware_table);
   WriteRequestVocabulary(w);
-  WriteStrings(w);
+  WriteStrings(w, strings);
   w.EndObject();
 }
 

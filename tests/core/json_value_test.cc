@@ -47,8 +47,13 @@ TEST(JsonValue, ReadsValuesOfEveryType) {
   EXPECT_EQ(items[6].String(), "x\xc3\xa9\n");  // U+00E9 as UTF-8
   EXPECT_EQ(root.Find("b").size(), 0u);
   EXPECT_FALSE(root.Find("missing"));
-  EXPECT_EQ(items[1].Source(), "-2.5");  // the value as JSON (nlohmann's dump)
-  EXPECT_EQ(items[2].Source(), "1000.0");
+  // The value for a message: a float as written, the rest as JSON.stringify writes it.
+  EXPECT_EQ(items[1].Source(), "-2.5");
+  EXPECT_EQ(items[2].Source(), "1e3");
+  EXPECT_EQ(items[6].Source(), "\"x\xc3\xa9\\n\"");  // é as UTF-8, the newline escaped
+  EXPECT_EQ(a.Source(), "[1,-2.5,1e3,true,false,null,\"x\xc3\xa9\\n\"]");
+  EXPECT_EQ(root.Find("b").Source(), "{}");
+  EXPECT_EQ(Read(R"({"k": {"n": 18446744073709551615}})").root().Source(), R"({"k":{"n":18446744073709551615}})");
   EXPECT_EQ(a.Key(), "a");
 }
 
