@@ -1,7 +1,8 @@
 // The page in every browser engine the tests drive (tests/web/support/engines.mjs: Chromium,
-// Firefox ESR, WebKitGTK), beside the control page in the same engine: the first numbers (the
-// `vramcalc:first-numbers` mark, median of five loads with nothing cached, Cache-Control:
-// no-store) and one evaluate() of a slider move inside the page (median over 2,000 calls after
+// Firefox ESR, WebKitGTK), beside the control page in the same engine: the first numbers painted
+// (painted.mjs: Element Timing where the engine has it, else the task after the frame that
+// follows the write; median of five loads with nothing cached, Cache-Control: no-store) and one
+// evaluate() of a slider move inside the page (median over 2,000 calls after
 // 300 to warm up): with every section a move changes (the lower ones in view), and with the
 // simulator alone (at the top of the page, what the page asks for there). Timings only: it prints a table and writes build-wasm/bench/engines.json,
 // and fails only when an engine cannot run. Not part of `dev.sh test` (issue 15's
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../support/static-server.mjs';
 import { selectedEngines } from '../web/support/engines.mjs';
+import { paintedAt } from './painted.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const siteDir = path.resolve(repoRoot, process.env.VRAMCALC_SITE_DIR ?? 'build-wasm/site');
@@ -20,16 +22,13 @@ const LOADS = 5;
 const noStore = () => ({ 'Cache-Control': 'no-store' });
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Polls the page until the mark is there; its time in ms after navigation. */
+/** When the first numbers were painted, in ms after navigation. */
 async function firstNumbers(session, url) {
   await session.goto('about:blank');
   await session.goto(url);
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    const at = await session.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers')[0]?.startTime ?? null);
-    if (at !== null) return at;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${url}: no first numbers within 30 s`);
+  const at = await session.evaluate(paintedAt, 30_000);
+  if (at === null) throw new Error(`${url}: no first numbers painted within 30 s`);
+  return at;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, assertHealthy, byTestId, launch, openPage, settle, shownText, waitForDataValue,
+  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, launch, openPage, settle, shownText, waitForDataValue,
   waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
@@ -78,6 +78,8 @@ describe('links', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     try {
       await shared.goto(env.url(hash), { waitUntil: 'load' });
       await waitForDataValue(env, shared, 'total');
+      // Whole: the card and the tables below come once the first numbers are painted.
+      await shared.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
       await settle(shared);
       assert.deepEqual(await snapshot(shared), view, `the link ${hash} shows the same view in a new tab`);
       assert.equal(await shared.evaluate(() => location.hash), hash, 'opening the link leaves it as it is');
@@ -89,6 +91,7 @@ describe('links', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     // A reload of the same tab.
     await page.reload({ waitUntil: 'load' });
     await waitForDataValue(env, page, 'total');
+    await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
     await settle(page);
     assert.deepEqual(await snapshot(page), view, 'a reload keeps the settings');
     await assertHealthy(env, page, 'after the reload');

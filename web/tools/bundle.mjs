@@ -39,7 +39,7 @@ for (const [name, loader, format] of [['vramcalc.mjs', 'js', 'esm'], ['vramcalc-
 }
 
 let html = await readFile(file('index.html'), 'utf8');
-const tag = '<script type="module" src="js/main.js"></script>';
+const tag = '<script type="module" src="js/main.js" async></script>';
 if (!html.includes(tag)) throw new Error(`bundle: index.html has no ${tag}`);
 // boot.js inline where index.html loads it, allowed by its hash: it starts the module's compile
 // and the strings' download while the HTML parses, instead of once it has downloaded and the
@@ -65,11 +65,13 @@ if (css.includes('</')) throw new Error('bundle: css/app.css cannot be inlined (
 html = html.replace(cssTag, () => `<style data-later="css/later.css">${css}</style>`)
   .replace(stylePolicy, `${stylePolicy} 'sha256-${createHash('sha256').update(css).digest('base64')}'`);
 await rm(file('css/app.css'));
-// The chunks app.js imports at once (code it shares with a later chunk) load beside it.
+// The chunks app.js imports at once (code it shares with a later chunk) load beside it, preloaded
+// from the head; app.js itself stays where index.html has its entry, an async module at the end
+// of the body (web/README.md: it runs once the body is parsed, outside the parser's last task).
 const app = Object.entries(metafile.outputs).find(([out]) => path.basename(out) === 'app.js')[1];
 const startup = app.imports.filter((i) => i.kind === 'import-statement').map((i) => path.basename(i.path));
-const preloads = startup.map((name) => `<link rel="modulepreload" href="${name}">\n  `).join('');
-html = html.replace(tag, () => `${preloads}<script type="module" src="app.js"></script>`);
+const preloads = startup.map((name) => `  <link rel="modulepreload" href="${name}">\n`).join('');
+html = html.replace(tag, () => '<script type="module" src="app.js" async></script>').replace('</head>', () => `${preloads}</head>`);
 await writeFile(file('index.html'), html);
 // What runs before the first numbers carries V8's explicit compile hint (Chromium 136 and
 // later; other engines read a comment): every function in the file is compiled while it

@@ -57,7 +57,7 @@ for (const name of (await readdir(path.join(site, 'i18n'))).filter((f) => !f.end
   const [first, later] = await Promise.all([`i18n/${name}`, `i18n/${lang}.later.json`].map(async (f) => JSON.parse(await read(f))));
   data += inlineText(`vramcalc-strings-${lang}`, JSON.stringify({ ...first, ...later }));
 }
-replace(/<script type="module" src="js\/main\.js"><\/script>/, () => `${data}<script type="module">${script}</script>`);
+replace(/<script type="module" src="js\/main\.js" async><\/script>/, () => `${data}<script type="module">${script}</script>`);
 // Its module is inline: nothing to compile while a download runs (boot.js).
 replace(/<script src="boot\.js" async><\/script>\n?\s*/, '');
 // Everything is inline now, and nothing may be fetched: a policy that says exactly that.
