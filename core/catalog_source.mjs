@@ -24,7 +24,7 @@ import { join } from 'node:path';
 
 // The row type (catalog_tables.h) an object-valued key holds, or each element of its array.
 const kRowTypes = {
-  models: 'ModelRow', devices: 'DeviceRow', layer_groups: 'LayerGroup', moe: 'MoeSpec', sources: 'SourceRow',
+  models: 'ModelRow', devices: 'DeviceRow', layer_groups: 'LayerGroupRow', moe: 'MoeSpec', sources: 'SourceRow',
 };
 // The vocabulary (model_spec.h, device.h) that an enum-valued key's ids come from.
 const kVocabularies = {

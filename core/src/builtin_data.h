@@ -29,7 +29,8 @@ std::span<const StringEntry> BuiltinStringEntries(Lang lang);
 // for a row of the compiled-in tables (catalog_tables.h) alike.
 template <typename Model>
 bool ListedBefore(const Model& a, const Model& b) {
-  return a.family != b.family ? a.family < b.family : a.params_total < b.params_total;
+  const std::string_view family_a(a.family), family_b(b.family);  // a row's is a C string
+  return family_a != family_b ? family_a < family_b : a.params_total < b.params_total;
 }
 void SortForListing(Catalog& catalog);
 

@@ -10,7 +10,7 @@ namespace vramcalc::internal {
 
 namespace {
 
-std::string Text(std::string_view text) { return std::string(text); }
+std::string Text(const char* text) { return std::string(text); }
 
 std::vector<std::string> Texts(std::span<const std::string_view> texts) {
   return std::vector<std::string>(texts.begin(), texts.end());
@@ -21,6 +21,19 @@ std::vector<Source> Sources(std::span<const SourceRow> rows) {
   sources.reserve(rows.size());
   for (const SourceRow& row : rows) sources.push_back(Source{.what = Text(row.what), .url = Text(row.url)});
   return sources;
+}
+
+std::vector<LayerGroup> LayerGroups(std::span<const LayerGroupRow> rows) {
+  std::vector<LayerGroup> groups;
+  groups.reserve(rows.size());
+  for (const LayerGroupRow& row : rows) {
+    groups.push_back(LayerGroup{.kind = row.kind, .layers = row.layers, .kv_heads = row.kv_heads, .key_dim = row.key_dim,
+                                .value_dim = row.value_dim, .index_dim = row.index_dim, .window_tokens = row.window_tokens,
+                                .compress_ratio = row.compress_ratio, .state_elements = row.state_elements,
+                                .query_heads = row.query_heads, .query_key_dim = row.query_key_dim,
+                                .query_value_dim = row.query_value_dim});
+  }
+  return groups;
 }
 
 }  // namespace
@@ -50,7 +63,7 @@ ModelSpec ModelFromRow(const ModelRow& row) {
       .vocab_size = row.vocab_size,
       .tie_word_embeddings = row.tie_word_embeddings,
       .max_position_embeddings = row.max_position_embeddings,
-      .layer_groups = std::vector<LayerGroup>(row.layer_groups.begin(), row.layer_groups.end()),
+      .layer_groups = LayerGroups(row.layer_groups),
       .moe = row.moe,
       .sources = Sources(row.sources),
   };
