@@ -59,17 +59,16 @@ build_sanitize() {
   cmake --build build-sanitize
 }
 
-# Runs each fuzz target for $1 seconds on its seeds (tests/fuzz/corpus, the golden configs,
-# the UI strings); new inputs go to build-sanitize/fuzz-corpus/, crashes fail the run.
+# Runs each fuzz target for $1 seconds on its seeds (tests/fuzz/corpus, the golden configs); new
+# inputs go to build-sanitize/fuzz-corpus/, crashes fail the run.
 fuzz() {
   local seconds=$1
   local target seeds
-  for target in request config catalog strings; do
+  for target in request config catalog; do
     case $target in
       request) seeds=(tests/fuzz/corpus/request) ;;
       config) seeds=(tests/fuzz/corpus/config tests/golden/configs) ;;
       catalog) seeds=(tests/fuzz/corpus/catalog) ;;
-      strings) seeds=(assets/i18n) ;;
     esac
     mkdir -p "build-sanitize/fuzz-corpus/$target" build-sanitize/fuzz-artifacts
     echo "vramcalc: fuzzing $target for ${seconds}s"

@@ -3,8 +3,6 @@
 #include <algorithm>
 
 #include "builtin_data.h"
-#include "json_value.h"
-#include "strings_codec.h"
 
 namespace vramcalc {
 
@@ -51,23 +49,5 @@ std::string FillTemplate(std::string_view pattern,
   return out;
 }
 
-namespace internal {
-
-Result<Strings> ParseStrings(std::string_view strings_json) {
-  Result<json::Document> document = json::Document::Parse(strings_json, 2);
-  if (!document.ok()) return Error{"invalid_strings", document.error().message, ""};
-  const json::Value root = document.value().root();
-  if (!root.IsObject()) return Error{"invalid_strings", "must be a JSON object", ""};
-  std::map<std::string, std::string, std::less<>> texts;
-  for (const json::Value member : root.Children()) {
-    const std::string key(member.Key());
-    if (key.starts_with("_")) continue;
-    if (!member.IsString()) return Error{"invalid_strings", key + " must be a string", key};
-    texts.emplace(key, member.String());
-  }
-  return Strings(std::move(texts));
-}
-
-}  // namespace internal
 
 }  // namespace vramcalc

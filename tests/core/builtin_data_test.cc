@@ -1,7 +1,7 @@
 // The compiled-in catalog and strings (constant tables that core/catalog_source.mjs writes from
-// assets/, catalog_tables.h) against what the project's JSON readers, ParseCatalog and
-// ParseStrings, read from the assets/ files themselves: the same models and devices, field by
-// field, and the same strings. And the catalog's own checks (CheckCatalog: ValidateModel, ids
+// assets/, catalog_tables.h) against what nlohmann/json reads from the assets/ files themselves
+// (ParseCatalog for the catalog): the same models and devices, field by field, and the same
+// strings. And the catalog's own checks (CheckCatalog: ValidateModel, ids
 // listed once, lists naming catalog devices), which ParseCatalog runs on what it reads and the
 // compiled-in catalog never runs.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,8 +17,8 @@
 #include "builtin_data.h"
 #include "catalog_tables.h"
 #include "json_writer.h"
+#include "json_value.h"
 #include "schema_writer.h"
-#include "strings_codec.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/i18n.h"
 
@@ -109,13 +110,20 @@ TEST(BuiltinData, TheChecksCatchAnInvalidModelAndAnUnknownDevice) {
   EXPECT_TRUE(internal::CheckCatalog(unknown_device).has_value());
 }
 
-TEST(BuiltinData, TheStringsAreWhatTheParserReadsFromAssets) {
+TEST(BuiltinData, TheStringsAreTheAssetsTables) {
+  // assets/i18n/<lang>.json read by nlohmann/json (json_value.h): every key but the notes ("_"),
+  // with its text, and no more.
   for (const auto& [lang, file] : {std::pair{Lang::kDe, "de.json"}, std::pair{Lang::kEn, "en.json"}}) {
     SCOPED_TRACE(file);
-    const Result<Strings> parsed = internal::ParseStrings(ReadText(kAssets / "i18n" / file));
+    const Result<json::Document> parsed = json::Document::Parse(ReadText(kAssets / "i18n" / file));
     ASSERT_TRUE(parsed.ok()) << parsed.error().message;
-    EXPECT_EQ(BuiltinStrings(lang).texts(), parsed.value().texts());
-    EXPECT_GT(parsed.value().texts().size(), 100u);
+    std::map<std::string, std::string, std::less<>> texts;
+    for (const json::Value member : parsed.value().root().Children()) {
+      ASSERT_TRUE(member.IsString()) << member.Key();
+      if (!member.Key().starts_with("_")) texts.emplace(member.Key(), member.String());
+    }
+    EXPECT_EQ(BuiltinStrings(lang).texts(), texts);
+    EXPECT_GT(texts.size(), 100u);
   }
 }
 
