@@ -3,9 +3,9 @@
 #include <string>
 #include <utility>
 
-#include "lower_sections.h"
-#include "request_reader.h"
-#include "response_writer.h"
+#include "estimate/lower_sections.h"
+#include "io/request_reader.h"
+#include "io/response_writer.h"
 #include "val_value.h"
 #include "vramcalc/catalog.h"
 

@@ -13,7 +13,7 @@ namespace vramcalc::wasm {
 
 using emscripten::val;
 
-// Writes the sections after the matrix (core/src/lower_sections.h WriteLowerSections).
+// Writes the sections after the matrix (core/src/io/response_writer.h WriteLowerSections).
 using LowerSectionsWriter = void (*)(ValWriter&, const Response&);
 
 // {"ok": false, "schema", "error": {"code", "message", "field"}}.

@@ -8,8 +8,8 @@
 #include <emscripten/bind.h>
 
 #include "answers.h"
-#include "lower_sections.h"
-#include "response_writer.h"
+#include "estimate/lower_sections.h"
+#include "io/response_writer.h"
 #include "val_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/json_codec.h"

@@ -16,8 +16,8 @@
 
 #include <emscripten/val.h>
 
-#include "json_value.h"
-#include "request_reader.h"
+#include "io/json_value.h"
+#include "io/request_reader.h"
 #include "vramcalc/result.h"
 
 namespace vramcalc::wasm {

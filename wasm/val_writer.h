@@ -17,7 +17,7 @@
 
 #include <emscripten/val.h>
 
-#include "field_writer.h"
+#include "io/field_writer.h"
 
 namespace vramcalc::wasm {
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "builtin_data.h"
-#include "catalog_tables.h"
-#include "json_writer.h"
-#include "json_value.h"
-#include "schema_writer.h"
+#include "model/builtin_data.h"
+#include "model/catalog_tables.h"
+#include "io/json_writer.h"
+#include "io/json_value.h"
+#include "io/schema_writer.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/i18n.h"
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "engine_memory.h"
-#include "json_value.h"
+#include "estimate/engine_memory.h"
+#include "io/json_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/quant_format.h"

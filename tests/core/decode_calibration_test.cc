@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "json_value.h"
+#include "io/json_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/runtime_profile.h"

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "engine_memory.h"
+#include "estimate/engine_memory.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "json_value.h"
+#include "io/json_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"

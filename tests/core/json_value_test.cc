@@ -1,6 +1,6 @@
 // JSON text as the core reads it (nlohmann's parser and our handler, json_value.h) against
 // RFC 8259: what it must read, what it must refuse, and where it says reading stopped.
-#include "json_value.h"
+#include "io/json_value.h"
 
 #include <gtest/gtest.h>
 

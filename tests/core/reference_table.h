@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json_value.h"
+#include "io/json_value.h"
 
 namespace vramcalc::reference {
 

@@ -11,7 +11,7 @@
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"
 #include "reference_table.h"
-#include "json_value.h"
+#include "io/json_value.h"
 
 namespace vramcalc {
 namespace {

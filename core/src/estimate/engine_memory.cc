@@ -1,0 +1,226 @@
+// The engine profiles' memory terms (core/ESTIMATION.md section 5): capacity, settings, weights as
+// stored, llama.cpp's compute buffer and vLLM's reservations. Every number comes from the
+// scenario's runtime profile; the reference profile's entries make each term reduce to Part 1.
+#include <algorithm>
+#include <cmath>
+
+#include "estimate/engine_memory.h"
+#include "vramcalc/estimate.h"
+
+namespace vramcalc {
+namespace {
+
+constexpr double kMibPerGib = 1024;
+
+// Apple's Metal working set (recommendedMaxWorkingSetSize) as a share of RAM, as macOS before
+// 26 reports it: 2/3 up to 32 GB (10,922.67 MiB of 16 GB, llama-cpp-python#687; 21,845.34 MiB
+// of 32 GB, llama.cpp#2011), 3/4 above (28,991.03 MB of 36 GB; 51,539.61 MB of 64 GB;
+// 73,728 MiB of 96 GB, llama.cpp#3213; 103,079.22 MB of 128 GB). macOS 26 reports more on
+// large machines (107.52 GiB of 128 GB, antirez/ds4#893); this keeps the lower, older value.
+constexpr double kSmallMacMaxGib = 32;
+constexpr double kSmallMacWorkingSet = 2.0 / 3.0;
+constexpr double kLargeMacWorkingSet = 3.0 / 4.0;
+
+int64_t RoundUp(int64_t value, int64_t granule) {
+  return granule <= 1 ? value : (value + granule - 1) / granule * granule;
+}
+
+// vLLM's device tier: enough memory and not on the list of exceptions (A100: "Setting large
+// max_num_batched_tokens for A100 reduces throughput", vLLM PR #17885).
+bool LargeBatchDevice(const EngineDefaults& defaults, const Device& device) {
+  if (defaults.large_memory_gib <= 0 || device.memory_gib < defaults.large_memory_gib) return false;
+  return std::none_of(defaults.small_batch_devices.begin(), defaults.small_batch_devices.end(),
+                      [&device](std::string_view prefix) { return device.id.starts_with(prefix); });
+}
+
+}  // namespace
+
+double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device) {
+  if (!runtime.capacity.working_set || device.platform != Platform::kMetal) return device.memory_gib;
+  const double share = device.memory_gib <= kSmallMacMaxGib ? kSmallMacWorkingSet : kLargeMacWorkingSet;
+  return share * device.memory_gib;
+}
+
+double DefaultUtilization(const RuntimeProfile& runtime, const Device& device, int64_t device_count) {
+  const CapacityRule& rule = runtime.capacity;
+  if (rule.reserve_tiers.empty()) return rule.default_utilization;
+  const double memory_mib = device.memory_gib * kMibPerGib;
+  const ReserveTier* tier = &rule.reserve_tiers.back();
+  for (const ReserveTier& candidate : rule.reserve_tiers) {
+    if (device.memory_gib < candidate.below_gib) {
+      tier = &candidate;
+      break;
+    }
+  }
+  const double graph_batch = static_cast<double>(device_count >= 4 ? tier->graph_batch_tp4 : tier->graph_batch);
+  double reserve_mib =
+      rule.reserve_base_mib +
+      rule.reserve_per_chunk_token_mib *
+          std::max(static_cast<double>(tier->chunk_tokens), rule.reserve_min_chunk_tokens) +
+      rule.reserve_per_graph_seq_mib * graph_batch + rule.reserve_per_device_mib * static_cast<double>(device_count);
+  if (device.memory_gib > rule.reserve_floor_above_gib) reserve_mib = std::max(reserve_mib, rule.reserve_floor_mib);
+  // SGLang rounds the fraction to three decimals.
+  return std::round((memory_mib - reserve_mib) / memory_mib * 1000.0) / 1000.0;
+}
+
+EngineSettings ResolvedSettings(const Scenario& s) {
+  const RuntimeProfile& runtime = *s.runtime;
+  const EngineDefaults& defaults = runtime.defaults;
+  EngineSettings settings = s.engine;
+  if (settings.parallel == 0) settings.parallel = s.batch;
+  settings.parallel = std::max(settings.parallel, s.batch);
+  if (!runtime.Takes(kOptionFlashAttention)) settings.flash_attention = defaults.flash_attention;
+  if (settings.memory_utilization == 0 || !runtime.Takes(kOptionMemoryUtilization)) {
+    settings.memory_utilization =
+        s.device ? DefaultUtilization(runtime, *s.device, s.device_count) : runtime.capacity.default_utilization;
+  }
+  const bool large = s.device && LargeBatchDevice(defaults, *s.device);
+  if (settings.max_num_batched_tokens == 0) {
+    settings.max_num_batched_tokens = large ? defaults.large_batched_tokens : defaults.small_batched_tokens;
+  }
+  if (settings.max_num_seqs == 0) settings.max_num_seqs = large ? defaults.large_max_seqs : defaults.small_max_seqs;
+  if (settings.ubatch == 0) {
+    settings.ubatch = defaults.ubatch;
+    for (const EngineDefaults::UbatchTier& tier : defaults.ubatch_tiers) {
+      if (s.context_tokens * settings.parallel > tier.above_tokens) settings.ubatch = tier.ubatch;
+    }
+  }
+  return settings;
+}
+
+double CapacityGib(const Scenario& s) {
+  const RuntimeProfile& runtime = *s.runtime;
+  const double utilization = ResolvedSettings(s).memory_utilization;
+  return utilization * VisibleMemoryGib(runtime, *s.device) - runtime.capacity.margin_gib;
+}
+
+int64_t KvCells(const KvAllocation& allocation, int64_t context_tokens, int64_t tokens_cap) {
+  const int64_t cells = RoundUp(context_tokens, allocation.granule);
+  if (tokens_cap == 0) return cells;
+  const int64_t window = RoundUp(tokens_cap + allocation.window_extra, allocation.granule) +
+                         allocation.window_spare_granules * allocation.granule;
+  return std::min(cells, window);
+}
+
+KvAllocation AllocationOf(const RuntimeProfile& runtime, const EngineSettings& settings) {
+  KvAllocation allocation;
+  allocation.granule = runtime.kv.granule_tokens;
+  allocation.window_spare_granules = runtime.kv.window_spare_granules;
+  switch (runtime.kv.window_extra) {
+    case WindowExtra::kNone:
+      break;
+    case WindowExtra::kUbatch:
+      allocation.window_extra = settings.ubatch;
+      break;
+    case WindowExtra::kBatchedTokensMinusOne:
+      allocation.window_extra = settings.max_num_batched_tokens - 1;
+      break;
+  }
+  return allocation;
+}
+
+WeightParams WeightParamsOf(const ModelSpec& m) {
+  WeightParams params;
+  const double matrix = static_cast<double>(m.vocab_size) * static_cast<double>(m.hidden_size);
+  params.embedding = matrix;
+  params.head = m.tie_word_embeddings ? 0 : matrix;
+  // Routed experts: as the model states them, else from total and active, which differ by the
+  // experts a token does not use, (E − k) of E.
+  if (m.moe && m.moe->expert_params > 0) {
+    params.experts = m.moe->expert_params;
+  } else if (m.moe && m.moe->num_experts > m.moe->experts_per_token) {
+    const double unused_share = static_cast<double>(m.moe->num_experts - m.moe->experts_per_token) /
+                                static_cast<double>(m.moe->num_experts);
+    params.experts = (m.params_total - m.params_active) / unused_share;
+  }
+  params.per_layer_embedding = m.per_layer_embedding_params;
+  const double lookups = params.embedding + params.per_layer_embedding + params.head;
+  params.experts = std::min(params.experts, std::max(0.0, m.params_total - lookups));
+  params.body = std::max(0.0, m.params_total - params.experts - lookups);
+  return params;
+}
+
+WeightBytes WeightBytesOf(const Scenario& s) {
+  const RuntimeProfile& runtime = *s.runtime;
+  const QuantFormat& format = *s.format;
+  WeightBytes bytes;
+  if (runtime.weights.rule == WeightsRule::kFlat) {
+    bytes.device = s.model->params_total * format.bits_per_weight / 8.0;
+    bytes.active = s.model->params_active * format.bits_per_weight / 8.0;
+    return bytes;
+  }
+  const StoredBits& bits = format.stored;
+  const WeightParams p = WeightParamsOf(*s.model);
+  const bool tied = s.model->tie_word_embeddings;
+  const double token_embedding = p.embedding * (tied ? bits.tied : bits.embedding) / 8.0;
+  const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0) : p.head * bits.head / 8.0;
+  const double embedding = token_embedding + p.per_layer_embedding * bits.embedding / 8.0;
+  const double experts = p.experts * bits.experts / 8.0;
+  const double body = p.body * bits.body / 8.0;
+  // With unified memory host RAM is the device's memory: on Apple the mapped file, token
+  // embedding included, is a Metal buffer (gpt-oss-20b: MTL0_Mapped 11,536.18 MiB, the whole
+  // 11.27 GiB file).
+  const bool on_host = runtime.weights.embedding_on_host && !(s.device && s.device->unified_memory);
+  bytes.host = on_host ? embedding : 0.0;
+  bytes.device = body + experts + head + (on_host ? 0.0 : embedding);
+  // Per token: the body, the head and the experts in use (the embedding is one row).
+  const MoeSpec* moe = s.model->moe ? &*s.model->moe : nullptr;
+  const double used = moe && moe->num_experts > 0
+                          ? static_cast<double>(moe->experts_per_token) / static_cast<double>(moe->num_experts)
+                          : 1.0;
+  bytes.active = body + head + experts * used;
+  return bytes;
+}
+
+double ComputeBufferBytes(const Scenario& s, const EngineSettings& settings, int64_t cells, bool with_logits) {
+  const ComputeRule& rule = s.runtime->compute;
+  const double ub = static_cast<double>(std::min(settings.ubatch, std::max<int64_t>(1, s.context_tokens)));
+  const double n = static_cast<double>(cells);
+  const double hidden = static_cast<double>(s.model->hidden_size);
+  const double logits = with_logits ? ub * static_cast<double>(s.model->vocab_size + s.model->hidden_size) * rule.logits : 0;
+  if (settings.flash_attention) return logits + ub * n * rule.fa_mask + ub * hidden * rule.fa_hidden;
+  const double heads = static_cast<double>(s.model->num_attention_heads);
+  return std::max(logits, ub * n * (heads + 1) * rule.scores + ub * hidden * rule.scores_hidden);
+}
+
+double MlpWidth(const ModelSpec& m) {
+  const double hidden = static_cast<double>(m.hidden_size);
+  double attention = 0;
+  for (const LayerGroup& g : m.layer_groups) {
+    const double q = static_cast<double>(g.query_heads * g.query_key_dim);
+    const double o = static_cast<double>(g.query_heads * g.query_value_dim);
+    const double kv = static_cast<double>(g.kv_heads * (g.key_dim + g.value_dim));
+    attention += static_cast<double>(g.layers) * hidden * (q + o + kv);
+  }
+  const WeightParams p = WeightParamsOf(m);
+  const double used = m.moe && m.moe->num_experts > 0 ? static_cast<double>(m.moe->experts_per_token) /
+                                                            static_cast<double>(m.moe->num_experts)
+                                                      : 1.0;
+  const double mlp = p.body + p.experts * used - attention;
+  return std::max(0.0, mlp / static_cast<double>(m.num_hidden_layers) / (3.0 * hidden));
+}
+
+double ActivationGib(const Scenario& s, const EngineSettings& settings) {
+  const ActivationRule& rule = s.runtime->activation;
+  if (rule.forward_bytes == 0 && rule.sampler_bytes == 0) return 0;
+  const double n = static_cast<double>(s.device_count);
+  const double hidden = static_cast<double>(s.model->hidden_size);
+  const double tokens = static_cast<double>(settings.max_num_batched_tokens);
+  const double forward = tokens * (3.0 * MlpWidth(*s.model) / n + 3.0 * hidden) * rule.forward_bytes;
+  const double rows = static_cast<double>(std::min(settings.max_num_seqs, settings.max_num_batched_tokens));
+  const double sampler = rows * static_cast<double>(s.model->vocab_size) * rule.sampler_bytes;
+  return std::max(forward, sampler) / kBytesPerGib + rule.base_gib;
+}
+
+double NonTorchGib(const Scenario& s) {
+  const ActivationRule& rule = s.runtime->activation;
+  return s.device_count > 1 ? rule.non_torch_multi_gib : rule.non_torch_gib;
+}
+
+double GraphsGib(const Scenario& s) {
+  const ActivationRule& rule = s.runtime->activation;
+  const double billions = s.model->params_total / static_cast<double>(s.device_count) / 1e9;
+  return rule.graphs_base_gib + rule.graphs_per_billion_gib * billions;
+}
+
+}  // namespace vramcalc

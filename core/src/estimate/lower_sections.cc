@@ -1,0 +1,99 @@
+// The sections after the simulator (lower_sections.h): built from the resolved scenario and
+// the simulator's figures (io/response_writer.h writes them after it).
+#include "estimate/lower_sections.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "vramcalc/commands.h"
+#include "vramcalc/i18n.h"
+
+namespace vramcalc::internal {
+namespace {
+
+// The hardware table at the scenario's format, context and device count.
+std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request, const Catalog& catalog) {
+  std::vector<const Device*> devices;
+  const auto add = [&devices](const Device* device) {
+    if (std::find(devices.begin(), devices.end(), device) == devices.end()) devices.push_back(device);
+  };
+  for (const std::string& id : catalog.hardware_table) add(catalog.FindDevice(id));
+  for (const std::string& id : request.compare) add(catalog.FindDevice(id));
+  add(s.device);
+  std::vector<HardwareRow> rows;
+  for (const Device* device : devices) {
+    if (!s.runtime->RunsOn(*device)) continue;
+    Scenario row_scenario = s;
+    row_scenario.device = device;
+    const Footprint footprint = FootprintOf(row_scenario);
+    HardwareRow row;
+    row.device = device;
+    row.needed_gib = footprint.per_device_gib();
+    row.capacity_gib = CapacityGib(row_scenario);
+    row.usage_pct = 100.0 * row.needed_gib / row.capacity_gib;
+    row.fit = RateFit(*s.runtime, row.needed_gib, row.capacity_gib);
+    row.decode_tps = DecodeTokensPerSecond(row_scenario, footprint);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Related models: the catalog's nearest in total memory at the same settings and device.
+// (Catalog entries were validated when the catalog was read.)
+std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const Catalog& catalog) {
+  constexpr std::size_t kMaxRelated = 5;
+  struct Ranked {
+    double distance;
+    RelatedModel related;
+    std::size_t index;
+  };
+  std::vector<Ranked> ranked;
+  ranked.reserve(catalog.models.size());
+  for (std::size_t i = 0; i < catalog.models.size(); ++i) {
+    const ModelSpec& other = catalog.models[i];
+    if (other.id == s.model->id) continue;
+    Scenario other_scenario = s;
+    other_scenario.model = &other;
+    const Footprint footprint = FootprintOf(other_scenario);
+    const double other_total = footprint.total_gib();
+    ranked.push_back(Ranked{std::abs(other_total - total_gib),
+                            RelatedModel{&other, other_total,
+                                         RateFit(*s.runtime, footprint.per_device_gib(), CapacityGib(s)),
+                                         other.BeyondMaxPosition(s.context_tokens)},
+                            i});
+  }
+  const std::size_t shown = std::min(kMaxRelated, ranked.size());
+  // Nearest first; ties keep catalog order, as a stable sort would.
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(),
+                    [](const Ranked& a, const Ranked& b) {
+                      return a.distance != b.distance ? a.distance < b.distance : a.index < b.index;
+                    });
+  std::vector<RelatedModel> related;
+  for (std::size_t i = 0; i < shown; ++i) related.push_back(ranked[i].related);
+  return related;
+}
+
+}  // namespace
+
+std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,
+                                        Response& response) {
+  const SimulatorResult& sim = response.simulator;
+  if ((request.sections & kSectionCurve) != 0) response.curve = BuildCurve(s);
+  if ((request.sections & kSectionHardware) != 0) response.hardware = BuildHardware(s, request, catalog);
+  if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
+  if ((request.sections & kSectionCommands) != 0) {
+    response.commands = BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens});
+  }
+  return std::nullopt;
+}
+
+}  // namespace vramcalc::internal
+
+namespace vramcalc {
+
+Result<Response> Evaluate(const Request& request, const Catalog& catalog) {
+  return Evaluate(request, catalog, &internal::BuildLowerSections);
+}
+
+}  // namespace vramcalc

@@ -1,0 +1,35 @@
+// The sections the page draws after the simulator's figures and the matrix: the curve (its
+// plot), the hardware table, the related models, the commands and the model card's
+// checkpoint, Ollama tags and release. They are built here (and written by
+// io/response_writer.h WriteLowerSections), apart from the rest of an answer, so that a program
+// can leave them out: vramcalc.wasm, the module the page's first numbers wait for, calls
+// Evaluate without BuildLowerSections (and answers a request for them with
+// section_unavailable); every other program calls Evaluate(request, catalog), defined in
+// lower_sections.cc with them.
+#ifndef VRAMCALC_SRC_ESTIMATE_LOWER_SECTIONS_H_
+#define VRAMCALC_SRC_ESTIMATE_LOWER_SECTIONS_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/estimate.h"
+#include "vramcalc/evaluate.h"
+
+namespace vramcalc::internal {
+
+inline constexpr uint32_t kLowerSections =
+    kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard;
+
+// Fills the lower sections `response.sections` asks for, the simulator already in `response`
+// (evaluate.h LowerSectionsBuilder).
+std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,
+                                        Response& response);
+
+// Memory and decode against context at CurveContexts (evaluate.cc, beside the simulator).
+std::vector<CurvePoint> BuildCurve(Scenario s);
+
+}  // namespace vramcalc::internal
+
+#endif  // VRAMCALC_SRC_ESTIMATE_LOWER_SECTIONS_H_

@@ -1,0 +1,281 @@
+// The request's fields, read one by one from one table whatever carries them: a JSON object
+// (json_codec.cc, json::Value) or a JavaScript object (the wasm modules' wasm/val_value.h,
+// through Embind). Both value types answer the same questions (type, text, number, elements,
+// members, the value as JSON for a message), so every rule and every message is written once
+// here and a request reads the same either way. A field reader records what is wrong in a
+// Problems and goes on with a harmless value; the request's first problem is the answer.
+#ifndef VRAMCALC_SRC_IO_REQUEST_READER_H_
+#define VRAMCALC_SRC_IO_REQUEST_READER_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/problems.h"
+#include "vramcalc/display.h"
+#include "vramcalc/evaluate.h"
+
+namespace vramcalc::internal {
+
+inline constexpr std::size_t kMaxRequestBytes = 1 << 20;  // 1 MiB; a real request is ~150 bytes
+inline constexpr std::string_view kRequestExample = R"({"model": "glm-4-32b-0414"})";
+// The answer to a request beyond kMaxRequestBytes; `example` shows one of its kind.
+Error RequestTooLarge(std::string_view example = kRequestExample);
+
+// The value as written in the request, for a message (at most 64 bytes, cut at a character).
+std::string Echo(std::string_view source);
+
+// "custom:<memory>:<bandwidth>:<platform>[+unified]:<name>" (errors name the field "device").
+Device CustomDeviceFromText(std::string_view text, Problems& p);
+// A device from its figures, each checked and named by `field` ("device.memory_gib") in
+// messages; `figure` is the number as written.
+double CustomFigure(std::string_view figure, std::string_view field, std::string_view what, double max, Problems& p);
+std::string CustomName(std::string_view name, std::string_view field, Problems& p);
+Platform CustomPlatform(std::string_view id, std::string_view field, Problems& p);
+Device CustomDevice(std::string name, double memory_gib, double bandwidth_gbps, Platform platform, bool unified);
+inline constexpr double kMaxCustomMemoryGib = 16384;
+inline constexpr double kMaxCustomBandwidthGbps = 100000;
+
+// The request fields' names, in kRequestFields' order.
+std::vector<std::string_view> RequestFieldNames();
+// The error for a request field that is not among `names`.
+void FailUnknownField(std::string_view key, std::span<const std::string_view> names, Problems& p);
+
+template <typename Value>
+std::string RequestString(Value value, std::string_view key, Problems& p) {
+  if (!value.IsString()) {
+    p.Fail("invalid_type", std::string(key), std::string(key) + " must be a string, not " + std::string(value.TypeName()) + ".");
+    return "";
+  }
+  return std::string(value.String());
+}
+
+// A positive whole number up to `max`; integral floats (32768.0) are accepted.
+template <typename Value>
+int64_t RequestCount(Value value, std::string_view key, int64_t max, const char* what, Problems& p) {
+  const std::string rule = std::string(key) + " must be a whole number of " + what + " from 1 to " +
+                           FormatGrouped(max);
+  if (!value.IsNumber()) {
+    p.Fail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
+    return 1;
+  }
+  const double number = value.Number();
+  if (!(number >= 1) || number > static_cast<double>(max) || number != std::floor(number)) {
+    p.Fail("invalid_value", std::string(key), rule + "; got " + Echo(value.Source()) + ".");
+    return 1;
+  }
+  return static_cast<int64_t>(number);
+}
+
+// A share above 0 and at most 1.
+template <typename Value>
+double RequestShare(Value value, std::string_view key, Problems& p) {
+  const std::string rule = std::string(key) + " must be a number above 0 and at most 1";
+  if (!value.IsNumber()) {
+    p.Fail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
+    return 1;
+  }
+  const double number = value.Number();
+  if (!(number > 0) || number > 1) {
+    p.Fail("invalid_value", std::string(key), rule + "; got " + Echo(value.Source()) + ".");
+    return 1;
+  }
+  return number;
+}
+
+template <typename Value>
+bool RequestFlag(Value value, std::string_view key, Problems& p) {
+  if (!value.IsBool()) {
+    p.Fail("invalid_type", std::string(key), std::string(key) + " must be true or false, not " + std::string(value.TypeName()) + ".");
+    return false;
+  }
+  return value.Bool();
+}
+
+// "sections": an array of distinct section names (evaluate.h), in any order.
+template <typename Value>
+uint32_t RequestSections(Value value, Problems& p) {
+  const std::string rule = "sections must be an array of " + JoinIds(kSections, "and", false);
+  if (!value.IsArray() || value.size() > std::size(kSectionNames)) {
+    p.Fail("invalid_type", "sections", rule + ", each at most once.");
+    return 0;
+  }
+  uint32_t sections = 0;
+  for (const Value name : value.Children()) {
+    const auto found = name.IsString() ? kSections.Find(name.String()) : std::nullopt;
+    if (!found) {
+      p.Fail("invalid_value", "sections", rule + "; got " + Echo(name.Source()) + ".");
+    } else if (sections & *found) {
+      p.Fail("invalid_value", "sections", rule + ", each at most once.");
+    } else {
+      sections |= *found;
+    }
+  }
+  return sections;
+}
+
+template <typename Value>
+std::vector<std::string> RequestCompare(Value value, Problems& p) {
+  if (!value.IsArray() || value.size() > kMaxCompareDevices) {
+    p.Fail("invalid_type", "compare", "compare must be an array of at most " + std::to_string(kMaxCompareDevices) + " device ids.");
+    return {};
+  }
+  std::vector<std::string> ids;
+  for (const Value id : value.Children()) {
+    if (!id.IsString()) p.Fail("invalid_type", "compare", "compare must hold device ids (strings).");
+    if (id.IsString()) ids.emplace_back(id.String());
+  }
+  return ids;
+}
+
+// A device of one's own as {"name", "memory_gib", "bandwidth_gbps", "platform",
+// "unified_memory"}. A member that is missing is reported and read as absent (whose readers
+// then report nothing more: the first problem is the one reported).
+template <typename Value>
+Device CustomDeviceFromObject(Value object, Problems& p) {
+  const auto member = [object, &p](std::string_view key) {
+    const Value value = object.Find(key);
+    if (!value) p.Fail("missing_field", "device." + std::string(key), "device." + std::string(key) + " is required.");
+    return value;
+  };
+  const auto number = [&](std::string_view key, double max) {
+    const Value value = member(key);
+    const std::string field = "device." + std::string(key);
+    if (value && !value.IsNumber()) p.Fail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
+    if (!value || !value.IsNumber()) return 1.0;
+    return CustomFigure(value.Source(), field, key == "memory_gib" ? "memory (GB)" : "bandwidth (GB/s)", max, p);
+  };
+  const auto text = [&](std::string_view key) {
+    const Value value = member(key);
+    return value ? RequestString(value, "device." + std::string(key), p) : std::string();
+  };
+  const Value unified = object.Find("unified_memory");
+  if (unified && !unified.IsBool()) p.Fail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
+  return CustomDevice(CustomName(text("name"), "device.name", p), number("memory_gib", kMaxCustomMemoryGib),
+                      number("bandwidth_gbps", kMaxCustomBandwidthGbps), CustomPlatform(text("platform"), "device.platform", p),
+                      unified && unified.IsBool() && unified.Bool());
+}
+
+// A model given as an object: a config.json, which the value type's reader turns into the
+// request's custom model (json_codec.cc for JSON; in the wasm modules, wasm/val_value.h).
+template <typename Value>
+struct ModelObject {
+  static void Read(Value value, Request& out, Problems& p);
+};
+
+template <typename Value>
+void ReadDeviceField(Value value, Request& out, Problems& p) {
+  if (value.IsNull()) return;
+  if (value.IsObject()) {
+    out.custom_device = CustomDeviceFromObject(value, p);
+  } else {
+    const std::string id = RequestString(value, "device", p);
+    if (id.starts_with(std::string(kCustomDeviceId) + ":")) out.custom_device = CustomDeviceFromText(id, p);
+  }
+  out.device = std::string(out.custom_device ? kCustomDeviceId : std::string_view(value.IsString() ? value.String() : ""));
+}
+
+template <typename Value>
+void ReadModelField(Value value, Request& out, Problems& p) {
+  if (value.IsObject()) {
+    ModelObject<Value>::Read(value, out, p);  // bring your own model: a config.json
+  } else if (!value.IsString()) {
+    p.Fail("invalid_type", "model",
+           "model must be a catalog id such as \"" + std::string(kDefaultModelId) +
+               "\" or a config.json object, not " + std::string(value.TypeName()) + ".");
+  } else {
+    out.model = std::string(value.String());
+  }
+}
+
+// One reader per request field, in kRequestFields' order (checked below).
+template <typename Value>
+struct FieldReader {
+  std::string_view name;
+  void (*read)(Value value, Request& out, Problems& p);
+};
+template <typename Value>
+inline constexpr FieldReader<Value> kFieldReaders[] = {
+    {"model", ReadModelField<Value>},
+    {"format", [](Value v, Request& r, Problems& p) { r.format = RequestString(v, "format", p); }},
+    {"context", [](Value v, Request& r, Problems& p) {
+       r.context_tokens = RequestCount(v, "context", kMaxRequestContextTokens, "tokens", p);
+     }},
+    {"batch", [](Value v, Request& r, Problems& p) {
+       r.batch = RequestCount(v, "batch", kMaxRequestBatch, "concurrent sequences", p);
+     }},
+    {"kv_dtype", [](Value v, Request& r, Problems& p) { r.kv_dtype = RequestString(v, "kv_dtype", p); }},
+    {"device", ReadDeviceField<Value>},
+    {"device_count", [](Value v, Request& r, Problems& p) {
+       r.device_count = RequestCount(v, "device_count", kMaxDeviceCount, "devices in tensor parallel", p);
+     }},
+    {"compare", [](Value v, Request& r, Problems& p) { r.compare = RequestCompare(v, p); }},
+    {"runtime", [](Value v, Request& r, Problems& p) { r.runtime = RequestString(v, "runtime", p); }},
+    {"memory_utilization", [](Value v, Request& r, Problems& p) {
+       r.memory_utilization = RequestShare(v, "memory_utilization", p);
+     }},
+    {"max_num_batched_tokens", [](Value v, Request& r, Problems& p) {
+       r.max_num_batched_tokens = RequestCount(v, "max_num_batched_tokens", kMaxRequestBatchedTokens, "tokens", p);
+     }},
+    {"ubatch", [](Value v, Request& r, Problems& p) {
+       r.ubatch = RequestCount(v, "ubatch", kMaxRequestBatchedTokens, "tokens", p);
+     }},
+    {"flash_attention", [](Value v, Request& r, Problems& p) { r.flash_attention = RequestFlag(v, "flash_attention", p); }},
+    {"parallel", [](Value v, Request& r, Problems& p) { r.parallel = RequestCount(v, "parallel", kMaxRequestBatch, "slots", p); }},
+    {"sections", [](Value v, Request& r, Problems& p) { r.sections = RequestSections(v, p); }},
+};
+
+template <typename Value>
+constexpr bool ReadersMatchFields() {
+  if (std::size(kFieldReaders<Value>) != std::size(kRequestFields)) return false;
+  for (std::size_t i = 0; i < std::size(kFieldReaders<Value>); ++i) {
+    if (kFieldReaders<Value>[i].name != kRequestFields[i].name) return false;
+  }
+  return true;
+}
+
+// Rejects a field of `request` (an object of Value's kind) that is not among `names`.
+template <typename Object>
+void RejectUnknown(const Object& request, std::span<const std::string_view> names, Problems& p) {
+  for (const auto member : request.Children()) {
+    if (std::find(names.begin(), names.end(), member.Key()) == names.end()) return FailUnknownField(member.Key(), names, p);
+  }
+}
+
+// Reads every field `request` has into `out`, in kRequestFields' order; `model`, when given,
+// stands for the request's model field (a config.json given beside the request).
+template <typename Value, typename Object>
+void ReadPresent(const Object& request, Request& out, Problems& p, Value model = Value()) {
+  static_assert(ReadersMatchFields<Value>(), "every request field (evaluate.h) needs its reader, in order");
+  for (const FieldReader<Value>& reader : kFieldReaders<Value>) {
+    const Value found = reader.name == "model" && model ? model : request.Find(reader.name);
+    if (found) reader.read(found, out, p);
+  }
+}
+
+// A request's fields; `config`, when given, is the model (a config.json beside the request).
+template <typename Value, typename Object>
+Result<Request> ReadRequest(const Object& request, Value config = Value()) {
+  Problems problems;
+  RejectUnknown(request, RequestFieldNames(), problems);
+  if (problems) return problems.first();
+  if (config && request.Find("model")) {
+    return Error{"invalid_value", "Give the model either as a config.json or in the request, not both.", "model"};
+  }
+  if (!config && !request.Find("model")) {
+    return Error{"missing_field", "model is required, e.g. \"" + std::string(kDefaultModelId) + "\".", "model"};
+  }
+  Request parsed;
+  ReadPresent(request, parsed, problems, config);
+  if (problems) return problems.first();
+  return parsed;
+}
+
+}  // namespace vramcalc::internal
+
+#endif  // VRAMCALC_SRC_IO_REQUEST_READER_H_

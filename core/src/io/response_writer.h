@@ -1,0 +1,484 @@
+// The core's answers written through any writer of field_writer.h: the response (with the
+// sections after the matrix that estimate/lower_sections.h builds), errors, the sweep and the catalog's listings. Models
+// and devices are written by their schema (schema.h); the response one section at a time. The
+// CLI writes JSON text (JsonWriter, json_output.cc), the wasm modules JavaScript objects
+// (wasm/val_writer.h); either way no tree is built on the way out.
+#ifndef VRAMCALC_SRC_IO_RESPONSE_WRITER_H_
+#define VRAMCALC_SRC_IO_RESPONSE_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "estimate/lower_sections.h"
+#include "io/schema_writer.h"
+#include "vramcalc/commands.h"
+#include "vramcalc/catalog.h"
+#include "vramcalc/evaluate.h"
+#include "vramcalc/i18n.h"
+#include "vramcalc/json_codec.h"
+#include "vramcalc/quant_format.h"
+#include "vramcalc/runtime_profile.h"
+
+namespace vramcalc::internal {
+
+// The start of every answer: {"ok": …, "schema": …
+template <typename W>
+void BeginAnswer(W& w, bool ok) {
+  w.BeginObject();
+  w.Field("ok", ok);
+  w.Field("schema", int64_t{kSchemaVersion});
+}
+
+// [ids] of `items`, each written by `id_of`.
+template <typename W, typename Items, typename IdOf>
+void IdArray(W& w, std::string_view key, const Items& items, IdOf id_of) {
+  w.Key(key);
+  w.BeginArray();
+  for (const auto& item : items) w.Value(std::string_view(id_of(item)));
+  w.EndArray();
+}
+
+// A decode rule and its error on its calibration rows (estimation model section 6).
+template <typename W>
+void WriteDecodeRule(W& w, const DecodeRule& rule) {
+  w.BeginObject();
+  w.Field("platform", kPlatforms.Id(rule.platform));
+  w.Field("class", rule.device_class ? kDeviceClasses.Id(*rule.device_class) : std::string_view("any"));
+  w.Field("unified_memory", kTristates.Id(rule.unified_memory));
+  w.Field("from_bandwidth_gbps", rule.from_bandwidth_gbps);
+  w.Field("moe", kTristates.Id(rule.moe));
+  w.Field("efficiency", rule.efficiency);
+  w.Field("t0_ms_per_32_layers", rule.t0_ms_per_32_layers);
+  w.Field("points", static_cast<int64_t>(rule.error.points));
+  w.Field("median_error_pct", rule.error.median_pct);
+  w.Field("p90_error_pct", rule.error.p90_pct);
+  w.Field("worst_error_pct", rule.error.worst_pct);
+  w.EndObject();
+}
+
+// The engine profiles' figures (core/ESTIMATION.md section 5): capacity, host RAM, the overhead by
+// source, the KV pool and the settings the estimate ran with.
+template <typename W>
+void WriteEngineFigures(W& w, const SimulatorResult& s) {
+  w.Field("capacity_gib", s.capacity_gib);
+  w.Field("visible_gib", s.visible_gib);
+  w.Field("host_gib", s.host_gib);
+  w.Field("bits_per_weight", s.bits_per_weight);
+  const OverheadParts& parts = s.overhead_parts;
+  w.Key("overhead_parts");
+  w.BeginObject();
+  w.Field("runtime", parts.runtime_gib);
+  w.Field("slack", parts.slack_gib);
+  w.Field("workspace", parts.workspace_gib);
+  w.Field("tensor_parallel", parts.tensor_parallel_gib);
+  w.Field("compute", parts.compute_gib);
+  w.Field("activation", parts.activation_gib);
+  w.Field("non_torch", parts.non_torch_gib);
+  w.Field("graphs", parts.graphs_gib);
+  w.Field("main_device_extra", s.main_device_extra_gib);
+  w.EndObject();
+  // What the engine logs as "Available KV cache memory" and "GPU KV cache size: N tokens".
+  w.Key("kv_pool_gib");
+  if (s.kv_pool) w.Value(s.kv_pool->gib); else w.Null();
+  w.Key("kv_pool_tokens");
+  if (s.kv_pool) w.Value(s.kv_pool->tokens); else w.Null();
+  w.Key("decode_rule");
+  if (s.decode_rule) WriteDecodeRule(w, *s.decode_rule); else w.Null();
+  const EngineSettings& e = s.engine;
+  w.Key("engine");
+  w.BeginObject();
+  w.Field("memory_utilization", e.memory_utilization);
+  w.Field("max_num_batched_tokens", e.max_num_batched_tokens);
+  w.Field("max_num_seqs", e.max_num_seqs);
+  w.Field("ubatch", e.ubatch);
+  w.Field("flash_attention", e.flash_attention);
+  w.Field("parallel", e.parallel);
+  w.EndObject();
+}
+
+template <typename W>
+void WriteSimulator(W& w, const SimulatorResult& s) {
+  w.Key("simulator");
+  w.BeginObject();
+  w.Field("device", s.device->id);
+  w.Field("device_name", s.device->name);
+  w.Field("memory_gib", s.device->memory_gib);
+  w.Field("bandwidth_gbps", s.device->bandwidth_gbps);
+  w.Field("device_platform", kPlatforms.Id(s.device->platform));
+  w.Field("device_class", kDeviceClasses.Id(s.device->device_class));
+  w.Field("unified_memory", s.device->unified_memory);
+  w.Field("runtime", s.runtime);
+  w.Field("format", s.format->id);
+  w.Field("kv_dtype", s.kv_dtype->id);
+  w.Field("context", s.context_tokens);
+  w.Field("batch", s.batch);
+  w.Field("device_count", s.device_count);
+  w.Field("weights_gib", s.weights_gib);
+  w.Field("kv_cache_gib", s.kv_cache_gib);
+  w.Field("state_gib", s.state_gib);
+  w.Field("overhead_gib", s.overhead_gib);
+  w.Field("total_gib", s.total_gib);
+  w.Field("per_device_gib", s.per_device_gib);
+  w.Key("share_pct");
+  w.BeginObject();
+  w.Field("weights", s.share_weights_pct);
+  w.Field("kv_cache", s.share_kv_cache_pct);
+  w.Field("state", s.share_state_pct);
+  w.Field("overhead", s.share_overhead_pct);
+  w.EndObject();
+  w.Field("usage_pct", s.usage_pct);
+  w.Field("fit", kFits.Id(s.fit));
+  w.Field("decode_tps", s.decode_tps);
+  w.Field("max_context", s.max_context_tokens);
+  w.Field("max_context_capped", s.max_context_capped);
+  w.Field("kv_naive_mha_gib", s.kv_naive_mha_gib);
+  w.Field("kv_saving_pct", s.kv_saving_pct);
+  w.Field("kv_compression", kKvCompressions.Id(s.kv_compression));
+  WriteEngineFigures(w, s);
+  w.EndObject();
+}
+
+template <typename W>
+void WriteMatrix(W& w, const std::vector<MatrixRow>& matrix) {
+  w.Key("matrix");
+  w.BeginArray();
+  for (const MatrixRow& row : matrix) {
+    w.BeginObject();
+    w.Field("format", row.format->id);
+    w.Field("label", row.format->label);
+    w.Field("bpw", row.bits_per_weight);
+    w.Field("weights_gib", row.weights_gib);
+    w.Key("total_gib");
+    w.BeginObject();
+    for (std::size_t i = 0; i < std::size(kMatrixContexts); ++i) {
+      w.Field(std::to_string(kMatrixContexts[i].tokens), row.total_gib[i]);
+    }
+    w.EndObject();
+    w.Key("recommended_device");
+    if (row.recommended) {
+      w.Value(std::string_view(row.recommended->device->id));
+    } else {
+      w.Null();
+    }
+    w.Field("recommended_device_count", row.recommended ? row.recommended->device_count : int64_t{0});
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+
+template <typename W>
+void WriteDevices(W& w, const Catalog& catalog) {
+  w.BeginArray();
+  for (const Device& device : catalog.devices) SchemaWriter<W>(w).Write(device);
+  w.EndArray();
+}
+
+// One runtime profile for the page: what it runs, on what, and the options it takes.
+template <typename W>
+void WriteRuntime(W& w, const RuntimeProfile& profile) {
+  w.BeginObject();
+  w.Field("id", profile.id);
+  w.Field("models", profile.models);
+  IdArray(w, "formats", profile.formats, [](std::string_view id) { return id; });
+  w.Field("default_format", profile.default_format);
+  IdArray(w, "kv_dtypes", profile.kv_dtypes, [](std::string_view id) { return id; });
+  w.Key("runs_on");
+  w.BeginArray();
+  for (const auto& entry : kPlatforms.entries()) {
+    if (profile.RunsOn(entry.value)) w.Value(entry.id);
+  }
+  w.EndArray();
+  w.Field("multi_device", profile.multi_device);
+  w.Key("decode");  // the generated error table: every rule with its error on its calibration rows
+  w.BeginArray();
+  for (const DecodeRule& rule : profile.decode) WriteDecodeRule(w, rule);
+  w.EndArray();
+  w.Field("kv_pool", profile.kv_pool);
+  w.Key("options");
+  w.BeginArray();
+  for (const auto& entry : kEngineOptions.entries()) {
+    if (profile.Takes(entry.value)) w.Value(entry.id);
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+// The tables the page's selectors and link checks read: formats, KV types, runtime profiles.
+template <typename W>
+void WriteTables(W& w) {
+  w.Key("formats");
+  w.BeginArray();
+  for (const QuantFormat& f : QuantFormats()) {
+    w.BeginObject();
+    w.Field("id", f.id);
+    w.Field("label", f.label);
+    w.Field("bpw", f.bits_per_weight);
+    w.Field("moe_only", f.moe_only);
+    w.Field("source", f.source);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("kv_dtypes");
+  w.BeginArray();
+  for (const KvDtype& k : KvDtypes()) {
+    w.BeginObject();
+    w.Field("id", k.id);
+    w.Field("label", k.label);
+    w.Field("bytes_per_element", k.bytes_per_element);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("runtimes");
+  w.BeginArray();
+  for (const RuntimeProfile& profile : RuntimeProfiles()) WriteRuntime(w, profile);
+  w.EndArray();
+}
+
+// The request's vocabulary for the page: field names, sections, contexts, defaults, limits.
+template <typename W>
+void WriteRequestVocabulary(W& w) {
+  w.Key("request_fields");
+  w.BeginArray();
+  for (const RequestField& field : kRequestFields) {
+    w.BeginObject();
+    w.Field("name", field.name);
+    w.Field("short_name", field.short_name);
+    w.EndObject();
+  }
+  w.EndArray();
+  IdArray(w, "sections", kSections.entries(), [](const auto& entry) { return entry.id; });
+  w.Key("context_sections");
+  w.BeginArray();
+  for (const auto& entry : kSections.entries()) {
+    if (kContextSections & entry.value) w.Value(entry.id);
+  }
+  w.EndArray();
+  w.Key("matrix_contexts");
+  w.BeginArray();
+  for (const MatrixContext& context : kMatrixContexts) {
+    w.BeginObject();
+    w.Field("tokens", context.tokens);
+    w.Field("label", context.label);
+    w.EndObject();
+  }
+  w.EndArray();
+  const Request defaults;
+  w.Key("defaults");
+  w.BeginObject();
+  w.Field("model", defaults.model);
+  w.Field("format", kDefaultFormatId);
+  w.Field("context", defaults.context_tokens);
+  w.Field("batch", defaults.batch);
+  w.Field("kv_dtype", defaults.kv_dtype);
+  w.Field("runtime", defaults.runtime);
+  w.Field("lang", kLangs.Id(Lang::kDe));
+  w.EndObject();
+  w.Key("limits");
+  w.BeginObject();
+  w.Field("max_context", kMaxRequestContextTokens);
+  w.Field("max_batch", kMaxRequestBatch);
+  w.Field("max_device_count", kMaxDeviceCount);
+  w.Field("max_batched_tokens", kMaxRequestBatchedTokens);
+  w.Field("max_compare", static_cast<int64_t>(kMaxCompareDevices));
+  w.EndObject();
+}
+
+// The UI strings of a language, where a program carries them: the CLI's BuiltinStrings; the
+// wasm modules carry none (the page loads each language's table from i18n/<lang>.json when it
+// first speaks it) and link no table for them.
+using StringsOf = const Strings& (*)(Lang lang);
+
+// The languages, and the UI strings `strings` gives (none when null).
+template <typename W>
+void WriteStrings(W& w, StringsOf strings) {
+  w.Key("langs");
+  w.BeginArray();
+  for (const auto& entry : kLangs.entries()) w.Value(entry.id);
+  w.EndArray();
+  w.Key("strings");
+  w.BeginObject();
+  for (const auto& entry : kLangs.entries()) {
+    if (strings == nullptr || strings(entry.value).texts().empty()) continue;
+    w.Key(entry.id);
+    w.BeginObject();
+    for (const auto& [key, value] : strings(entry.value).texts()) w.Field(key, value);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+
+// Every catalog model as the response's "model" object, in an array; every device.
+template <typename W>
+void WriteModelsArray(W& w, const Catalog& catalog) {
+  w.BeginArray();
+  for (const ModelSpec& model : catalog.models) SchemaWriter<W>(w).Write(model);
+  w.EndArray();
+}
+
+// What the page needs for its selectors and links (json_codec.h CatalogJson), with the UI strings
+// of `strings`.
+template <typename W>
+void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings) {
+  BeginAnswer(w, true);
+  // The selectors need a model's id, name and family; its card comes with each evaluate().
+  w.Key("models");
+  w.BeginArray();
+  for (const ModelSpec& model : catalog.models) {
+    w.BeginObject();
+    w.Field("id", model.id);
+    w.Field("name", model.name);
+    w.Field("family", model.family);
+    w.Field("params_total", model.params_total);
+    w.Field("moe", model.moe.has_value());  // formats that quantize experts need one
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("devices");
+  WriteDevices(w, catalog);
+  WriteTables(w);
+  w.Field("recommendation_ladder", catalog.recommendation_ladder);
+  w.Field("hardware_table", catalog.hardware_table);
+  WriteRequestVocabulary(w);
+  WriteStrings(w, strings);
+  w.EndObject();
+}
+
+// {"ok": false, "schema", "error": {"code", "message", "field"}}.
+template <typename W>
+void WriteError(W& w, const Error& error) {
+  BeginAnswer(w, false);
+  w.Key("error");
+  w.BeginObject();
+  w.Field("code", error.code);
+  w.Field("message", error.message);
+  w.Field("field", error.field);
+  w.EndObject();
+  w.EndObject();
+}
+
+// ---- the sections after the matrix (estimate/lower_sections.h builds them) ----------------------
+
+template <typename W>
+void WriteCurve(W& w, const std::vector<CurvePoint>& curve) {
+  w.Objects("curve", curve, [&w](const CurvePoint& point) {
+    w.Field("context", point.context_tokens);
+    w.Field("kv_cache_gib", point.kv_cache_gib);
+    w.Field("total_gib", point.total_gib);
+    w.Field("decode_tps", point.decode_tps);
+  });
+}
+
+template <typename W>
+void WriteDeviceRef(W& w, const Device& device) {
+  w.Field("device", device.id);
+  w.Field("name", device.name);
+  w.Field("memory_gib", device.memory_gib);
+  w.Field("bandwidth_gbps", device.bandwidth_gbps);
+}
+
+template <typename W>
+void WriteHardware(W& w, const std::vector<HardwareRow>& rows) {
+  w.Objects("hardware", rows, [&w](const HardwareRow& row) {
+    WriteDeviceRef(w, *row.device);
+    w.Field("needed_gib", row.needed_gib);
+    w.Field("capacity_gib", row.capacity_gib);
+    w.Field("usage_pct", row.usage_pct);
+    w.Field("fit", kFits.Id(row.fit));
+    w.Field("decode_tps", row.decode_tps);
+  });
+}
+
+template <typename W>
+void WriteRelated(W& w, const std::vector<RelatedModel>& related) {
+  w.Objects("related", related, [&w](const RelatedModel& row) {
+    w.Field("id", row.model->id);
+    w.Field("name", row.model->name);
+    w.Field("params_total", row.model->params_total);
+    w.Field("total_gib", row.total_gib);
+    w.Field("fit", kFits.Id(row.fit));
+    w.Field("max_position", row.model->max_position_embeddings);
+    w.Field("beyond_max_position", row.beyond_max_position);
+  });
+}
+
+template <typename W>
+void WriteCommands(W& w, const std::vector<Command>& commands) {
+  w.Objects("commands", commands, [&w](const Command& command) {
+    w.Field("id", command.id);
+    w.Field("engine", command.engine);
+    w.Field("title", command.title);
+    w.Field("language", command.language);
+    w.Field("text", command.text);
+  });
+}
+
+// Writes the lower sections `response.sections` asks for, in the answer's order (after the
+// matrix).
+template <typename W>
+void WriteLowerSections(W& w, const Response& response) {
+  if ((response.sections & kSectionCurve) != 0) WriteCurve(w, response.curve);
+  if ((response.sections & kSectionHardware) != 0) WriteHardware(w, response.hardware);
+  if ((response.sections & kSectionRelated) != 0) WriteRelated(w, response.related);
+  if ((response.sections & kSectionCommands) != 0) WriteCommands(w, response.commands);
+  if ((response.sections & kSectionCard) != 0) {
+    w.Key("card");
+    SchemaWriter<W>(w, Fields::kCard).Write(response.model);
+  }
+}
+
+// The response's sections; those after the matrix by `write_lower` (WriteLowerSections), which a
+// program without them (vramcalc.wasm) leaves null: its Evaluate never fills them.
+template <typename W>
+void WriteResponse(W& w, const Response& response, void (*write_lower)(W&, const Response&)) {
+  BeginAnswer(w, true);
+  const auto wanted = [&response](uint32_t section) { return (response.sections & section) != 0; };
+  if (wanted(kSectionModel)) {
+    w.Key("model");
+    SchemaWriter<W>(w, Fields::kNotCard).Write(response.model);
+  }
+  if (wanted(kSectionSimulator)) WriteSimulator(w, response.simulator);
+  if (wanted(kSectionMatrix)) WriteMatrix(w, response.matrix);
+  if (write_lower != nullptr) write_lower(w, response);
+  w.EndObject();
+}
+
+// The sweep's answer (json_codec.h SweepJson): the cells as flat arrays.
+template <typename W>
+void WriteSweep(W& w, const SweepResult& sweep) {
+  BeginAnswer(w, true);
+  w.Field("context", sweep.request.context_tokens);
+  w.Field("batch", sweep.request.batch);
+  w.Field("kv_dtype", sweep.request.kv_dtype);
+  w.Field("runtime", sweep.request.runtime);
+  w.Field("device_count", sweep.request.device_count);
+  IdArray(w, "models", sweep.models, [](const ModelSpec* m) { return std::string_view(m->id); });
+  w.Key("max_position");  // each model's own maximum context
+  w.BeginArray();
+  for (const ModelSpec* model : sweep.models) w.Value(model->max_position_embeddings);
+  w.EndArray();
+  IdArray(w, "formats", sweep.formats, [](const QuantFormat* f) { return f->id; });
+  IdArray(w, "devices", sweep.devices, [](const Device* d) { return std::string_view(d->id); });
+  IdArray(w, "fit_ids", kFits.entries(), [](const auto& entry) { return entry.id; });
+  // One array per figure, each number of the cells at once (numbers of type `of`'s result).
+  const auto column = [&](std::string_view key, auto of) {
+    std::vector<decltype(of(SweepCell{}))> numbers;
+    numbers.reserve(sweep.cells.size());
+    for (const SweepCell& cell : sweep.cells) numbers.push_back(of(cell));
+    w.Numbers(key, numbers);
+  };
+  column("total_gib", [](const SweepCell& c) { return c.total_gib; });
+  column("fit", [](const SweepCell& c) { return int64_t{static_cast<int>(c.fit)}; });
+  column("decode_tps", [](const SweepCell& c) { return c.decode_tps; });
+  column("max_context", [](const SweepCell& c) { return c.max_context_tokens; });
+  // 1: memory would allow more than the model's maximum.
+  column("max_context_capped", [](const SweepCell& c) { return int64_t{c.max_context_capped ? 1 : 0}; });
+  w.EndObject();
+}
+
+}  // namespace vramcalc::internal
+
+#endif  // VRAMCALC_SRC_IO_RESPONSE_WRITER_H_

@@ -1,9 +1,0 @@
-#include "json_writer.h"
-
-#include <nlohmann/json.hpp>
-
-namespace vramcalc::internal {
-
-void AppendNumber(std::string& out, double number) { out += nlohmann::json(number).dump(); }
-
-}  // namespace vramcalc::internal

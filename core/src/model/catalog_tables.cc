@@ -1,0 +1,102 @@
+#include "model/catalog_tables.h"
+
+#include <string>
+#include <vector>
+
+#include "model/builtin_data.h"
+#include "model/small_sort.h"
+
+namespace vramcalc::internal {
+
+namespace {
+
+std::string Text(const char* text) { return std::string(text); }
+
+std::vector<std::string> Texts(std::span<const std::string_view> texts) {
+  return std::vector<std::string>(texts.begin(), texts.end());
+}
+
+std::vector<Source> Sources(std::span<const SourceRow> rows) {
+  std::vector<Source> sources;
+  sources.reserve(rows.size());
+  for (const SourceRow& row : rows) sources.push_back(Source{.what = Text(row.what), .url = Text(row.url)});
+  return sources;
+}
+
+std::vector<LayerGroup> LayerGroups(std::span<const LayerGroupRow> rows) {
+  std::vector<LayerGroup> groups;
+  groups.reserve(rows.size());
+  for (const LayerGroupRow& row : rows) {
+    groups.push_back(LayerGroup{.kind = row.kind, .layers = row.layers, .kv_heads = row.kv_heads, .key_dim = row.key_dim,
+                                .value_dim = row.value_dim, .index_dim = row.index_dim, .window_tokens = row.window_tokens,
+                                .compress_ratio = row.compress_ratio, .state_elements = row.state_elements,
+                                .query_heads = row.query_heads, .query_key_dim = row.query_key_dim,
+                                .query_value_dim = row.query_value_dim});
+  }
+  return groups;
+}
+
+}  // namespace
+
+ModelSpec ModelFromRow(const ModelRow& row) {
+  return ModelSpec{
+      .id = Text(row.id),
+      .name = Text(row.name),
+      .family = Text(row.family),
+      .checkpoint = Text(row.checkpoint),
+      .ollama_tag = Text(row.ollama_tag),
+      .ollama_tag_weights = Text(row.ollama_tag_weights),
+      .checkpoint_format = Text(row.checkpoint_format),
+      .license = Text(row.license),
+      .release = Text(row.release),
+      .topology = row.topology,
+      .attention = row.attention,
+      .params_total = row.params_total,
+      .params_active = row.params_active,
+      .per_layer_embedding_params = row.per_layer_embedding_params,
+      .params_formula = Text(row.params_formula),
+      .num_hidden_layers = row.num_hidden_layers,
+      .hidden_size = row.hidden_size,
+      .num_attention_heads = row.num_attention_heads,
+      .num_key_value_heads = row.num_key_value_heads,
+      .head_dim = row.head_dim,
+      .vocab_size = row.vocab_size,
+      .tie_word_embeddings = row.tie_word_embeddings,
+      .max_position_embeddings = row.max_position_embeddings,
+      .layer_groups = LayerGroups(row.layer_groups),
+      .moe = row.moe,
+      .sources = Sources(row.sources),
+  };
+}
+
+Device DeviceFromRow(const DeviceRow& row) {
+  return Device{
+      .id = Text(row.id),
+      .name = Text(row.name),
+      .memory_gib = row.memory_gib,
+      .bandwidth_gbps = row.bandwidth_gbps,
+      .device_class = row.device_class,
+      .vendor = row.vendor,
+      .platform = row.platform,
+      .unified_memory = row.unified_memory,
+      .source = Text(row.source),
+  };
+}
+
+Catalog CatalogFromTables(const CatalogTables& tables) {
+  // The rows sorted for listing, not the models: a ModelSpec moves a dozen strings and vectors.
+  std::vector<const ModelRow*> rows;
+  rows.reserve(tables.models.size());
+  for (const ModelRow& row : tables.models) rows.push_back(&row);
+  StableSortSmall(rows.begin(), rows.end(), [](const ModelRow* a, const ModelRow* b) { return ListedBefore(*a, *b); });
+  Catalog catalog;
+  catalog.models.reserve(rows.size());
+  for (const ModelRow* row : rows) catalog.models.push_back(ModelFromRow(*row));
+  catalog.devices.reserve(tables.devices.size());
+  for (const DeviceRow& row : tables.devices) catalog.devices.push_back(DeviceFromRow(row));
+  catalog.recommendation_ladder = Texts(tables.recommendation_ladder);
+  catalog.hardware_table = Texts(tables.hardware_table);
+  return catalog;
+}
+
+}  // namespace vramcalc::internal

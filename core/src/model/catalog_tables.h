@@ -1,0 +1,107 @@
+// The built-in catalog as constants: the tables that core/catalog_source.mjs writes from assets/
+// into each program's generated catalog source, which BuiltinCatalog() copies into a Catalog once.
+// Constant tables are data in the program: the same catalog built by code instead (a ModelSpec
+// designated initializer per model, run once) made vramcalc.wasm 6.2 KiB gzip larger still
+// (51,858 against 45,489 B; 40,837 with the binary format these replace).
+//
+// Each row has its struct's members (model_spec.h, device.h, catalog.h), by the same names, in the
+// same order and with the same defaults, as constants: a C string for std::string,
+// std::span for std::vector, and whole numbers in 32 bits (every catalog count fits; half the
+// bytes of a row's numbers, most of them small, which vramcalc.wasm downloads before the first
+// numbers). MoeSpec is a constant already and used as it is.
+// So the generator's designated initializers are the structs' own, and the compiler checks them
+// against these rows; CatalogFromTables copies every member (tests/core/builtin_data_test.cc: the
+// copy of each row equals what ParseCatalog reads from assets/, and a default row copies to a
+// default struct).
+#ifndef VRAMCALC_SRC_MODEL_CATALOG_TABLES_H_
+#define VRAMCALC_SRC_MODEL_CATALOG_TABLES_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/device.h"
+#include "vramcalc/model_spec.h"
+
+namespace vramcalc::internal {
+
+struct SourceRow {
+  const char* what = "";
+  const char* url = "";
+};
+
+struct LayerGroupRow {
+  LayerKind kind = LayerKind::kFull;
+  int32_t layers = 0;
+  int32_t kv_heads = 0;
+  int32_t key_dim = 0;
+  int32_t value_dim = 0;
+  int32_t index_dim = 0;
+  int32_t window_tokens = 0;
+  int32_t compress_ratio = 0;
+  int32_t state_elements = 0;
+  int32_t query_heads = 0;
+  int32_t query_key_dim = 0;
+  int32_t query_value_dim = 0;
+};
+
+struct ModelRow {
+  const char* id = "";
+  const char* name = "";
+  const char* family = "";
+  const char* checkpoint = "";
+  const char* ollama_tag = "";
+  const char* ollama_tag_weights = "Q4_K_M";
+  const char* checkpoint_format = "";
+  const char* license = "";
+  const char* release = "";
+  Topology topology = Topology::kDense;
+  Attention attention = Attention::kGqa;
+  double params_total = 0;
+  double params_active = 0;
+  double per_layer_embedding_params = 0;
+  const char* params_formula = "";
+  int32_t num_hidden_layers = 0;
+  int32_t hidden_size = 0;
+  int32_t num_attention_heads = 0;
+  int32_t num_key_value_heads = 0;
+  int32_t head_dim = 0;
+  int32_t vocab_size = 0;
+  bool tie_word_embeddings = false;
+  int32_t max_position_embeddings = 0;
+  std::span<const LayerGroupRow> layer_groups;
+  std::optional<MoeSpec> moe;
+  std::span<const SourceRow> sources;
+};
+
+struct DeviceRow {
+  const char* id = "";
+  const char* name = "";
+  double memory_gib = 0;
+  double bandwidth_gbps = 0;
+  DeviceClass device_class = DeviceClass::kConsumer;
+  Vendor vendor = Vendor::kNvidia;
+  Platform platform = Platform::kCuda;
+  bool unified_memory = false;
+  const char* source = "";
+};
+
+struct CatalogTables {
+  std::span<const ModelRow> models;
+  std::span<const DeviceRow> devices;
+  std::span<const std::string_view> recommendation_ladder;
+  std::span<const std::string_view> hardware_table;
+};
+
+// One row as its struct.
+ModelSpec ModelFromRow(const ModelRow& row);
+Device DeviceFromRow(const DeviceRow& row);
+
+// The catalog the tables hold, its models sorted for listing (ListedBefore).
+Catalog CatalogFromTables(const CatalogTables& tables);
+
+}  // namespace vramcalc::internal
+
+#endif  // VRAMCALC_SRC_MODEL_CATALOG_TABLES_H_

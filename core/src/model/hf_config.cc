@@ -1,0 +1,899 @@
+// Hugging Face config.json → ModelSpec, parsed by nlohmann/json and read through json_value.h.
+//
+// Every supported model_type is a row of kModelTypes: which rule finds its windowed layers,
+// how its experts are named and sized, whether its attention is a latent (MLA), its embedding
+// default and transformers' defaults for fields it may omit. The shared code reads the common
+// fields, turns the row's findings into layer groups and counts the parameters; a new model
+// type is a row (and, for a new arrangement, one rule function), never a branch here.
+#include "vramcalc/hf_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/hf_config_internal.h"
+#include "io/json_value.h"  // up a layer: a config.json is JSON text, read at the edge
+#include "model/problems.h"
+#include "vramcalc/display.h"
+#include "vramcalc/vocab.h"
+
+namespace vramcalc {
+namespace {
+
+using json::Value;
+
+Value NoDefaults();
+
+// Field access with the config's own names in every message. A key set to null is "not set".
+// A field that is missing or wrong is recorded in `problems` (internal/problems.h) and read as a
+// harmless value (1, the fallback): each reading step below returns at its next check.
+class Config {
+ public:
+  Config(Value object, Value defaults, internal::Problems& problems)
+      : object_(object), defaults_(defaults), problems_(&problems) {}
+
+  void Fail(const std::string& field, const std::string& message) const {
+    problems_->Fail("invalid_config", field.empty() ? "model" : "model." + field, message);
+  }
+  bool failed() const { return static_cast<bool>(*problems_); }
+  // A nested object (quantization_config), its problems recorded with this one's.
+  Config Nested(Value object) const { return Config(object, NoDefaults(), *problems_); }
+
+  bool Has(const char* key) const { return static_cast<bool>(Get(key)); }
+
+  int64_t Count(const char* key) const {
+    const Value value = Get(key);
+    if (!value) {
+      Fail(key, std::string(key) + " is missing from the config.");
+      return 1;
+    }
+    return CountValue(key, value);
+  }
+  int64_t CountOr(const char* key, int64_t fallback) const {
+    const Value value = Get(key);
+    return value ? CountValue(key, value) : fallback;
+  }
+  // A count that may be 0 and may be left out (then 0), e.g. num_kv_shared_layers.
+  int64_t CountOrZero(const char* key) const {
+    const Value value = Get(key);
+    if (value && value.IsInteger() && value.Integer() == 0) return 0;
+    return value ? CountValue(key, value) : 0;
+  }
+  bool Flag(const char* key, bool fallback) const {
+    const Value value = Get(key);
+    if (!value) return fallback;
+    if (value.type() != json::Type::kBool) {
+      Fail(key, std::string(key) + " must be true or false.");
+      return fallback;
+    }
+    return value.Bool();
+  }
+  std::string Text(const char* key) const {
+    const Value value = Get(key);
+    return value && value.IsString() ? std::string(value.String()) : "";
+  }
+  Value Raw(const char* key) const { return Get(key); }
+
+ private:
+  Value Get(const char* key) const {
+    const Value value = object_.Find(key);
+    if (value && !value.IsNull()) return value;
+    return defaults_.Find(key);
+  }
+  int64_t CountValue(const char* key, Value value) const {
+    if (!value.IsInteger() || value.Integer() <= 0 || value.Integer() > (int64_t{1} << 40)) {
+      Fail(key, std::string(key) + " must be a positive whole number, not " +
+                    std::string(value.Source().substr(0, 40)) + ".");
+      return 1;
+    }
+    return value.Integer();
+  }
+  Value object_;
+  Value defaults_;
+  internal::Problems* problems_;
+};
+
+// What a config says beyond ModelSpec's common fields: the latent, the windowed layers and
+// the expert layout, as the type's rules find them.
+struct Shape {
+  struct Latent {
+    int64_t kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim;
+    int64_t index_dim = 0, index_heads = 0;  // DeepSeek Sparse Attention's indexer (V3.2, GLM-5)
+  };
+  std::optional<Latent> latent;
+  int64_t window = 0;        // tokens a windowed layer keeps
+  int64_t local_layers = 0;  // how many layers are windowed
+  std::string pattern;       // how they interleave, for the layer group's note
+  // Experts, in parameters: one routed expert, all shared experts of a layer, the layers with
+  // experts, and a dense layer's MLP when a type sizes it apart.
+  double expert = 0;
+  double shared = 0;
+  double moe_layers = 0;
+  double dense_layer_mlp = 0;
+  // Hybrids: how many layers attend (-1: all), how many keep a recurrent state instead (linear
+  // attention, SSM) with its elements per sequence and its mixer's parameters, how many carry a
+  // dense MLP (-1: those without experts) and whether attention has an output gate.
+  int64_t attention_layers = -1;
+  int64_t state_layers = 0;
+  int64_t state_elements = 0;
+  double state_mixer = 0;
+  int64_t dense_ffn_layers = -1;
+  bool attention_gate = false;
+  // DeepSeek-V4's compressed attention: how many layers keep each compress ratio (0: the window
+  // only), and what its family sizes itself: each attention layer's weights and the rest (the
+  // compressors and indexers), with their name for the formula.
+  std::vector<std::pair<int64_t, int64_t>> compressed;  // (ratio, layers)
+  int64_t compressed_index_dim = 0;                     // the ratio-4 layers' indexer key
+  double attention_params = 0;
+  double extra_params = 0;
+  std::string extra_label;
+  // Gemma 4: the global layers' own KV heads and head size, the last layers that reuse an
+  // earlier layer's KV, all layers' attention weights when they differ by type (-1: uniform),
+  // and the per-layer embedding table.
+  int64_t global_kv_heads = 0, global_head_dim = 0;
+  int64_t kv_shared_layers = 0;
+  double attention_sum = -1;
+  double per_layer_embedding = 0;
+};
+
+// The config's layer_types, one string per hidden layer (none when they are not).
+std::vector<std::string_view> LayerTypes(const Config& c, const ModelSpec& m) {
+  const Value kinds = c.Raw("layer_types");
+  if (!kinds.IsArray() || static_cast<int64_t>(kinds.size()) != m.num_hidden_layers) {
+    c.Fail("layer_types", "layer_types must list one entry per hidden layer (" + std::to_string(m.num_hidden_layers) + ").");
+    return {};
+  }
+  std::vector<std::string_view> types;
+  for (const Value entry : kinds.Children()) {
+    if (!entry.IsString()) {
+      c.Fail("layer_types", "layer_types must hold strings.");
+      return {};
+    }
+    types.push_back(entry.String());
+  }
+  return types;
+}
+
+// ---- windowed layers, by rule ------------------------------------------------------------
+
+void NoWindow(const Config&, const ModelSpec&, Shape&) {}
+
+// Gemma 2, gpt-oss: layers 0, 2, 4, … use the window.
+void AlternatingWindow(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = (m.num_hidden_layers + 1) / 2;
+  shape.pattern = "alternating local / global";
+}
+
+// Gemma 3: every sliding_window_pattern-th layer is global.
+void EveryNthGlobal(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.window = c.Count("sliding_window");
+  const int64_t every = c.CountOr("sliding_window_pattern", 6);
+  shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / every;
+  shape.pattern = std::to_string(every - 1) + " local : 1 global";
+}
+
+// Qwen: with use_sliding_window, the layers from max_window_layers on.
+void QwenWindow(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Flag("use_sliding_window", false)) return;
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = m.num_hidden_layers - std::min(m.num_hidden_layers, c.CountOr("max_window_layers", m.num_hidden_layers));
+  shape.pattern = "layers from max_window_layers on";
+}
+
+// Mistral, Mixtral, Phi-3: a sliding_window applies to every layer.
+void WindowOnEveryLayer(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Has("sliding_window")) return;
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = m.num_hidden_layers;
+  shape.pattern = "every layer";
+}
+
+// Llama 4: chunked attention on all but every no_rope_layer_interval-th layer.
+void ChunkedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Has("attention_chunk_size")) return;
+  shape.window = c.Count("attention_chunk_size");
+  const int64_t every = c.CountOr("no_rope_layer_interval", 4);
+  shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / every;
+  shape.pattern = std::to_string(every - 1) + " chunked : 1 global";
+}
+
+// ---- experts, by naming -------------------------------------------------------------------
+
+struct Experts {
+  int64_t count = 0, per_token = 0, shared = 0;
+};
+
+Experts NoExperts(const Config&, const ModelSpec&, Shape&) { return {}; }
+
+// Mixtral, gpt-oss: num_local_experts on every layer, each as wide as intermediate_size.
+Experts LocalExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const int64_t per_token = c.Has("num_experts_per_tok") ? c.Count("num_experts_per_tok") : c.Count("experts_per_token");
+  const Experts experts{c.Count("num_local_experts"), per_token, 0};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return experts;
+}
+
+// Llama 4: local experts plus one shared expert, on every interleave_moe_layer_step-th layer;
+// the dense layers' MLP is intermediate_size_mlp wide.
+Experts Llama4Experts(const Config& c, const ModelSpec& m, Shape& shape) {
+  Experts experts = LocalExperts(c, m, shape);
+  experts.shared = 1;
+  shape.shared = shape.expert;
+  const int64_t step = c.CountOr("interleave_moe_layer_step", 1);
+  shape.moe_layers = std::floor(static_cast<double>(m.num_hidden_layers) / static_cast<double>(step));
+  shape.dense_layer_mlp = 3 * static_cast<double>(m.hidden_size) *
+                          static_cast<double>(c.CountOr("intermediate_size_mlp", c.Count("intermediate_size")));
+  return experts;
+}
+
+// Qwen MoE: num_experts of moe_intermediate_size, and a shared expert when it is sized.
+Experts QwenExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Experts experts{c.Count("num_experts"), c.Count("num_experts_per_tok"),
+                        c.Has("shared_expert_intermediate_size") ? 1 : 0};
+  const double h = static_cast<double>(m.hidden_size);
+  shape.expert = 3 * h * static_cast<double>(c.Count("moe_intermediate_size"));
+  if (c.Has("shared_expert_intermediate_size")) {
+    shape.shared = 3 * h * static_cast<double>(c.Count("shared_expert_intermediate_size"));
+  }
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return experts;
+}
+
+// DeepSeek: n_routed_experts and n_shared_experts, all moe_intermediate_size wide, on the
+// layers after the first first_k_dense_replace.
+Experts DeepSeekExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Experts experts{c.Count("n_routed_experts"), c.Count("num_experts_per_tok"), c.CountOr("n_shared_experts", 0)};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.shared = static_cast<double>(experts.shared) * shape.expert;
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers) -
+                     static_cast<double>(std::min(m.num_hidden_layers, c.CountOr("first_k_dense_replace", 0)));
+  return experts;
+}
+
+// ---- mixers other than attention, by family ---------------------------------------------------
+
+void AllAttention(const Config&, const ModelSpec&, Shape&) {}
+
+// Gated DeltaNet hybrids (Qwen3-Next, Qwen3.5, Qwen3.6): layer_types marks the linear_attention
+// layers, else every full_attention_interval-th layer is full attention. A linear layer keeps a
+// conv state of (kernel − 1) × (2 × key heads × key dim + value heads × value dim) and a
+// recurrent state of value heads × key dim × value dim per sequence (vLLM's
+// gated_delta_net_state_shape); its weights are in_proj_qkvz, in_proj_ba, the depthwise conv
+// and out_proj. Full attention has an output gate: q_proj is twice as wide.
+void GatedDeltaNet(const Config& c, const ModelSpec& m, Shape& shape) {
+  int64_t linear = 0;
+  if (c.Has("layer_types")) {
+    for (const std::string_view kind : LayerTypes(c, m)) linear += kind == "linear_attention" ? 1 : 0;
+  } else {
+    linear = m.num_hidden_layers - m.num_hidden_layers / c.Count("full_attention_interval");
+  }
+  const int64_t kernel = c.Count("linear_conv_kernel_dim");
+  const int64_t nk = c.Count("linear_num_key_heads"), dk = c.Count("linear_key_head_dim");
+  const int64_t nv = c.Count("linear_num_value_heads"), dv = c.Count("linear_value_head_dim");
+  const int64_t conv_channels = 2 * nk * dk + nv * dv;
+  const double h = static_cast<double>(m.hidden_size);
+  shape.attention_layers = m.num_hidden_layers - linear;
+  shape.state_layers = linear;
+  shape.state_elements = (kernel - 1) * conv_channels + nv * dk * dv;
+  shape.state_mixer = h * static_cast<double>(2 * nk * dk + 2 * nv * dv + 2 * nv + nv * dv) +
+                      static_cast<double>(conv_channels * kernel);
+  shape.attention_gate = c.Flag("attn_output_gate", true);
+}
+
+// Nemotron-H: hybrid_override_pattern names each layer, M Mamba2, * attention, E experts, - MLP
+// (some configs list layers_block_type: mamba, attention, moe, mlp, as those letters).
+char BlockLetter(Value kind) {
+  const std::string_view k = kind.IsString() ? kind.String() : "";
+  return k == "mamba" ? 'M' : k == "attention" ? '*' : k == "moe" ? 'E' : k == "mlp" ? '-' : '?';
+}
+
+std::string NemotronPattern(const Config& c, const ModelSpec& m) {
+  std::string pattern = c.Text("hybrid_override_pattern");
+  const Value blocks = c.Raw("layers_block_type");
+  const bool listed = pattern.empty() && blocks && blocks.IsArray();
+  if (listed) {
+    for (const Value kind : blocks.Children()) pattern += BlockLetter(kind);
+  }
+  const char* field = listed ? "layers_block_type" : "hybrid_override_pattern";
+  if (static_cast<int64_t>(pattern.size()) != m.num_hidden_layers ||
+      pattern.find_first_not_of("M*E-") != std::string::npos) {
+    c.Fail(field, std::string(field) + " must give each of the " + std::to_string(m.num_hidden_layers) +
+                      " layers one of M (mamba), * (attention), E (moe) and - (mlp).");
+    return "";
+  }
+  return pattern;
+}
+
+// A Mamba2 layer keeps (conv_kernel − 1) × (inner + 2 × n_groups × state) conv and heads ×
+// head dim × state SSM elements per sequence (vLLM's mamba2_state_shape), inner = heads × head
+// dim; its weights are in_proj (z, x, B, C, dt), the conv and out_proj. Nemotron-H's MLPs are
+// relu² (up and down, no gate).
+void Mamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::string pattern = NemotronPattern(c, m);
+  const auto count = [&pattern](char kind) { return static_cast<int64_t>(std::count(pattern.begin(), pattern.end(), kind)); };
+  const int64_t heads = c.Count("mamba_num_heads"), head_dim = c.Count("mamba_head_dim");
+  const int64_t groups = c.Count("n_groups"), state = c.Count("ssm_state_size"), kernel = c.Count("conv_kernel");
+  const int64_t inner = heads * head_dim;
+  const int64_t conv_channels = inner + 2 * groups * state;
+  const double h = static_cast<double>(m.hidden_size);
+  shape.attention_layers = count('*');
+  shape.state_layers = count('M');
+  shape.state_elements = (kernel - 1) * conv_channels + inner * state;
+  shape.state_mixer = h * static_cast<double>(inner + conv_channels + heads + inner) + static_cast<double>(conv_channels * kernel);
+  shape.dense_ffn_layers = count('-');
+  if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * h * static_cast<double>(c.Count("intermediate_size"));
+  shape.moe_layers = static_cast<double>(count('E'));  // NemotronExperts sizes their experts
+}
+
+// Nemotron-H's experts: n_routed_experts relu² experts of moe_intermediate_size and
+// n_shared_experts of moe_shared_expert_intermediate_size, on the E layers Mamba2Hybrid counted
+// (a type's layout runs before its experts).
+Experts NemotronExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Experts experts{c.Count("n_routed_experts"), c.Count("num_experts_per_tok"), c.CountOr("n_shared_experts", 0)};
+  const double h = static_cast<double>(m.hidden_size);
+  shape.expert = 2 * h * static_cast<double>(c.Count("moe_intermediate_size"));
+  if (experts.shared > 0) {
+    shape.shared = static_cast<double>(experts.shared) * 2 * h * static_cast<double>(c.Count("moe_shared_expert_intermediate_size"));
+  }
+  return shape.moe_layers > 0 ? experts : Experts{};
+}
+
+// DeepSeek-V4: compress_ratios gives each layer's ratio (a trailing entry per MTP layer): 0 keeps
+// only the sliding_window of latents, r > 1 adds one latent per r tokens, and ratio-4 layers an
+// indexer key of index_head_dim for each (design note 4.9). The latent is one head_dim-wide K = V
+// head. Weights as the checkpoint's tensors are shaped: per layer the q low rank (wq_a, wq_b),
+// wkv, the grouped output low rank (wo_a: heads × head_dim / o_groups → o_groups × o_lora_rank,
+// wo_b) and the hyper-connections' mixing, 2 × (2 + hc) × hc × hc × hidden; per compressed layer
+// its compressor's wkv and wgate, head_dim wide per ratio window (twice at ratio 4, whose windows
+// overlap), and at ratio 4 the indexer: its own compressor, wq_b and weights_proj.
+void CompressedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Value ratios = c.Raw("compress_ratios");
+  if (!ratios.IsArray() || static_cast<int64_t>(ratios.size()) < m.num_hidden_layers) {
+    c.Fail("compress_ratios", "compress_ratios must give each of the " + std::to_string(m.num_hidden_layers) + " layers a ratio.");
+    return;
+  }
+  const double h = static_cast<double>(m.hidden_size), d = static_cast<double>(c.Count("head_dim"));
+  const double q_lora = static_cast<double>(c.Count("q_lora_rank")), heads = static_cast<double>(m.num_attention_heads);
+  const double index_dim = static_cast<double>(c.Count("index_head_dim")), index_heads = static_cast<double>(c.Count("index_n_heads"));
+  const double hc = static_cast<double>(c.Count("hc_mult"));
+  const double o_width = static_cast<double>(c.Count("o_groups") * c.Count("o_lora_rank"));
+  shape.attention_params = h * q_lora + q_lora * heads * d + h * d + heads * d / static_cast<double>(c.Count("o_groups")) * o_width +
+                           o_width * h + 2 * (2 + hc) * hc * hc * h;
+  int64_t layer = 0;
+  for (const Value ratio : ratios.Children()) {
+    if (layer++ == m.num_hidden_layers) break;  // the MTP layers' entries
+    if (!ratio.IsInteger() || ratio.Integer() < 0 || ratio.Integer() == 1) {
+      c.Fail("compress_ratios", "compress_ratios must hold 0 or ratios above 1.");
+      return;
+    }
+    const int64_t r = ratio.Integer();
+    auto group = std::find_if(shape.compressed.begin(), shape.compressed.end(), [r](const auto& g) { return g.first == r; });
+    if (group == shape.compressed.end()) group = shape.compressed.insert(shape.compressed.end(), {r, 0});
+    ++group->second;
+    const double overlap = r == 4 ? 2 : 1;
+    if (r > 0) shape.extra_params += 2 * h * d * overlap;
+    if (r == 4) shape.extra_params += 2 * h * index_dim * overlap + q_lora * index_heads * index_dim + h * index_heads;
+  }
+  shape.extra_label = "compressors and indexers";
+  shape.window = c.Count("sliding_window");
+  shape.compressed_index_dim = c.Count("index_head_dim");
+}
+
+// Gemma 4 (and its E-models): layer_types marks sliding and full layers; full layers attend with
+// global_head_dim and, with attention_k_eq_v, num_global_key_value_heads heads whose V is their
+// K (no v_proj; runtimes still store V), else num_key_value_heads. The last num_kv_shared_layers
+// reuse an earlier layer's KV: only the layers before them cache, and only they have k_proj and
+// v_proj. With hidden_size_per_layer_input the E-models add a per-layer embedding table
+// (vocab_size_per_layer_input × layers × that width), its projection from the hidden state and
+// per layer a gate and a projection; use_double_wide_mlp doubles the shared layers' MLP
+// (transformers' configuration_gemma4.py and modeling_gemma4.py).
+void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::vector<std::string_view> types = LayerTypes(c, m);
+  shape.kv_shared_layers = c.CountOrZero("num_kv_shared_layers");
+  if (shape.kv_shared_layers >= m.num_hidden_layers) c.Fail("num_kv_shared_layers", "num_kv_shared_layers must leave a layer that caches.");
+  if (c.failed()) return;
+  const int64_t caching = m.num_hidden_layers - shape.kv_shared_layers;
+  shape.attention_layers = caching;
+  const bool k_eq_v = c.Flag("attention_k_eq_v", false);
+  shape.global_head_dim = c.Count("global_head_dim");
+  shape.global_kv_heads = k_eq_v ? c.Count("num_global_key_value_heads") : m.num_key_value_heads;
+  const double h = static_cast<double>(m.hidden_size), heads = static_cast<double>(m.num_attention_heads);
+  shape.attention_sum = 0;
+  for (int64_t i = 0; i < m.num_hidden_layers; ++i) {
+    const bool full = types[static_cast<std::size_t>(i)] == "full_attention";
+    const double d = static_cast<double>(full ? shape.global_head_dim : m.head_dim);
+    const double kv = static_cast<double>(full ? shape.global_kv_heads : m.num_key_value_heads);
+    shape.attention_sum += 2 * h * heads * d + (i < caching ? h * kv * d * (full && k_eq_v ? 1 : 2) : 0);
+    if (i < caching && !full) ++shape.local_layers;
+  }
+  shape.window = c.Count("sliding_window");
+  shape.pattern = "layer_types among the " + std::to_string(caching) + " caching layers";
+  const int64_t ple = c.CountOrZero("hidden_size_per_layer_input");
+  if (ple > 0) {
+    shape.per_layer_embedding = static_cast<double>(c.Count("vocab_size_per_layer_input")) * static_cast<double>(m.num_hidden_layers * ple);
+    shape.extra_params = shape.per_layer_embedding + h * static_cast<double>(m.num_hidden_layers * ple) +
+                         static_cast<double>(m.num_hidden_layers) * 2 * h * static_cast<double>(ple);
+    shape.extra_label = "per-layer embeddings";
+  }
+  if (c.Flag("use_double_wide_mlp", false)) {
+    shape.extra_params += static_cast<double>(shape.kv_shared_layers) * 3 * h * static_cast<double>(c.Count("intermediate_size"));
+    shape.extra_label += shape.extra_label.empty() ? "double-wide MLPs" : " and double-wide MLPs";
+  }
+}
+
+// Gemma 4's experts (enable_moe_block): num_experts of moe_intermediate_size, top_k_experts per
+// token, on every layer beside the dense MLP of intermediate_size, which counts as shared.
+Experts Gemma4Experts(const Config& c, const ModelSpec& m, Shape& shape) {
+  if (!c.Flag("enable_moe_block", false)) return {};
+  const double h = static_cast<double>(m.hidden_size);
+  shape.expert = 3 * h * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.shared = 3 * h * static_cast<double>(c.Count("intermediate_size"));
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return Experts{c.Count("num_experts"), c.Count("top_k_experts"), 1};
+}
+
+// Hunyuan's cross-layer attention (use_cla: cla_share_factor layers share one KV) is not read;
+// its checkpoints with it off are plain GQA.
+void NoCrossLayerAttention(const Config& c, const ModelSpec&, Shape&) {
+  if (c.Flag("use_cla", false)) c.Fail("use_cla", "Cross-layer attention (use_cla true) is not supported yet; only configs with use_cla false.");
+}
+
+// LFM2: layer_types marks the short-convolution layers ("conv") and the attention ones. A conv
+// layer keeps (conv_L_cache − 1) × conv_dim elements per sequence (vLLM's short_conv_state_shape);
+// its weights are in_proj (hidden → 3 × conv_dim), the depthwise conv and out_proj. Every layer's
+// SwiGLU MLP is intermediate_size wide, or with block_auto_adjust_ff_dim 2/3 of it times
+// block_ffn_dim_multiplier, rounded up to block_multiple_of (transformers' Lfm2MLP).
+void ShortConvHybrid(const Config& c, const ModelSpec& m, Shape& shape) {
+  int64_t conv = 0;
+  for (const std::string_view kind : LayerTypes(c, m)) conv += kind == "conv" ? 1 : 0;
+  const int64_t width = c.Count("conv_dim"), kernel = c.Count("conv_L_cache");
+  const double h = static_cast<double>(m.hidden_size);
+  shape.attention_layers = m.num_hidden_layers - conv;
+  shape.state_layers = conv;
+  shape.state_elements = (kernel - 1) * width;
+  shape.state_mixer = h * 3 * static_cast<double>(width) + static_cast<double>(width * kernel) + static_cast<double>(width) * h;
+  double ff = static_cast<double>(c.Count("intermediate_size"));
+  if (c.Flag("block_auto_adjust_ff_dim", false)) {
+    ff = std::floor(2 * ff / 3);
+    if (const Value multiplier = c.Raw("block_ffn_dim_multiplier"); multiplier && multiplier.IsNumber()) {
+      ff = std::floor(multiplier.Number() * ff);
+    }
+    const double multiple = static_cast<double>(c.CountOr("block_multiple_of", 1));
+    ff = multiple * std::ceil(ff / multiple);
+  }
+  shape.dense_layer_mlp = 3 * h * ff;
+}
+
+// ---- layer groups -------------------------------------------------------------------------
+
+// The attention layers' groups: one latent group (MLA), or the global layers and the windowed
+// ones.
+// DeepSeek-V4's groups: per compress ratio, one K = V latent of head_dim per token in the window
+// and per ratio tokens beyond (index keys at ratio 4); ratio 0 is a plain window.
+std::vector<LayerGroup> CompressedGroups(const ModelSpec& m, const Shape& shape) {
+  std::vector<LayerGroup> groups;
+  for (const auto& [ratio, layers] : shape.compressed) {
+    groups.push_back(LayerGroup{.kind = ratio > 0 ? LayerKind::kCompressed : LayerKind::kWindow, .layers = layers,
+                                .kv_heads = 1, .key_dim = m.head_dim, .index_dim = ratio == 4 ? shape.compressed_index_dim : 0,
+                                .window_tokens = shape.window, .compress_ratio = ratio, .query_heads = m.num_attention_heads,
+                                .query_key_dim = m.head_dim, .query_value_dim = m.head_dim});
+  }
+  return groups;
+}
+
+std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, int64_t attention_layers) {
+  if (!shape.compressed.empty()) return CompressedGroups(m, shape);
+  if (shape.latent) {
+    const Shape::Latent& l = *shape.latent;
+    return {LayerGroup{.kind = LayerKind::kLatent, .layers = attention_layers, .kv_heads = 1,
+                       .key_dim = l.kv_lora_rank + l.qk_rope_head_dim, .index_dim = l.index_dim,
+                       .query_heads = m.num_attention_heads, .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim,
+                       .query_value_dim = l.v_head_dim}};
+  }
+  const LayerGroup attention{.kind = LayerKind::kFull, .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim,
+                             .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
+                             .query_key_dim = m.head_dim, .query_value_dim = m.head_dim};
+  std::vector<LayerGroup> groups;
+  if (attention_layers > shape.local_layers) {
+    groups.push_back(attention);
+    groups.back().layers = attention_layers - shape.local_layers;
+    if (shape.global_head_dim > 0) {  // Gemma 4's global layers attend with their own geometry
+      groups.back().kv_heads = shape.global_kv_heads;
+      groups.back().key_dim = groups.back().value_dim = shape.global_head_dim;
+      groups.back().query_key_dim = groups.back().query_value_dim = shape.global_head_dim;
+    }
+  }
+  if (shape.local_layers > 0) {
+    groups.push_back(attention);
+    groups.back().kind = LayerKind::kWindow;
+    groups.back().layers = shape.local_layers;
+    groups.back().window_tokens = shape.window;
+  }
+  return groups;
+}
+
+// Every layer's group: attention, then the recurrent layers' state, then the layers with no
+// mixer that caches (Nemotron-H's MLP and expert layers).
+std::vector<LayerGroup> LayerGroups(const ModelSpec& m, const Shape& shape) {
+  const int64_t attention_layers = shape.attention_layers < 0 ? m.num_hidden_layers : shape.attention_layers;
+  std::vector<LayerGroup> groups = AttentionGroups(m, shape, attention_layers);
+  if (shape.state_layers > 0) {
+    groups.push_back(LayerGroup{.kind = LayerKind::kState, .layers = shape.state_layers, .state_elements = shape.state_elements});
+  }
+  if (shape.kv_shared_layers > 0) groups.push_back(LayerGroup{.kind = LayerKind::kShared, .layers = shape.kv_shared_layers});
+  const int64_t rest = m.num_hidden_layers - attention_layers - shape.state_layers - shape.kv_shared_layers;
+  if (rest > 0) groups.push_back(LayerGroup{.kind = LayerKind::kNone, .layers = rest});
+  return groups;
+}
+
+// ---- the model types ------------------------------------------------------------------------
+
+// The defaults transformers fills in for fields a config may leave out. Gemma 3's multimodal
+// checkpoints (gemma-3-4b-it and up) omit most of their text_config: Gemma3TextConfig in
+// transformers' configuration_gemma3.py.
+Value NoDefaults() {
+  static const json::Document kNone = json::Document::Parse("{}").value();
+  return kNone.root();
+}
+Value Gemma3Defaults() {
+  static const json::Document kGemma3 = json::Document::Parse(R"({
+      "vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+      "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+      "max_position_embeddings": 131072, "sliding_window": 4096, "sliding_window_pattern": 6,
+      "tie_word_embeddings": true})").value();
+  return kGemma3.root();
+}
+
+// Gemma4TextConfig's global_head_dim when a config leaves it out (architectures-2026.md §5).
+Value Gemma4Defaults() {
+  static const json::Document kGemma4 = json::Document::Parse(R"({"global_head_dim": 512})").value();
+  return kGemma4.root();
+}
+
+struct ModelType {
+  std::string_view type;
+  void (*window)(const Config&, const ModelSpec&, Shape&);  // when the config has no layer_types
+  Experts (*experts)(const Config&, const ModelSpec&, Shape&);
+  // Which layers attend: a family whose layers are not all attention (linear attention, SSM)
+  // reads its layout and recurrent state from its config.
+  void (*layout)(const Config&, const ModelSpec&, Shape&);
+  bool latent;                    // DeepSeek's multi-head latent attention fields
+  bool tied_by_default;           // tie_word_embeddings when the config omits it
+  const char* layer_types_window;  // the window's key when layer_types marks windowed layers (null: the layout reads them)
+  Value (*defaults)();
+};
+
+constexpr ModelType kModelTypes[] = {
+    {"cohere2", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"deepseek_v2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v3", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v32", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"deepseek_v4", NoWindow, DeepSeekExperts, CompressedAttention, false, false, "sliding_window", NoDefaults},
+    {"ernie4_5", NoWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"exaone4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"gemma2", AlternatingWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"gemma3", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma3_text", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma4", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
+    {"gemma4_text", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
+    {"glm4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"glm4_moe", NoWindow, DeepSeekExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"glm4_moe_lite", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"glm_moe_dsa", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"gpt_oss", AlternatingWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"hunyuan_v1_dense", NoWindow, NoExperts, NoCrossLayerAttention, false, true, "sliding_window", NoDefaults},
+    {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"kimi_k25", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
+    {"lfm2", NoWindow, NoExperts, ShortConvHybrid, false, true, "sliding_window", NoDefaults},
+    {"llama", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"llama4", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
+    {"llama4_text", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
+    {"minimax_m2", NoWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"ministral3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"mistral", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"mixtral", WindowOnEveryLayer, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"nemotron_h", NoWindow, NemotronExperts, Mamba2Hybrid, false, false, "sliding_window", NoDefaults},
+    {"olmo2", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"phi3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen2", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen2_moe", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5", NoWindow, NoExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5_moe", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5_moe_text", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_5_text", NoWindow, NoExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_moe", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3_next", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
+    {"qwen3_vl_moe_text", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"qwen3_vl_text", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"smollm3", QwenWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+};
+
+const ModelType* FindModelType(std::string_view type) {
+  for (const ModelType& row : kModelTypes) {
+    if (row.type == type) return &row;
+  }
+  return nullptr;
+}
+
+// The windowed layers from layer_types when the config lists them, else by the type's rule.
+// A window as long as the model's context never bounds anything.
+void ReadWindow(const Config& c, const ModelType& type, const ModelSpec& m, Shape& shape) {
+  if (!c.Has("layer_types")) {
+    type.window(c, m, shape);
+  } else if (type.layer_types_window != nullptr) {  // else the type's layout read them
+    for (const std::string_view kind : LayerTypes(c, m)) {
+      if (kind == "sliding_attention" || kind == "chunked_attention") ++shape.local_layers;
+    }
+    shape.pattern = "layer_types: " + std::to_string(shape.local_layers) + " windowed, " +
+                    std::to_string(m.num_hidden_layers - shape.local_layers) + " global";
+    if (shape.local_layers > 0) shape.window = c.Count(type.layer_types_window);
+  }
+  if (shape.local_layers == 0 || shape.window >= m.max_position_embeddings) shape.local_layers = 0;
+}
+
+// The type's rules applied: the latent or the head size, the experts and the windowed layers.
+Shape ReadShape(const Config& c, const ModelType& type, ModelSpec& m) {
+  Shape shape;
+  if (type.latent) {
+    m.attention = Attention::kMla;
+    shape.latent = Shape::Latent{c.Count("kv_lora_rank"), c.Count("qk_rope_head_dim"), c.Count("qk_nope_head_dim"),
+                                 c.Count("v_head_dim")};
+    if (c.Has("index_head_dim")) {  // an indexer key per token and layer, its own heads on the query side
+      shape.latent->index_dim = c.Count("index_head_dim");
+      shape.latent->index_heads = c.Count("index_n_heads");
+    }
+    m.num_key_value_heads = m.num_attention_heads;
+    m.head_dim = shape.latent->v_head_dim;
+  } else {
+    if (c.Has("head_dim")) {
+      m.head_dim = c.Count("head_dim");
+    } else if (m.hidden_size % m.num_attention_heads == 0) {
+      m.head_dim = m.hidden_size / m.num_attention_heads;
+    } else {
+      c.Fail("head_dim", "head_dim is missing and hidden_size is not a multiple of num_attention_heads.");
+      return shape;
+    }
+    m.attention = m.num_key_value_heads == m.num_attention_heads ? Attention::kMha
+                  : m.num_key_value_heads == 1                   ? Attention::kMqa
+                                                                  : Attention::kGqa;
+  }
+  type.layout(c, m, shape);  // first: a hybrid's layout counts the layers its experts sit on
+  if (c.failed()) return shape;
+  const Experts experts = type.experts(c, m, shape);
+  if (experts.count > 0) {
+    if (experts.per_token > experts.count) c.Fail("num_experts_per_tok", "More experts per token than experts.");
+    m.topology = Topology::kMoe;
+    m.moe = MoeSpec{experts.count, experts.per_token, experts.shared};
+  }
+  ReadWindow(c, type, m, shape);
+  return shape;
+}
+
+// Attention weights per layer: q, k, v and o, or MLA's low-rank projections.
+double AttentionParams(const Config& c, const ModelSpec& m, const Shape& shape) {
+  const double h = static_cast<double>(m.hidden_size);
+  const double heads = static_cast<double>(m.num_attention_heads);
+  if (!shape.latent) {
+    const double d = static_cast<double>(m.head_dim);
+    const double gate = shape.attention_gate ? h * heads * d : 0;  // q_proj's second half
+    return h * heads * d * 2 + gate + h * static_cast<double>(m.num_key_value_heads) * d * 2;  // q and o, k and v
+  }
+  const Shape::Latent& l = *shape.latent;
+  const double qk = static_cast<double>(l.qk_nope_head_dim + l.qk_rope_head_dim);
+  const double kv_lora = static_cast<double>(l.kv_lora_rank);
+  const double q = c.Has("q_lora_rank") ? h * static_cast<double>(c.Count("q_lora_rank")) +
+                                              static_cast<double>(c.Count("q_lora_rank")) * heads * qk
+                                        : h * heads * qk;
+  // The indexer: its query from the q low rank (wq_b), its key (wk) and its head weights.
+  const double index = static_cast<double>(l.index_dim);
+  const double indexer = l.index_dim == 0 ? 0
+                         : static_cast<double>(c.CountOr("q_lora_rank", m.hidden_size)) * static_cast<double>(l.index_heads) * index +
+                               h * index + h * static_cast<double>(l.index_heads);
+  return q + h * (kv_lora + static_cast<double>(l.qk_rope_head_dim)) +
+         kv_lora * heads * static_cast<double>(l.qk_nope_head_dim + l.v_head_dim) +
+         heads * static_cast<double>(l.v_head_dim) * h + indexer;
+}
+
+// How many layers carry each part (CountParameters' terms).
+struct LayerCounts {
+  double attention, state, dense, moe;
+};
+LayerCounts CountsOf(const ModelSpec& m, const Shape& shape) {
+  const double layers = static_cast<double>(m.num_hidden_layers);
+  return {shape.attention_layers < 0 ? layers : static_cast<double>(shape.attention_layers),
+          static_cast<double>(shape.state_layers),
+          shape.dense_ffn_layers < 0 ? layers - shape.moe_layers : static_cast<double>(shape.dense_ffn_layers),
+          shape.moe_layers};
+}
+
+// The arithmetic of CountParameters, for the card: per layer when every layer attends and has
+// an MLP or experts, else per part (hybrids).
+std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, double attention, double router) {
+  auto n = [](double value) { return FormatGrouped(static_cast<int64_t>(value)); };
+  const LayerCounts count = CountsOf(m, shape);
+  const bool per_layer = count.attention == static_cast<double>(m.num_hidden_layers) && shape.dense_ffn_layers < 0 &&
+                         shape.attention_sum < 0;
+  const std::string experts = m.moe ? n(static_cast<double>(m.moe->num_experts)) + " experts × " + n(shape.expert) +
+                                          (shape.shared > 0 ? " + shared " + n(shape.shared) : "") + " + router " + n(router)
+                                    : "";
+  std::string formula = n(static_cast<double>(m.vocab_size)) + " × " + n(static_cast<double>(m.hidden_size)) +
+                        (tied ? " (tied embeddings)" : " × 2 (untied embeddings)");
+  const std::string attend = per_layer ? "attention " + n(attention) + " + " : "";
+  if (shape.attention_sum >= 0) {
+    formula += " + attention by layer type " + n(shape.attention_sum);
+  } else if (!per_layer) {
+    formula += " + " + n(count.attention) + " × attention " + n(attention);
+  }
+  if (count.state > 0) formula += " + " + n(count.state) + " × recurrent mixer " + n(shape.state_mixer);
+  if (shape.extra_params > 0) formula += " + " + shape.extra_label + " " + n(shape.extra_params);
+  if (count.dense > 0) formula += " + " + n(count.dense) + " × (" + attend + "MLP " + n(shape.dense_layer_mlp) + ")";
+  if (count.moe > 0) formula += " + " + n(count.moe) + " × (" + attend + experts + ")";
+  formula += " = " + n(m.params_total);
+  if (m.moe) {
+    formula += "; active per token with " + n(static_cast<double>(m.moe->experts_per_token)) +
+               " experts: " + n(m.params_active);
+  }
+  return formula + " (norms and biases, under 0.1 %, left out)";
+}
+
+// Parameters from the shapes: embeddings, each attention layer's and recurrent layer's mixer,
+// and each layer's MLP or experts (gate, up and down projections, or up and down).
+void CountParameters(const Config& c, const ModelType& type, Shape& shape, ModelSpec& m) {
+  const double h = static_cast<double>(m.hidden_size);
+  const bool tied = c.Flag("tie_word_embeddings", type.tied_by_default);
+  m.tie_word_embeddings = tied;
+  const double attention = shape.attention_params > 0 ? shape.attention_params : AttentionParams(c, m, shape);
+  const double router = m.moe ? h * static_cast<double>(m.moe->num_experts) : 0;
+  const LayerCounts count = CountsOf(m, shape);
+  if (count.dense > 0 && shape.dense_layer_mlp == 0) {
+    shape.dense_layer_mlp = 3 * h * static_cast<double>(c.Count("intermediate_size"));
+  }
+  const double embeddings = static_cast<double>(m.vocab_size) * h * (tied ? 1 : 2);
+  const double experts = static_cast<double>(m.moe ? m.moe->num_experts : 0);
+  const double per_token = static_cast<double>(m.moe ? m.moe->experts_per_token : 0);
+  const double attention_all = shape.attention_sum >= 0 ? shape.attention_sum : count.attention * attention;
+  const double common = embeddings + attention_all + count.state * shape.state_mixer +
+                        count.dense * shape.dense_layer_mlp + count.moe * (shape.shared + router) + shape.extra_params;
+  m.params_total = common + count.moe * experts * shape.expert;
+  m.params_active = common + count.moe * per_token * shape.expert - shape.per_layer_embedding;  // a lookup, not read whole
+  m.per_layer_embedding_params = shape.per_layer_embedding;
+  m.params_formula = ParamsFormula(m, shape, tied, attention, router);
+  if (m.moe) m.moe->expert_params = experts * shape.expert * shape.moe_layers;
+}
+
+// The model_type (the text_config's when it names a supported one, else the outer one) and
+// its row; none when it is missing or not supported.
+const ModelType* TypeOf(const Config& outer, const Config& text) {
+  std::string type = text.Text("model_type");
+  if (type.empty() || !FindModelType(type)) type = outer.Text("model_type");
+  if (type.empty()) {
+    outer.Fail("model_type", "model_type is missing; is this a Hugging Face config.json?");
+    return nullptr;
+  }
+  const ModelType* row = FindModelType(type);
+  if (row == nullptr) {
+    outer.Fail("model_type", "model_type \"" + type.substr(0, 40) + "\" is not supported; supported: " +
+                                 JoinIds(kModelTypes, [](const ModelType& t) { return t.type; }, "and", false) + ".");
+  }
+  return row;
+}
+
+// The format a quantized checkpoint is published in (quantization_config, at the top or in the
+// text_config): transformers' quant_method fp8, mxfp4, awq and gptq (4-bit), ModelOpt's
+// quant_algo FP8 or NVFP4, llm-compressor's float-quantized or nvfp4-pack-quantized packing.
+// Anything else is left to the request's format.
+std::string CheckpointFormat(const Config& outer, const Config& text) {
+  Value q = text.Raw("quantization_config");
+  if (!q || !q.IsObject()) q = outer.Raw("quantization_config");
+  if (!q || !q.IsObject()) return "";
+  const Config quant = outer.Nested(q);
+  const std::string method = quant.Text("quant_method");
+  const std::string algo = quant.Text("quant_algo");
+  const bool four_bit = quant.Raw("bits") && quant.Raw("bits").IsInteger() && quant.Raw("bits").Integer() == 4;
+  if (method == "fp8" || (method == "modelopt" && algo == "FP8")) return "FP8";
+  if (method == "mxfp4") return "MXFP4";
+  if (method == "modelopt" && algo == "NVFP4") return "NVFP4";
+  // llm-compressor's checkpoints name their packing: FP8 floats or NVFP4.
+  if (method == "compressed-tensors" && quant.Text("format") == "float-quantized") return "FP8";
+  if (method == "compressed-tensors" && quant.Text("format") == "nvfp4-pack-quantized") return "NVFP4";
+  if (method == "awq" && four_bit) return "AWQ_INT4";
+  if (method == "gptq" && four_bit) return "GPTQ_INT4";
+  return "";
+}
+
+// The fields every type shares, named as every type names them.
+ModelSpec ReadCommon(const Config& c, const Config& outer, std::string_view type) {
+  ModelSpec m;
+  m.id = "custom";
+  std::string name = outer.Text("_name_or_path");
+  if (name.size() > 100) {
+    std::size_t cut = 100;  // at a character, not inside one
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    name.resize(cut);
+  }
+  m.checkpoint = name;
+  m.name = name.empty() ? "Custom " + std::string(type) : name;
+  m.family = "config.json (" + std::string(type) + ")";
+  m.license = "—";
+  m.release = "—";
+  m.num_hidden_layers = c.Count("num_hidden_layers");
+  m.hidden_size = c.Count("hidden_size");
+  m.num_attention_heads = c.Count("num_attention_heads");
+  m.num_key_value_heads = c.CountOr("num_key_value_heads", m.num_attention_heads);
+  m.vocab_size = c.Count("vocab_size");
+  m.max_position_embeddings = c.Count("max_position_embeddings");
+  if (m.num_key_value_heads > m.num_attention_heads || m.num_attention_heads % m.num_key_value_heads != 0) {
+    c.Fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(m.num_key_value_heads) +
+                                      ") must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + ").");
+  }
+  return m;
+}
+
+// The model, or nothing when `problems` holds why not.
+std::optional<ModelSpec> Read(Value root, internal::Problems& problems) {
+  if (!root.IsObject()) {
+    problems.Fail("invalid_config", "model", "A config.json must be a JSON object.");
+    return std::nullopt;
+  }
+  // Multimodal checkpoints keep the language model's fields in text_config.
+  const Value nested = root.Find("text_config");
+  const Value text = nested && nested.IsObject() ? nested : root;
+  const Config outer(root, NoDefaults(), problems);
+  const ModelType* type = TypeOf(outer, Config(text, NoDefaults(), problems));
+  if (type == nullptr) return std::nullopt;
+  const Config c(text, type->defaults(), problems);
+  ModelSpec m = ReadCommon(c, outer, type->type);
+  m.checkpoint_format = CheckpointFormat(outer, Config(text, NoDefaults(), problems));
+  if (problems) return std::nullopt;
+  Shape shape = ReadShape(c, *type, m);
+  if (problems) return std::nullopt;
+  m.layer_groups = LayerGroups(m, shape);
+  if (!shape.compressed.empty()) m.attention = Attention::kMla;  // a latent, compressed
+  CountParameters(c, *type, shape, m);
+  if (problems) return std::nullopt;
+  m.sources = {{"architecture", "pasted config.json"}};
+  return m;
+}
+
+}  // namespace
+
+namespace internal {
+
+Result<ModelSpec> ParseHfConfigObject(json::Value config) {
+  Problems problems;
+  std::optional<ModelSpec> model = Read(config, problems);
+  if (!model) return problems.first();
+  if (auto invalid = ValidateModel(*model)) {
+    invalid->field = "model." + invalid->field;
+    invalid->message = "The config.json describes no model the estimate can use: " + invalid->message;
+    return *invalid;
+  }
+  return *std::move(model);
+}
+
+}  // namespace internal
+
+Result<ModelSpec> ParseHfConfig(std::string_view config_json) {
+  json::ParseFailure failure;
+  const Result<json::Document> config = json::Document::Parse(config_json, 64, &failure);
+  if (config.ok()) return internal::ParseHfConfigObject(config.value().root());
+  if (failure.problem == json::Problem::kTooLarge) {
+    return Error{"malformed_json", "The config.json holds a number too large to read.", "model"};
+  }
+  return Error{"malformed_json",
+               "The config.json is not valid JSON (error at byte " + std::to_string(failure.byte) + ").", "model"};
+}
+
+std::vector<std::string_view> SupportedModelTypes() {
+  std::vector<std::string_view> types;
+  for (const ModelType& row : kModelTypes) types.push_back(row.type);
+  return types;
+}
+
+}  // namespace vramcalc
