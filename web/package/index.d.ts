@@ -132,7 +132,8 @@ export interface Catalog {
   [field: string]: unknown;
 }
 
-export function evaluate(request?: Request, config?: string | object): Promise<Answer | ErrorAnswer>;
+/** `request` as an object, or its JSON text (a string, or UTF-8 bytes). */
+export function evaluate(request?: Request | string | Uint8Array, config?: string | object): Promise<Answer | ErrorAnswer>;
 export function sweep(request?: SweepRequest): Promise<SweepAnswer | ErrorAnswer>;
 export function catalog(): Promise<Catalog | ErrorAnswer>;
 export function version(): Promise<string>;
