@@ -8,6 +8,7 @@
 #include "io/response_writer.h"
 #include "val_value.h"
 #include "vramcalc/catalog.h"
+#include "vramcalc/version.h"
 
 namespace vramcalc::wasm {
 
@@ -16,6 +17,8 @@ val ErrorAnswer(const Error& error) {
   internal::WriteError(w, error);
   return std::move(w).Take();
 }
+
+std::string Version() { return std::string(kVersion); }
 
 val CatalogAnswer() {
   const Result<Catalog>& catalog = BuiltinCatalog();

@@ -3,6 +3,8 @@
 #ifndef VRAMCALC_WASM_ANSWERS_H_
 #define VRAMCALC_WASM_ANSWERS_H_
 
+#include <string>
+
 #include <emscripten/val.h>
 
 #include "val_writer.h"
@@ -21,6 +23,9 @@ val ErrorAnswer(const Error& error);
 
 // What the page needs for its selectors and links (json_codec.h CatalogJson).
 val CatalogAnswer();
+
+// The core's version.
+std::string Version();
 
 // The answer to a request object (evaluate.h Request's fields), read as JSON text of it would be
 // (val_value.h); the sections after the matrix built by `build` and written by `write`, or, when

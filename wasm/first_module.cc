@@ -11,7 +11,6 @@
 #include <emscripten/bind.h>
 
 #include "answers.h"
-#include "vramcalc/version.h"
 
 namespace {
 
@@ -37,12 +36,10 @@ val Sweep(val) {
                       "This module has no sweep; vramcalc-full.wasm does (the page's fits view loads it).", ""});
 }
 
-std::string Version() { return std::string(vramcalc::kVersion); }
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc) {
-  emscripten::function("version", &Version);
+  emscripten::function("version", &vramcalc::wasm::Version);
   emscripten::function("catalog", &vramcalc::wasm::CatalogAnswer);
   emscripten::function("evaluate", &Evaluate);
   emscripten::function("evaluateJson", &EvaluateJson);

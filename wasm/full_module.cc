@@ -13,7 +13,6 @@
 #include "val_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/json_codec.h"
-#include "vramcalc/version.h"
 
 namespace {
 
@@ -70,12 +69,10 @@ val Sweep(val request) {
   return std::move(w).Take();
 }
 
-std::string Version() { return std::string(vramcalc::kVersion); }
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc) {
-  emscripten::function("version", &Version);
+  emscripten::function("version", &vramcalc::wasm::Version);
   emscripten::function("catalog", &vramcalc::wasm::CatalogAnswer);
   emscripten::function("evaluate", &Evaluate);
   emscripten::function("evaluateJson", &EvaluateJson);

@@ -9,21 +9,9 @@ namespace vramcalc::wasm {
 
 using emscripten::val;
 
-json::Type ValValue::type() const { return node_ == nullptr ? json::Type::kNull : node_->type; }
-std::string_view ValValue::String() const { return node_->text; }
-double ValValue::Number() const { return node_->number; }
-bool ValValue::Bool() const { return node_->flag; }
 std::string ValValue::Source() const {
-  if (node_ == nullptr) return "null";
-  if (node_->type == json::Type::kNull) return "null";  // also NaN and ±Infinity, as JSON.stringify
+  if (IsNull()) return "null";  // also NaN and ±Infinity, as JSON.stringify
   return val::global("JSON").call<std::string>("stringify", node_->value);
-}
-std::size_t ValValue::size() const { return node_ == nullptr ? 0 : node_->children.size(); }
-std::string_view ValValue::Key() const { return node_ == nullptr ? std::string_view() : std::string_view(node_->key); }
-
-ValValue::Range::Iterator& ValValue::Range::Iterator::operator++() {
-  ++node;
-  return *this;
 }
 
 ValValue ValValue::Find(std::string_view key) const {
@@ -32,12 +20,6 @@ ValValue ValValue::Find(std::string_view key) const {
     if (member.key == key) return ValValue(&member);
   }
   return ValValue();
-}
-
-ValValue::Range ValValue::Children() const {
-  if (!IsObject() && !IsArray()) return Range{nullptr, nullptr};
-  const ValNode* first = node_->children.data();
-  return Range{first, first + node_->children.size()};
 }
 
 namespace {

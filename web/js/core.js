@@ -1,9 +1,7 @@
 // The only module that touches the WebAssembly core, through Emscripten's generated glue
-// (vramcalc.mjs and vramcalc-full.mjs beside the site's index.html, wasm/CMakeLists.txt) and its
-// Embind functions, which take and return JavaScript objects. loadCore() is memoized: every
-// caller (the page, any number of widgets) shares one instance, and the full module (the
-// sections below the simulator, the config.json importer and the sweep) comes when one of them
-// first needs it.
+// (vramcalc.mjs, vramcalc-full.mjs; wasm/README.md), whose Embind functions take and return
+// JavaScript objects. loadCore() is memoized: every caller (the page, any number of widgets)
+// shares one instance, and the full module comes when one of them first needs it.
 
 // A static import: bundled into the page's app.js (beside vramcalc.wasm, which the glue finds
 // from its own URL) and into the single file; the widget loads it from the site's folder.
@@ -16,42 +14,36 @@ let wasmBinary = null;
 
 /**
  * Hands the core the bytes of vramcalc-full.wasm instead of fetching the modules beside the
- * page: the single-file build carries them inline, and that one instance answers everything,
- * config.json files and sweeps included. Call before the first loadCore().
+ * page: the single-file build carries them inline, and that one instance answers everything.
+ * Call before the first loadCore().
  */
 export function useWasmBinary(bytes) {
   wasmBinary = bytes;
 }
 
-/** The glue's options for a module compiled already (web/boot.js compiles vramcalc.wasm early). */
-function compiledOptions(module, reject) {
-  return {
+/** vramcalc.wasm, compiled already by web/boot.js (instantiated through the glue's hook), or fetched. */
+async function createFirst() {
+  const module = await (globalThis.vramcalcCompiled ?? null);
+  if (!module) return createVramcalc({});
+  return new Promise((resolve, reject) => createVramcalc({
     instantiateWasm(imports, receive) {
       WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), reject);
       return {};
     },
-  };
-}
-
-/** vramcalc.wasm: compiled already by boot.js, or fetched by the glue. */
-async function createFirst() {
-  const compiled = await (globalThis.vramcalcCompiled ?? null);
-  if (!compiled) return createVramcalc({});
-  return new Promise((resolve, reject) => createVramcalc(compiledOptions(compiled, reject)).then(resolve, reject));
+  }).then(resolve, reject));
 }
 
 /**
- * The core: vramcalc.wasm, and vramcalc-full.wasm once loadFull() has brought it; it then
- * answers every call.
+ * The core: vramcalc.wasm, and vramcalc-full.wasm (the sections below the simulator, the
+ * config.json importer and the sweep) once loadFull() has brought it; it then answers every call.
  * @returns {Promise<{version: () => string, catalog: object,
  *                    evaluate: (request: object, configText?: string) => object,
  *                    sweep: (request: object) => object,
  *                    hasFull: () => boolean, loadFull: () => Promise<void>}>}
  *   evaluate() with `configText` takes the model from that config.json text, checked as it was
- *   pasted (the core names the key where it breaks), and `request` without "model". Before
- *   loadFull() has resolved, that answer is the error config_import_unavailable, sweep()'s
- *   sweep_unavailable, and a request for the curve, the hardware table, the related models or
- *   the commands (`sections`; all of them by default) section_unavailable.
+ *   pasted, and `request` without "model". Before loadFull() has resolved, that answer is the
+ *   error config_import_unavailable, sweep()'s sweep_unavailable, and a request for the sections
+ *   below the simulator (`sections`; all of them by default) section_unavailable.
  */
 export function loadCore() {
   if (!corePromise) {

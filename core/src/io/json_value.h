@@ -40,6 +40,25 @@ constexpr std::string_view TypeName(Type type) {
   return "null";
 }
 
+// What every value type the request's readers read (this file's Value, and the wasm modules'
+// wasm/val_value.h) says of its type, from its type().
+template <typename V>
+class Typed {
+ public:
+  bool IsObject() const { return type() == Type::kObject; }
+  bool IsArray() const { return type() == Type::kArray; }
+  bool IsString() const { return type() == Type::kString; }
+  bool IsNumber() const { return type() == Type::kInteger || type() == Type::kFloat; }
+  // A whole number within int64 as written (32768, not 32768.0 or 1e3).
+  bool IsInteger() const { return type() == Type::kInteger; }
+  bool IsNull() const { return type() == Type::kNull; }
+  bool IsBool() const { return type() == Type::kBool; }
+  std::string_view TypeName() const { return json::TypeName(type()); }
+
+ private:
+  Type type() const { return static_cast<const V&>(*this).type(); }
+};
+
 // Why a text is not JSON, as far as a message to a person needs to know.
 enum class Problem : uint8_t {
   kSyntax,        // anything else
@@ -62,7 +81,7 @@ struct ParseFailure {
 
 // A value inside a parsed Document; valid while the document lives. A default Value is
 // "absent" (false): its type() is kNull, and its other accessors must not be used.
-class Value {
+class Value : public Typed<Value> {
  public:
   // The numbers written with a fraction or an exponent, as written, by their value's address.
   using Written = std::vector<std::pair<const nlohmann::ordered_json*, std::string>>;
@@ -71,15 +90,6 @@ class Value {
   explicit operator bool() const { return json_ != nullptr; }
 
   Type type() const;
-  bool IsObject() const { return type() == Type::kObject; }
-  bool IsArray() const { return type() == Type::kArray; }
-  bool IsString() const { return type() == Type::kString; }
-  bool IsNumber() const { return type() == Type::kInteger || type() == Type::kFloat; }
-  // A whole number within int64 as written (32768, not 32768.0 or 1e3).
-  bool IsInteger() const { return type() == Type::kInteger; }
-  bool IsNull() const { return type() == Type::kNull; }
-  bool IsBool() const { return type() == Type::kBool; }
-  std::string_view TypeName() const { return json::TypeName(type()); }
 
   std::string_view String() const;  // strings (unescaped UTF-8)
   double Number() const;            // integers and floats
