@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include <emscripten/bind.h>
+
 #include "estimate/lower_sections.h"
 #include "io/request_reader.h"
 #include "io/response_writer.h"
@@ -18,7 +20,20 @@ val ErrorAnswer(const Error& error) {
   return std::move(w).Take();
 }
 
+namespace {
+
 std::string Version() { return std::string(kVersion); }
+
+}  // namespace
+
+void BindFunctions(const ModuleFunctions& functions) {
+  emscripten::function("version", &Version);
+  emscripten::function("catalog", &CatalogAnswer);
+  emscripten::function("evaluate", functions.evaluate);
+  emscripten::function("evaluateJson", functions.evaluate_json);
+  emscripten::function("evaluateWithConfig", functions.evaluate_with_config);
+  emscripten::function("sweep", functions.sweep);
+}
 
 val CatalogAnswer() {
   const Result<Catalog>& catalog = BuiltinCatalog();

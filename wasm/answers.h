@@ -24,8 +24,15 @@ val ErrorAnswer(const Error& error);
 // What the page needs for its selectors and links (json_codec.h CatalogJson).
 val CatalogAnswer();
 
-// The core's version.
-std::string Version();
+// A module's functions beside those both answer alike (version, catalog); BindFunctions binds
+// them with Embind, under the names wasm/README.md lists, for EMSCRIPTEN_BINDINGS.
+struct ModuleFunctions {
+  val (*evaluate)(val request);
+  val (*evaluate_json)(std::string request);
+  val (*evaluate_with_config)(val request, std::string config);
+  val (*sweep)(val request);
+};
+void BindFunctions(const ModuleFunctions& functions);
 
 // The answer to a request object (evaluate.h Request's fields), read as JSON text of it would be
 // (val_value.h); the sections after the matrix built by `build` and written by `write`, or, when

@@ -39,10 +39,6 @@ val Sweep(val) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc) {
-  emscripten::function("version", &vramcalc::wasm::Version);
-  emscripten::function("catalog", &vramcalc::wasm::CatalogAnswer);
-  emscripten::function("evaluate", &Evaluate);
-  emscripten::function("evaluateJson", &EvaluateJson);
-  emscripten::function("evaluateWithConfig", &EvaluateWithConfig);
-  emscripten::function("sweep", &Sweep);
+  vramcalc::wasm::BindFunctions({.evaluate = &Evaluate, .evaluate_json = &EvaluateJson,
+                                 .evaluate_with_config = &EvaluateWithConfig, .sweep = &Sweep});
 }
