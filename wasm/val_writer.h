@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -69,8 +71,18 @@ class ValWriter : public internal::FieldWriter<ValWriter> {
     } else if (Container& top = open_.back(); top.array) {
       top.value.set(top.size++, value);
     } else {
-      top.value.set(key_, value);
+      top.value.set(KeyOf(key_), value);
     }
+  }
+
+  // A member's name as a JavaScript string, made once: an answer names the same few hundred
+  // members again and again (a model's, a device's), and each made anew is a call into
+  // JavaScript and a UTF-8 decode.
+  static const val& KeyOf(const std::string& key) {
+    static std::map<std::string, val, std::less<>> keys;
+    auto found = keys.find(key);
+    if (found == keys.end()) found = keys.emplace(key, val(key)).first;
+    return found->second;
   }
 
   val root_ = val::undefined();
