@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "io/json_value.h"
+#include "io/json_writer.h"
+#include "io/schema_writer.h"
 #include "model/builtin_data.h"
 #include "model/catalog_tables.h"
-#include "io/json_writer.h"
-#include "io/json_value.h"
-#include "io/schema_writer.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/i18n.h"
 

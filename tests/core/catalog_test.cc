@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "test_models.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
-#include "test_models.h"
 
 namespace vramcalc {
 namespace {

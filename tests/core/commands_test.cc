@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "reference_table.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"
-#include "reference_table.h"
 
 namespace vramcalc {
 namespace {

@@ -9,12 +9,12 @@
 #include <string>
 
 #include "io/json_value.h"
+#include "test_models.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
 #include "vramcalc/json_codec.h"
-#include "test_models.h"
 
 namespace vramcalc {
 namespace {

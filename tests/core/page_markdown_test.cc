@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "vramcalc/catalog.h"
 #include "reference_table.h"
+#include "vramcalc/catalog.h"
 
 namespace vramcalc {
 namespace {

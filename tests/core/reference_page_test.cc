@@ -6,11 +6,11 @@
 
 #include <string>
 
+#include "reference_table.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/display.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
-#include "reference_table.h"
 
 namespace vramcalc {
 namespace {

@@ -7,11 +7,11 @@
 #include <iterator>
 #include <string>
 
+#include "io/json_value.h"
+#include "reference_table.h"
 #include "vramcalc/display.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"
-#include "reference_table.h"
-#include "io/json_value.h"
 
 namespace vramcalc {
 namespace {

@@ -4,21 +4,14 @@
 // as the model. Nothing here throws (the wasm modules are built without exception support).
 #include "vramcalc/json_codec.h"
 
-#include <algorithm>
-#include <cmath>
-#include <iterator>
-#include <optional>
-#include <span>
 #include <string>
 #include <utility>
 
-#include "model/hf_config_internal.h"
-#include "io/json_value.h"
 #include "io/json_output.h"
-#include "model/problems.h"
+#include "io/json_value.h"
 #include "io/request_reader.h"
-#include "vramcalc/display.h"
-#include "vramcalc/quant_format.h"
+#include "model/hf_config_internal.h"
+#include "model/problems.h"
 
 namespace vramcalc {
 namespace {
@@ -65,7 +58,6 @@ Result<json::Document> ParseText(std::string_view text, std::string_view what, c
 // ---- request fields (request_reader.h reads them; here what only JSON carries) --------------
 
 using internal::Problems;
-using internal::RequestString;
 
 // A config.json in place of a catalog id: bring your own model.
 void ReadConfigModel(Value value, Request& out, Problems& p) {

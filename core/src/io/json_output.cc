@@ -7,8 +7,8 @@
 #include <string_view>
 #include <utility>
 
-#include "io/json_writer.h"
 #include "estimate/lower_sections.h"
+#include "io/json_writer.h"
 #include "io/response_writer.h"
 
 namespace vramcalc {

@@ -13,8 +13,8 @@
 
 #include "estimate/lower_sections.h"
 #include "io/schema_writer.h"
-#include "vramcalc/commands.h"
 #include "vramcalc/catalog.h"
+#include "vramcalc/commands.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/i18n.h"
 #include "vramcalc/json_codec.h"

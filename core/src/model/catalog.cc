@@ -5,11 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "model/builtin_data.h"
-// Up a layer: ParseCatalog reads a catalog from JSON text (the CLI, and the tests that compare
-// the built-in catalog with assets/), through the schema's reader at the edge.
+// Up a layer: ParseCatalog reads a catalog from JSON text (what the tests compare the built-in
+// catalog with, assets/ itself, and what the catalog fuzzer feeds it), through the schema's
+// reader at the edge.
 #include "io/json_value.h"
 #include "io/schema_reader.h"
+#include "model/builtin_data.h"
 #include "model/small_sort.h"
 
 namespace vramcalc {

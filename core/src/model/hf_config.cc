@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/hf_config_internal.h"
 #include "io/json_value.h"  // up a layer: a config.json is JSON text, read at the edge
+#include "model/hf_config_internal.h"
 #include "model/problems.h"
 #include "vramcalc/display.h"
 #include "vramcalc/vocab.h"
