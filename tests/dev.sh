@@ -64,11 +64,12 @@ build_sanitize() {
 fuzz() {
   local seconds=$1
   local target seeds
-  for target in request config catalog; do
+  for target in request config catalog object; do
     case $target in
       request) seeds=(tests/fuzz/corpus/request) ;;
       config) seeds=(tests/fuzz/corpus/config tests/golden/configs) ;;
       catalog) seeds=(tests/fuzz/corpus/catalog) ;;
+      object) seeds=(tests/fuzz/corpus/object) ;;
     esac
     mkdir -p "build-sanitize/fuzz-corpus/$target" build-sanitize/fuzz-artifacts
     echo "vramcalc: fuzzing $target for ${seconds}s"
