@@ -1,5 +1,9 @@
 // libFuzzer: any bytes as the models part of a catalog (with a fixed device list), then as the
-// device list (with a fixed model list). ParseCatalog returns a catalog or an error.
+// device list (with a fixed model list). ParseCatalog returns a catalog or an error. The program
+// itself compiles its catalog in (core/catalog_source.mjs); ParseCatalog, reading the catalog's
+// JSON with nlohmann's parser (json_value.h) and the schema's reader, is what the tests compare
+// that catalog against (tests/core/builtin_data_test.cc), and what the models and devices of a
+// catalog must pass. Seeds: a part of assets/models/ and of assets/devices.json.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -25,11 +29,16 @@ constexpr std::string_view kModels = R"([{"id": "m", "name": "M", "family": "F",
 void Check(std::string_view models, std::string_view devices) {
   const vramcalc::Result<vramcalc::Catalog> catalog = vramcalc::ParseCatalog(models, devices);
   if (!catalog.ok()) return;
-  // Every model a catalog accepts must evaluate on every device it lists.
+  // Every model a catalog accepts must evaluate on every device it lists (every model of the
+  // built-in catalog does on every one of its devices), and on the ladder's choice.
   for (const vramcalc::ModelSpec& model : catalog.value().models) {
     vramcalc::Request request;
     request.model = model.id;
     if (!vramcalc::Evaluate(request, catalog.value()).ok()) std::abort();
+    for (const vramcalc::Device& device : catalog.value().devices) {
+      request.device = device.id;
+      if (!vramcalc::Evaluate(request, catalog.value()).ok()) std::abort();
+    }
   }
 }
 
