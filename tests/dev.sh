@@ -63,8 +63,10 @@ build_sanitize() {
 # inputs go to build-sanitize/fuzz-corpus/, crashes fail the run.
 fuzz() {
   local seconds=$1
-  local target seeds
-  for target in request config catalog object; do
+  shift
+  local targets=("$@") target seeds
+  [ $# -gt 0 ] || targets=(request config catalog object)
+  for target in "${targets[@]}"; do
     case $target in
       request) seeds=(tests/fuzz/corpus/request) ;;
       config) seeds=(tests/fuzz/corpus/config tests/golden/configs) ;;
@@ -126,7 +128,7 @@ case "${1:-}" in
   fuzz)
     setup
     build_sanitize
-    fuzz "${2:-600}"
+    fuzz "${2:-600}" "${@:3}"
     ;;
   *)
     echo "usage: bash tests/dev.sh serve|test|build|bench|fuzz [seconds]" >&2

@@ -11,7 +11,9 @@ using emscripten::val;
 
 std::string ValValue::Source() const {
   if (IsNull()) return "null";  // also NaN and ±Infinity, as JSON.stringify
-  return val::global("JSON").call<std::string>("stringify", node_->value);
+  // A toJSON of the value's may make JSON.stringify write nothing (undefined).
+  const val text = val::global("JSON").call<val>("stringify", node_->value);
+  return text.isString() ? text.as<std::string>() : "null";
 }
 
 ValValue ValValue::Find(std::string_view key) const {
@@ -43,10 +45,26 @@ Kind KindOf(const val& value) {
 }
 
 // Embind writes a string's lone surrogate (which no UTF-8 can carry) paired with the unit after
-// it, as the 4-byte sequence of another character: where one is, the text must read back the same.
+// it, as the 4-byte sequence of another character (stringToUTF8Array): each 4-byte sequence must
+// be the two units the string holds there. (A round trip through val(text) would not do: the
+// TextDecoder that Embind reads it back with drops a leading U+FEFF.)
 bool ReadsBack(const std::string& text, const val& value) {
-  const bool four_byte = std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xF0; });
-  return !four_byte || val(text).strictlyEquals(value);
+  double unit = 0;  // the index in UTF-16 units of the character at byte i
+  for (std::size_t i = 0; i < text.size(); ++unit) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0xF0 || i + 3 >= text.size()) {
+      i += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : 3;
+      continue;
+    }
+    const auto bits = [&text, i](std::size_t k) { return static_cast<unsigned>(text[i + k]) & 0x3F; };
+    const unsigned above = (((lead & 0x07u) << 18) | (bits(1) << 12) | (bits(2) << 6) | bits(3)) - 0x10000;
+    if (value.call<double>("charCodeAt", unit) != 0xD800 + (above >> 10) ||
+        value.call<double>("charCodeAt", unit + 1) != 0xDC00 + (above & 0x3FF)) {
+      return false;
+    }
+    i += 4, ++unit;
+  }
+  return true;
 }
 
 // Copies a JavaScript value into nodes, refusing what JSON text could not hold; the path names
@@ -86,7 +104,9 @@ class Reader {
       val element = array[i];
       const Kind kind = KindOf(element);
       if (kind == Kind::kNone) continue;  // null, as JSON.stringify writes it
+      path_.emplace_back();
       if (auto error = Read(std::move(element), kind, node.children[i], depth + 1)) return error;
+      path_.pop_back();
     }
     return std::nullopt;
   }
@@ -95,14 +115,13 @@ class Reader {
     const val keys = val::global("Object").call<val>("keys", object);
     const auto count = keys["length"].as<unsigned>();
     for (unsigned i = 0; i < count; ++i) {
-      std::string key;
-      if (auto error = Text(keys[i], key)) return error;
+      const val key = keys[i];
       val member = object[key];
       const Kind kind = KindOf(member);
       if (kind == Kind::kNone) continue;  // left out, as JSON.stringify leaves it
       ValNode& child = node.children.emplace_back();
-      child.key = key;
-      path_.push_back(key.substr(0, 64));
+      if (auto error = Text(key, child.key)) return error;
+      path_.emplace_back(Clipped(child.key, 64));
       if (auto error = Read(std::move(member), kind, child, depth + 1)) return error;
       path_.pop_back();
     }
@@ -122,8 +141,11 @@ class Reader {
   }
 
   std::optional<Error> Malformed(const std::string& problem) const {
-    std::string field;
-    for (const std::string& key : path_) field += (field.empty() ? "" : ".") + key;
+    std::string field;  // the keys down to the first array or empty key, as the JSON reader's
+    for (const std::string& key : path_) {
+      if (key.empty()) break;
+      field += (field.empty() ? "" : ".") + key;
+    }
     if (field.empty()) {
       return Error{"malformed_json", "The request " + problem + ". Send an object such as " +
                                          std::string(internal::kRequestExample) + ".", ""};
@@ -131,7 +153,7 @@ class Reader {
     return Error{"malformed_json", "The value of " + field + " " + problem + ".", field};
   }
 
-  std::vector<std::string> path_;  // the keys down to the member being read
+  std::vector<std::string> path_;  // the keys down to the value being read, "" for an element
   std::size_t bytes_ = 0;          // text read so far
 };
 

@@ -88,6 +88,17 @@ TEST(ParseRequest, AnUnknownKeyIsEchoedShortened) {
   EXPECT_LT(parsed.error().message.size(), 300u);
 }
 
+// A key shown in a message is cut before a character, not inside one: "é" is 2 bytes of UTF-8
+// (C3 A9), so 63 "k" and then "é" cut at 64 bytes would keep C3 alone; 63 bytes are kept.
+TEST(ParseRequest, CutsALongKeyBeforeACharacter) {
+  const Result<Request> parsed =
+      ParseRequest(R"({"model":"glm-4-32b-0414",")" + std::string(63, 'k') + "\u00e9\u00e9" + R"(":1})");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().field, std::string(63, 'k'));
+  EXPECT_TRUE(parsed.error().message.starts_with("Unknown request field \"" + std::string(63, 'k') + "\"; the"))
+      << parsed.error().message;
+}
+
 // A config.json beside the request (the CLI's --config) is checked as the request is.
 TEST(ParseRequestWithConfig, NamesTheConfigField) {
   const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');

@@ -3,7 +3,9 @@
 #ifndef VRAMCALC_RESULT_H_
 #define VRAMCALC_RESULT_H_
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -29,6 +31,14 @@ class Result {
  private:
   std::variant<T, Error> state_;
 };
+
+// At most `max_bytes` of the UTF-8 `text`, cut before a character rather than inside one: what a
+// message shows of a long key or value.
+inline std::string_view Clipped(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  while (max_bytes > 0 && (static_cast<unsigned char>(text[max_bytes]) & 0xC0) == 0x80) --max_bytes;
+  return text.substr(0, max_bytes);
+}
 
 }  // namespace vramcalc
 

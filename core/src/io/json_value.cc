@@ -124,7 +124,7 @@ class Builder {
   bool start_array(std::size_t) { return Open(Json::array()); }
   bool key(std::string& key) {
     Level& level = levels_.back();
-    level.key = key.substr(0, 64);
+    level.key = Clipped(key, 64);
     // Appended without nlohmann's search for an equal key (linear in an ordered_map): a
     // hostile object of many keys costs n log n, in Unique.
     Json::object_t& members = level.json->get_ref<Json::object_t&>();
@@ -189,7 +189,7 @@ class Builder {
     const auto twice = std::adjacent_find(keys.begin(), keys.end(),
                                           [](const std::string* a, const std::string* b) { return *a == *b; });
     if (twice == keys.end()) return true;
-    failure_.key = (*twice)->substr(0, 64);
+    failure_.key = Clipped(**twice, 64);
     return Fail(Problem::kDuplicateKey);
   }
 

@@ -29,7 +29,7 @@ std::vector<std::string_view> RequestFieldNames() {
 }
 
 void FailUnknownField(std::string_view key, std::span<const std::string_view> names, Problems& p) {
-  const std::string shown(key.substr(0, 64));
+  const std::string shown(Clipped(key, 64));
   p.Fail("unknown_field", shown,
          "Unknown request field \"" + shown + "\"; the fields are " +
              JoinIds(names, [](std::string_view name) { return name; }, "and", false) + ".");
@@ -89,7 +89,7 @@ double CustomFigure(std::string_view figure, std::string_view field, std::string
                            FormatGrouped(static_cast<int64_t>(max)) + " in at most 15 digits";
   const double value = ReadFigure(figure);
   if (!(value > 0) || value > max) {
-    p.Fail("invalid_value", std::string(field), rule + "; got \"" + std::string(figure.substr(0, 32)) + "\".");
+    p.Fail("invalid_value", std::string(field), rule + "; got \"" + std::string(Clipped(figure, 32)) + "\".");
     return 1;
   }
   return value;

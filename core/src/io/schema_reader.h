@@ -130,7 +130,7 @@ class SchemaReader {
     for (const json::Value member : object_.Children()) {
       const std::string_view key = member.Key();
       if (key.starts_with("_") || std::find(asked_.begin(), asked_.end(), key) != asked_.end()) continue;
-      return Fail(error_, Field(key.substr(0, 64)), "is not a known field");
+      return Fail(error_, Field(Clipped(key, 64)), "is not a known field");
     }
   }
 

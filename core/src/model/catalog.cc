@@ -62,7 +62,7 @@ std::optional<Error> CheckCatalog(const Catalog& catalog) {  // builtin_data.h
     for (const std::string& id : *list) {
       if (catalog.FindDevice(id) == nullptr) {
         SchemaReader::Fail(error, std::string("devices.json.") + name,
-                           "names a device that is not in the catalog: \"" + id.substr(0, 64) + "\"");
+                           "names a device that is not in the catalog: \"" + std::string(Clipped(id, 64)) + "\"");
       }
     }
   }

@@ -86,7 +86,7 @@ class Config {
   int64_t CountValue(const char* key, Value value) const {
     if (!value.IsInteger() || value.Integer() <= 0 || value.Integer() > (int64_t{1} << 40)) {
       Fail(key, std::string(key) + " must be a positive whole number, not " +
-                    std::string(value.Source().substr(0, 40)) + ".");
+                    std::string(Clipped(value.Source(), 40)) + ".");
       return 1;
     }
     return value.Integer();
@@ -778,7 +778,7 @@ const ModelType* TypeOf(const Config& outer, const Config& text) {
   }
   const ModelType* row = FindModelType(type);
   if (row == nullptr) {
-    outer.Fail("model_type", "model_type \"" + type.substr(0, 40) + "\" is not supported; supported: " +
+    outer.Fail("model_type", "model_type \"" + std::string(Clipped(type, 40)) + "\" is not supported; supported: " +
                                  JoinIds(kModelTypes, [](const ModelType& t) { return t.type; }, "and", false) + ".");
   }
   return row;

@@ -648,8 +648,13 @@ std::string val::AsString() const {
 val val::Call(const char* name, const std::vector<val>& args) const {
   const Value& self = Deref();
   const std::string method(name);
-  if (self.kind != Kind::kGlobal) Throw("not in the stand-in: a method of a value that is not a global");
   const auto arg = [&](std::size_t i) { return i < args.size() ? args[i] : undefined(); };
+  if (self.kind == Kind::kString && method == "charCodeAt") {  // NaN past the end
+    const double at = arg(0).as<double>();
+    if (!(at >= 0 && at < static_cast<double>(self.text.size()))) return val(std::nan(""));
+    return val(static_cast<double>(self.text[static_cast<std::size_t>(at)]));
+  }
+  if (self.kind != Kind::kGlobal) Throw("not in the stand-in: a method of a value that is not a global");
   if (self.text == u"Array" && method == "isArray") return val(arg(0).isArray());
   if (self.text == u"Array" && method == "from") return stand_in::ArrayFrom(arg(0));
   if (self.text == u"Object" && method == "keys") return stand_in::ObjectKeys(arg(0));
