@@ -16,8 +16,9 @@
 //   it). val(std::string) reads UTF-8 as Embind's std::string binding does with TEXTDECODER=2:
 //   each run between NUL bytes through TextDecoder (U+FFFD for what is not UTF-8, a leading
 //   U+FEFF dropped). val(const char*) reads Latin-1, as _emval_new_cstring does;
-// - JSON.stringify, Object.keys, Array.isArray and Array.from behave as JavaScript's; a function
-//   returns the value it was made with (stand_in::Function), toJSON's call included.
+// - JSON.stringify, Object.keys, Array.isArray, Array.from and a string's charCodeAt behave as
+//   JavaScript's; a function returns the value it was made with (stand_in::Function), toJSON's
+//   call included.
 // What throws in JavaScript (a property of undefined, JSON.stringify of a BigInt or a cycle, a
 // value that is not a string passed as std::string) aborts with the error JavaScript would
 // throw: a JavaScript exception through the module's frames ends the call without an answer.
