@@ -582,5 +582,20 @@ TEST(HfConfigRegression, ANumberTooLargeForADoubleIsMalformed) {
   EXPECT_EQ(parsed.error().field, "model");
 }
 
+// Found by the config fuzzer (2026-12-04, a qwen3_next config.json with hidden_size
+// 409,999,999,996): sizes within each field's limit (2^40) whose product is no model. Here
+// 2 layers × 3 × 400,000,000,000 × 400,000,000,000 of MLP alone are 9.6e23 parameters, past
+// int64 in the card's formula (which overflowed) and past the limit of 10^15.
+TEST(HfConfigRegression, AModelOfMoreThanTenToTheFifteenParametersIsRefused) {
+  const Result<ModelSpec> parsed = ParseHfConfig(
+      R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 400000000000, "num_attention_heads": 4,)"
+      R"( "vocab_size": 100, "max_position_embeddings": 128, "intermediate_size": 400000000000})");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().field, "model.params_total");
+  EXPECT_EQ(parsed.error().message,
+            "The config.json describes no model the estimate can use: The total parameter count must be a "
+            "positive number of at most 10^15.");
+}
+
 }  // namespace
 }  // namespace vramcalc

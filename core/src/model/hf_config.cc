@@ -715,7 +715,9 @@ LayerCounts CountsOf(const ModelSpec& m, const Shape& shape) {
 // The arithmetic of CountParameters, for the card: per layer when every layer attends and has
 // an MLP or experts, else per part (hybrids).
 std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, double attention, double router) {
-  auto n = [](double value) { return FormatGrouped(static_cast<int64_t>(value)); };
+  // Within int64's range: a count beyond (a hostile config.json's) is refused after this
+  // (ValidateModel's 10^15), and must not overflow on its way there.
+  auto n = [](double value) { return FormatGrouped(static_cast<int64_t>(std::clamp(value, 0.0, 9e18))); };
   const LayerCounts count = CountsOf(m, shape);
   const bool per_layer = count.attention == static_cast<double>(m.num_hidden_layers) && shape.dense_ffn_layers < 0 &&
                          shape.attention_sum < 0;

@@ -87,8 +87,11 @@ bool HeadsMatch(const ModelSpec& model) {
 std::optional<Error> ValidateModel(const ModelSpec& model) {
   if (model.id.empty()) return Invalid("id", "Every model needs an id.");
   if (model.name.empty()) return Invalid("name", "Every model needs a display name.");
-  if (!std::isfinite(model.params_total) || model.params_total <= 0) {
-    return Invalid("params_total", "The total parameter count must be a positive number.");
+  // About a thousand times the largest open models (some 1e12): beyond, a config.json's sizes
+  // are no model (fuzz_config's hidden_size of 4.1e11 made 1.6e19, past int64 in the card).
+  constexpr double kMaxParams = 1e15;
+  if (!std::isfinite(model.params_total) || model.params_total <= 0 || model.params_total > kMaxParams) {
+    return Invalid("params_total", "The total parameter count must be a positive number of at most 10^15.");
   }
   if (!std::isfinite(model.params_active) || model.params_active <= 0 ||
       model.params_active > model.params_total) {
