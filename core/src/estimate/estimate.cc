@@ -219,6 +219,12 @@ double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
   const double one_device = s.device->bandwidth_gbps * 1e9 * runtime.bandwidth_utilization *
                             runtime.DecodeEfficiency(s.device->device_class) / bytes_per_token;
   if (s.device_count <= 1) return one_device;
+  // A layer split (llama.cpp's -sm layer) walks the devices one after another: one device's time
+  // and the hops between them, as DecodeSeconds has it, never faster than one device. Tensor
+  // parallelism (and the reference formula) scale with the devices.
+  const MultiDeviceRule& multi = runtime.multi_device_decode;
+  const double hops = static_cast<double>(s.device_count - 1) * multi.hop_ms * 1e-3;
+  if (multi.split == SplitKind::kLayers) return 1.0 / (1.0 / one_device + hops);
   return static_cast<double>(s.device_count) * runtime.tensor_parallel_efficiency * one_device;
 }
 
