@@ -132,6 +132,15 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     assert.equal(await table.locator('tbody tr').count(), engine.decode.length, 'one row per rule');
     assert.match(await table.locator('tbody tr.current').innerText(), /CUDA · consumer and workstation GPUs/);
     assert.equal(await page.locator('.plot-decode').getAttribute('visibility'), 'visible', 'tok/s against context');
+    // Issue 31: Qwen3-32B Q4_K_M does not fit a 12 GB RTX 5070 at any context (19 GB at 512
+    // tokens): the verdict shows no decode figure, and the plot no decode curve or range beside it.
+    await page.locator(byTestId('model')).selectOption('qwen3-32b');
+    await page.locator(byTestId('device')).selectOption('rtx-5070-12gb');
+    await waitForHash(env, page, (hash) => hashParams(hash).get('device') === 'rtx-5070-12gb', 'the RTX 5070');
+    await settle(page);
+    assert.equal(await page.locator('.plot-decode').getAttribute('visibility'), 'hidden', 'no decode where nothing fits');
+    assert.equal(await page.locator('.plot-decode-label').getAttribute('visibility'), 'hidden');
+    await page.locator(byTestId('model')).selectOption('llama-3.1-8b');
     // No published llama.cpp runs on a datacenter card: said so, not a made-up error.
     await page.locator(byTestId('device')).selectOption('h100-80gb');
     await waitForText(env, page, 'decode-error',

@@ -201,22 +201,24 @@ function drawAreas(parts, s, sim, curve) {
 
 /**
  * Decode speed against context on its own scale (the curve's fastest point at 90 % of the
- * height), with its values at the shortest context and at the model's maximum: it falls as the KV cache to read grows. Engine
+ * height), over the contexts that fit (up to the simulator's max context), with its values at the
+ * shortest of them and at the largest (or the model's maximum): it falls as the KV cache to read
+ * grows. Where nothing fits there is no decode to show, as the verdict's figure says. Engine
  * profiles only: the reference profile's plot stays the reference page's.
  */
 function drawDecode(parts, s, response, { t, lang }) {
-  const { curve } = response;
-  const rates = curve.map((p) => p.decode_tps).filter((v) => v > 0);
+  const fitting = response.curve.filter((p) => p.context <= response.simulator.max_context);
+  const rates = fitting.map((p) => p.decode_tps).filter((v) => v > 0);
   const engine = response.simulator.runtime !== 'reference';
-  const shown = engine && rates.length === curve.length && rates.length > 1 ? 'visible' : 'hidden';
+  const shown = engine && rates.length === fitting.length && rates.length > 1 ? 'visible' : 'hidden';
   set(parts.decode, { visibility: shown });
   set(parts.decodeLabel, { visibility: shown });
   if (shown === 'hidden') return;
   const top = Math.max(...rates) / 0.9;
   const y = (v) => BOX.top + s.plotH - (v / top) * s.plotH;
-  set(parts.decode, { d: `M${curve.map((p) => `${r1(s.x(p.context))},${r1(y(p.decode_tps))}`).join('L')}` });
+  set(parts.decode, { d: `M${fitting.map((p) => `${r1(s.x(p.context))},${r1(y(p.decode_tps))}`).join('L')}` });
   // The label's range ends at the model's max position (the curve may run past it).
-  const last = curve.filter((p) => p.context <= response.model.max_position_embeddings).pop() ?? curve[0];
+  const last = fitting.filter((p) => p.context <= response.model.max_position_embeddings).pop() ?? fitting[0];
   set(parts.decodeLabel, { x: s.width - BOX.right, y: 14 });  // in the top margin, right of the y axis' title
   put(parts.decodeLabel, t('plot.decode', { first: fmt.fixed(lang, rates[0], 1), last: fmt.fixed(lang, last.decode_tps, 1),
     tokens: fmt.contextLabel(last.context) }));
