@@ -64,12 +64,12 @@ describe('use my GPU', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     await settle(page);  // the selector follows in the next frame
     assert.equal(await page.locator(byTestId('device')).inputValue(), 'rtx-4090-24gb', hash);
     // Nothing leaves the page: the only requests are GETs of the site's own files (the button's
-    // code, a language's strings or an icon loaded meanwhile), none with a body, a query or the
-    // GPU's name.
+    // code, a language's strings, an icon, or the manifest Chromium reads when it checks whether
+    // the page can be installed, loaded meanwhile), none with a body, a query or the GPU's name.
     for (const { url, method, body } of requests) {
       const { origin, search, pathname } = new URL(url);
       assert.ok(origin === env.origin && method === 'GET' && !body && !search && !/4090|NVIDIA/i.test(url), url);
-      assert.match(pathname, /^\/[\w./-]+\.(js|json|svg)$/, url);
+      assert.match(pathname, /^\/[\w./-]+\.(js|json|svg|webmanifest)$/, url);
     }
     await assertHealthy(env, page, 'detected RTX 4090');
     await page.close();
