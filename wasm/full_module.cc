@@ -26,10 +26,7 @@ vramcalc::Result<std::string> TextOf(val request) {
   if (request.isUndefined()) return std::string("{}");
   const auto document = vramcalc::wasm::ValDocument::Read(request);
   if (!document.ok()) return document.error();
-  // Nothing (undefined) for a function or a symbol, or where a toJSON returns undefined: null,
-  // as Read reads such a value.
-  const val text = val::global("JSON").call<val>("stringify", request);
-  return text.isString() ? text.as<std::string>() : std::string("null");
+  return vramcalc::wasm::JsonText(request);
 }
 
 bool IsObject(const val& value) { return !value.isNull() && value.typeOf().as<std::string>() == "object"; }

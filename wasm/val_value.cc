@@ -9,11 +9,14 @@ namespace vramcalc::wasm {
 
 using emscripten::val;
 
+std::string JsonText(const val& value) {
+  const val text = val::global("JSON").call<val>("stringify", value);
+  return text.isString() ? text.as<std::string>() : "null";
+}
+
 std::string ValValue::Source() const {
   if (IsNull()) return "null";  // also NaN and ±Infinity, as JSON.stringify
-  // A toJSON of the value's may make JSON.stringify write nothing (undefined).
-  const val text = val::global("JSON").call<val>("stringify", node_->value);
-  return text.isString() ? text.as<std::string>() : "null";
+  return JsonText(node_->value);
 }
 
 ValValue ValValue::Find(std::string_view key) const {

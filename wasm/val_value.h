@@ -74,6 +74,10 @@ class ValValue : public json::Typed<ValValue> {
   const ValNode* node_ = nullptr;
 };
 
+// JSON.stringify's text of `value`, or "null" where it writes nothing (undefined: a function, a
+// symbol, a toJSON returning undefined), as Read reads such a value.
+std::string JsonText(const emscripten::val& value);
+
 class ValDocument {
  public:
   // The object's copy, or the error JSON text of it would get (malformed_json naming the field,

@@ -285,7 +285,7 @@ extern "C" const char* __asan_default_options() { return "malloc_context_size=8"
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   {
     const Case c(vramcalc::fuzz::ValueOf(data, size));
-    if (!vramcalc::fuzz::Throws(c.request)) {
+    if (!vramcalc::fuzz::Throws(c.json)) {
       CheckEvaluate(c);
       CheckEvaluateWithConfig(c);
       CheckSweep(c);

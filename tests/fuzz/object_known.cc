@@ -47,9 +47,6 @@ bool HasKnownTextDifference(const emscripten::val& request) {
   return !Strict() && HasDroppedMark(stand_in::Inspect(request), seen);
 }
 
-bool Throws(const emscripten::val& request) {
-  return !Strict() && !stand_in::Stringify(request).thrown.empty() &&
-         stand_in::Stringify(request).called_to_json;
-}
+bool Throws(const stand_in::Stringified& json) { return !Strict() && !json.thrown.empty() && json.called_to_json; }
 
 }  // namespace vramcalc::fuzz

@@ -16,9 +16,10 @@ namespace vramcalc::fuzz {
 // lacks it.
 bool HasKnownTextDifference(const emscripten::val& request);
 
-// JSON.stringify of the request throws in a toJSON of the request's ("to-json"): the exception
-// ends the module's call without an answer, as any JavaScript exception through its frames.
-bool Throws(const emscripten::val& request);
+// JSON.stringify of the request (`json`) throws in a toJSON of the request's ("to-json"): the
+// exception ends the module's call without an answer, as any JavaScript exception through its
+// frames.
+bool Throws(const emscripten::stand_in::Stringified& json);
 
 }  // namespace vramcalc::fuzz
 

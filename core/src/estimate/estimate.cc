@@ -210,6 +210,16 @@ const DecodeRule* DecodeRuleOf(const Scenario& s) {
   return s.runtime->DecodeRuleFor(*s.device, s.model->moe.has_value());
 }
 
+namespace {
+
+// A layer split's extra time per token (llama.cpp's -sm layer walks the devices one after
+// another): a hop per extra device.
+double LayerSplitHopSeconds(const Scenario& s) {
+  return static_cast<double>(s.device_count - 1) * s.runtime->multi_device_decode.hop_ms * 1e-3;
+}
+
+}  // namespace
+
 double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
   const RuntimeProfile& runtime = *s.runtime;
   const double weight_bytes = WeightBytesOf(s).active;
@@ -219,12 +229,11 @@ double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
   const double one_device = s.device->bandwidth_gbps * 1e9 * runtime.bandwidth_utilization *
                             runtime.DecodeEfficiency(s.device->device_class) / bytes_per_token;
   if (s.device_count <= 1) return one_device;
-  // A layer split (llama.cpp's -sm layer) walks the devices one after another: one device's time
-  // and the hops between them, as DecodeSeconds has it, never faster than one device. Tensor
-  // parallelism (and the reference formula) scale with the devices.
-  const MultiDeviceRule& multi = runtime.multi_device_decode;
-  const double hops = static_cast<double>(s.device_count - 1) * multi.hop_ms * 1e-3;
-  if (multi.split == SplitKind::kLayers) return 1.0 / (1.0 / one_device + hops);
+  // A layer split: one device's time and the hops, as DecodeSeconds has it, never faster than one
+  // device. Tensor parallelism (and the reference formula) scale with the devices.
+  if (runtime.multi_device_decode.split == SplitKind::kLayers) {
+    return 1.0 / (1.0 / one_device + LayerSplitHopSeconds(s));
+  }
   return static_cast<double>(s.device_count) * runtime.tensor_parallel_efficiency * one_device;
 }
 
@@ -236,7 +245,7 @@ double DecodeSeconds(const Scenario& s, const DecodeRule& rule, double weight_by
   const double bandwidth = s.device->bandwidth_gbps * 1e9;
   const double reads = weight_bytes / (bandwidth * rule.efficiency) + cache_bytes / (bandwidth * rule.kv_efficiency);
   if (s.device_count <= 1) return reads + fixed;
-  if (multi.split == SplitKind::kLayers) return reads + fixed + (n - 1) * multi.hop_ms * 1e-3;
+  if (multi.split == SplitKind::kLayers) return reads + fixed + LayerSplitHopSeconds(s);
   const double allreduce = multi.allreduce_us[static_cast<std::size_t>(s.device->device_class)] * 1e-6;
   return reads / n + fixed + 2.0 * layers * allreduce;
 }

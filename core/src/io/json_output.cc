@@ -19,13 +19,13 @@ namespace internal {
 
 std::string ModelsArrayJson(const Catalog& catalog) {
   JsonWriter w(1 << 17);
-  WriteModelsArray(w, catalog);
+  WriteSchemaArray(w, catalog.models);  // each as the response's "model" object
   return std::move(w).Take();
 }
 
 std::string DevicesArrayJson(const Catalog& catalog) {
   JsonWriter w(1 << 15);
-  WriteDevices(w, catalog);
+  WriteSchemaArray(w, catalog.devices);
   return std::move(w).Take();
 }
 

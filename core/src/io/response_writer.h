@@ -169,10 +169,11 @@ void WriteMatrix(W& w, const std::vector<MatrixRow>& matrix) {
 }
 
 
-template <typename W>
-void WriteDevices(W& w, const Catalog& catalog) {
+// A catalog list (its models, its devices) as an array of their schema objects.
+template <typename W, typename Items>
+void WriteSchemaArray(W& w, const Items& items) {
   w.BeginArray();
-  for (const Device& device : catalog.devices) SchemaWriter<W>(w).Write(device);
+  for (const auto& item : items) SchemaWriter<W>(w).Write(item);
   w.EndArray();
 }
 
@@ -311,14 +312,6 @@ void WriteStrings(W& w, StringsOf strings) {
 }
 
 
-// Every catalog model as the response's "model" object, in an array; every device.
-template <typename W>
-void WriteModelsArray(W& w, const Catalog& catalog) {
-  w.BeginArray();
-  for (const ModelSpec& model : catalog.models) SchemaWriter<W>(w).Write(model);
-  w.EndArray();
-}
-
 // What the page needs for its selectors and links (json_codec.h CatalogJson), with the UI strings
 // of `strings`.
 template <typename W>
@@ -338,7 +331,7 @@ void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings) {
   }
   w.EndArray();
   w.Key("devices");
-  WriteDevices(w, catalog);
+  WriteSchemaArray(w, catalog.devices);
   WriteTables(w);
   w.Field("recommendation_ladder", catalog.recommendation_ladder);
   w.Field("hardware_table", catalog.hardware_table);
