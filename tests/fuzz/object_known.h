@@ -16,9 +16,9 @@ namespace vramcalc::fuzz {
 // lacks it.
 bool HasKnownTextDifference(const emscripten::val& request);
 
-// JSON.stringify of the request (`json`) throws in a toJSON of the request's ("to-json"): the
-// exception ends the module's call without an answer, as any JavaScript exception through its
-// frames.
+// JSON.stringify of the request (`json`) throws in a toJSON of the request's: the exception ends
+// the module's call without an answer, as any JavaScript exception through its frames. (The input
+// "to-json" is a toJSON returning undefined, fixed: JsonText answers null for it.)
 bool Throws(const emscripten::stand_in::Stringified& json);
 
 }  // namespace vramcalc::fuzz
