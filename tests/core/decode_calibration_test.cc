@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "calibration_fit.h"
 #include "io/json_value.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/estimate.h"
@@ -27,14 +28,7 @@ namespace vramcalc {
 namespace {
 
 const json::Document& Calibration() {
-  static const std::unique_ptr<json::Document> document = [] {
-    std::ifstream in(std::string(VRAMCALC_CALIBRATION_DIR) + "/decode.json", std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto parsed = json::Document::Parse(text.str());
-    if (!parsed.ok()) ADD_FAILURE() << "decode.json: " << parsed.error().message;
-    return parsed.ok() ? std::make_unique<json::Document>(std::move(parsed).value()) : nullptr;
-  }();
+  static const std::unique_ptr<json::Document> document = ReadCalibration("decode.json");
   return *document;
 }
 
@@ -139,13 +133,6 @@ double Error(const Row& r, const DecodeRule& rule) {
   return r.measured_seconds / DecodeSeconds(r.scenario, rule, r.weight_bytes, r.cache_bytes) - 1;  // predicted / measured − 1
 }
 
-DecodeError Summary(std::vector<double> errors) {
-  for (double& e : errors) e = std::abs(e) * 100;
-  std::sort(errors.begin(), errors.end());
-  const auto at = [&errors](double q) { return errors[static_cast<std::size_t>(q * (errors.size() - 1) + 0.5)]; };
-  return DecodeError{static_cast<int>(errors.size()), at(0.5), at(0.9), errors.back()};
-}
-
 std::string RuleName(const RuntimeProfile& runtime, const DecodeRule& rule) {
   return std::string(runtime.id) + " " + std::string(kPlatforms.Id(rule.platform)) + " " +
          std::string(rule.device_class ? kDeviceClasses.Id(*rule.device_class) : "any") +
@@ -160,25 +147,6 @@ std::string RuleName(const RuntimeProfile& runtime, const DecodeRule& rule) {
 struct Constants {
   double efficiency, kv_efficiency, t0_ms;
 };
-
-// Solves the normal equations of `columns` (2 or 3) by Gaussian elimination.
-std::vector<double> Solve(std::vector<std::vector<double>> m, std::vector<double> v) {
-  const std::size_t n = v.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = i + 1; k < n; ++k) {
-      const double f = m[k][i] / m[i][i];
-      for (std::size_t j = i; j < n; ++j) m[k][j] -= f * m[i][j];
-      v[k] -= f * v[i];
-    }
-  }
-  std::vector<double> x(n);
-  for (std::size_t i = n; i-- > 0;) {
-    double sum = v[i];
-    for (std::size_t j = i + 1; j < n; ++j) sum -= m[i][j] * x[j];
-    x[i] = sum / m[i][i];
-  }
-  return x;
-}
 
 // One weighted least-squares fit: columns of x per row (weight bytes, cache bytes, layers) as
 // `use` says, the fixed cost known (t0_ms) when the layers are not a column.

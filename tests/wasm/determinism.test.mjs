@@ -64,6 +64,10 @@ test(`${SCENARIOS} seeded scenarios: native and wasm answer value for value`, { 
     if (runtime.options.includes('ubatch') && next() < 0.3) request.ubatch = pick([128, 512, 2048]);
     if (runtime.options.includes('flash_attention') && next() < 0.3) request.flash_attention = request.kv_dtype !== 'fp16' || next() < 0.5;
     if (runtime.options.includes('parallel') && next() < 0.3) request.parallel = request.batch + pick([0, 1, 3]);
+    // The host (the offload section's, for models that do not fit under llamacpp and ollama).
+    if (next() < 0.3) request.host_memory = pick([8, 16, 64, 512]);
+    if (next() < 0.2) request.host_memory_type = pick(catalog.host_memory_types).id;
+    else if (next() < 0.1) request.host_bandwidth = Math.round(20 + next() * 480);
     const text = JSON.stringify(request);
     // Combinations an engine refuses (Apple devices in tensor parallel, a quantized
     // sliding-window cache in mlx-lm) are drawn again.

@@ -127,7 +127,8 @@ export class PageController {
   }
 
   update(patch) {
-    const next = { ...this.#scenario, ...patch };
+    // A RAM type picked (its control comes with the later code) sets or drops the bandwidth.
+    const next = { ...this.#scenario, ...(this.#lowerCode?.hostChoice(patch, this.#scenario, this.catalog) ?? patch) };
     // The context is no engine's choice: a slider move leaves the scenario fitted to its engine.
     const contextOnly = Object.keys(patch).every((key) => key === 'context');
     this.#scenario = contextOnly ? next : fitToRuntime(next, this.catalog);
@@ -160,12 +161,17 @@ export class PageController {
     this.schedule();
   }
 
-  reject(value) {
-    // Empty when the number field could not read what was typed ("NaN", "-Infinity").
-    this.#notices = [[value ? 'notice.context' : 'notice.context_unread', {
-      max: fmt.integer(this.#scenario.lang, this.catalog.limits.max_context), value: value.slice(0, MAX_ECHO),
-    }]];
-    byId(this.#root, 'context-number').value = String(this.#scenario.context);
+  /** A number field's value it cannot take (the context, the host's RAM or bandwidth): a notice, and the field reset. */
+  reject(key, value) {
+    if (key === 'context') {
+      // Empty when the number field could not read what was typed ("NaN", "-Infinity").
+      this.#notices = [[value ? 'notice.context' : 'notice.context_unread', {
+        max: fmt.integer(this.#scenario.lang, this.catalog.limits.max_context), value: value.slice(0, MAX_ECHO),
+      }]];
+      byId(this.#root, 'context-number').value = String(this.#scenario.context);
+    } else {  // the host's fields, which come with the later code
+      this.#notices = [this.#lowerCode.rejectHost(this.#root, key, value, { scenario: this.#scenario, catalog: this.catalog })];
+    }
     this.schedule();
   }
 
@@ -205,10 +211,11 @@ export class PageController {
 
   /**
    * What the core is not asked for before then: the curve (for the plot), the sections below and
-   * the architecture card's checkpoint, Ollama tags and release.
+   * the architecture card's checkpoint, Ollama tags and release, and what runs with a part in host
+   * RAM (the offload section).
    */
   #unavailable() {
-    return this.#lowerReady() ? new Set() : new Set(['curve', 'card', ...this.#lower.names]);
+    return this.#lowerReady() ? new Set() : new Set(['curve', 'card', 'offload', ...this.#lower.names]);
   }
 
   #evaluate() {
@@ -266,6 +273,7 @@ export class PageController {
       this.#rendered.painted !== this.#painted;
     this.#renderStatic(response, view);
     if (all) renderChoices(this.#root, response, view);
+    if (all && this.#lowerCode) this.#lowerCode.renderHostChoices(this.#root, view);  // the host's RAM
     renderControls(this.#root, response, view, all || this.#choicesTouched);
     this.#choicesTouched = false;
     this.#renderViewSwitch(response, view);
@@ -332,14 +340,15 @@ export class PageController {
   }
 
   /**
-   * The plot of the curve and the decode estimate's error table (beside the figures) and the
-   * sections below, once their code is here.
+   * The plot of the curve, the decode estimate's error table and what runs with offload (beside
+   * the figures) and the sections below, once their code is here.
    */
   #drawLower(response, view, skip) {
     const plot = byId(this.#root, 'plot-figure');
     if (plot.hidden) plot.hidden = false;
     this.#lowerCode.renderPlot(this.#root, response, view);
     this.#lowerCode.renderAccuracy(this.#root, response, view);
+    this.#lowerCode.renderOffload(this.#root, response, view);
     this.#lower.draw(response, view, skip);
   }
 
@@ -520,9 +529,10 @@ export class PageController {
     const root = this.#root;
     const handlers = {
       maxContext: this.catalog.limits.max_context,
+      maxNumbers: { ram: this.catalog.limits.max_host_memory, rambw: this.catalog.limits.max_host_bandwidth },
       update: (patch) => this.update(patch),
       commit: () => this.commit(),
-      reject: (key, value) => this.reject(value),
+      reject: (key, value) => this.reject(key, value),
     };
     bindControls(byId(root, 'controls'), handlers);
     bindControls(byId(root, 'prefs'), handlers);

@@ -1,6 +1,7 @@
 // The form: one delegated listener for every control. `input` updates the scenario (the
 // page recomputes once per frame); `change` (slider release, Enter in the number field,
 // a selector pick) also commits the scenario to the URL.
+import { positiveNumber } from './state.js';
 
 export const MIN_CONTEXT_LOG2 = 9;   // 512 tokens
 export const MAX_CONTEXT_LOG2 = 20;  // 1,048,576 tokens
@@ -28,9 +29,31 @@ export const sliderPosition = (tokens, maxLog2 = MAX_CONTEXT_LOG2) =>
   Math.min(maxLog2, Math.max(MIN_CONTEXT_LOG2, Math.round(Math.log2(tokens))));
 
 /**
+ * What a number field (the context's, the host's RAM and bandwidth) sets once changed: its
+ * patch, null when the value is rejected (handlers.reject names it), undefined for other controls.
+ */
+function numberPatch(target, handlers) {
+  const text = target.value.trim();
+  if (target.name === 'context-number') {
+    const tokens = Number(text);
+    if (/^\d+$/.test(text) && tokens >= 1 && tokens <= handlers.maxContext) return { context: tokens };
+    handlers.reject('context', text);
+    return null;
+  }
+  if (target.name !== 'ram' && target.name !== 'rambw') return undefined;
+  // A number input reads "NaN" or "1e" as empty (badInput): nothing to echo.
+  const value = positiveNumber(target.validity?.badInput ? '' : text, handlers.maxNumbers[target.name]);
+  if (value !== null) return { [target.name]: value };
+  handlers.reject(target.name, target.validity?.badInput ? '' : text);
+  return null;
+}
+
+/**
  * @param {HTMLFormElement} form
  * @param {{update: (patch: object) => void, commit: () => void,
- *          reject: (key: string, value: string) => void, maxContext: number}} handlers
+ *          reject: (key: string, value: string) => void, maxContext: number,
+ *          maxNumbers: {ram: number, rambw: number}}} handlers maxNumbers: the host's number fields'
+ *   largest values (they apply on change, as the context's field does)
  */
 export function bindControls(form, handlers) {
   const patchFor = (target) => {
@@ -42,6 +65,7 @@ export function bindControls(form, handlers) {
       case 'kv':
       case 'runtime':
       case 'lang':
+      case 'ramtype':
         return { [target.name]: target.value };
       case 'device':
         return { device: target.value === 'auto' ? null : target.value };
@@ -67,16 +91,9 @@ export function bindControls(form, handlers) {
   });
 
   form.addEventListener('change', (event) => {
-    const target = event.target;
-    if (target.name === 'context-number') {
-      const text = target.value.trim();
-      const tokens = Number(text);
-      if (!/^\d+$/.test(text) || tokens < 1 || tokens > handlers.maxContext) {
-        handlers.reject('context', text);
-        return;
-      }
-      handlers.update({ context: tokens });
-    }
+    const patch = numberPatch(event.target, handlers);
+    if (patch === null) return;  // rejected: a notice says why
+    if (patch) handlers.update(patch);
     handlers.commit();
   });
 

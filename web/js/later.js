@@ -1,7 +1,7 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
 // computes the curve and the sections below the simulator): the curve's plot, the decode
-// estimate's error table, the renderers of those sections (the hardware table, the commands, the
-// related models) with their listeners, and of the architecture card (far below the fold), the
+// estimate's error table, what runs with a part in host RAM (the offload block), the renderers of
+// those sections (the hardware table, the commands, the related models) with their listeners, and of the architecture card (far below the fold), the
 // answers kept while the slider moves, and the service worker's registration. The bundle makes it
 // a chunk of its own.
 import { byId } from './dom.js';
@@ -14,6 +14,7 @@ export { renderAccuracy } from './render/accuracy-table.js';
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
 export { renderHardware } from './render/hardware.js';
+export { hostChoice, rejectHost, renderHostChoices, renderOffload } from './render/offload.js';
 export { renderPlot } from './render/plot.js';
 export { renderRelated } from './render/related.js';
 export { registerServiceWorker } from './pwa.js';

@@ -22,10 +22,12 @@ export const linkKeys = (catalog) => [
 // check that it equals linkKeys(catalog).
 export const LINK_KEYS = [
   'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
-  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'lang', 'view',
+  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'lang', 'view',
 ];
 // Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
+// The host's RAM, by link key: only for the runtimes that offload to it (catalog.runtimes[].offload).
+export const HOST_KEYS = ['ram', 'ramtype', 'rambw'];
 
 /** The reference page's scenario. `device: null` means the format's recommended class. */
 export function defaultScenario(catalog, lang) {
@@ -45,6 +47,9 @@ export function defaultScenario(catalog, lang) {
     ubatch: null,
     fa: null,
     parallel: null,
+    ram: null,  // the host's RAM in GB, its type and a bandwidth of one's own: null is the core's default
+    ramtype: null,
+    rambw: null,
     lang,
     view: null,  // the model's simulator; 'fits': what runs on the device
   };
@@ -55,6 +60,16 @@ export function wholeNumber(text, max) {
   if (!/^\d{1,12}$/.test(text)) return null;
   const n = Number(text);
   return n >= 1 && n <= max ? n : null;
+}
+
+/**
+ * A positive number up to max written as plain decimal digits ("64", "89.6"), else null (link
+ * and widget values, the host's number fields): no sign, exponent, NaN or Infinity.
+ */
+export function positiveNumber(text, max) {
+  if (!/^\d{1,9}(\.\d{1,6})?$/.test(String(text).trim())) return null;
+  const n = Number(text);
+  return n > 0 && n <= max ? n : null;
 }
 
 /**
@@ -104,6 +119,9 @@ export function valueChecks(catalog, hasCustom = false) {
     ubatch: (v) => wholeNumber(v, limits.max_batched_tokens),
     fa: (v) => (v === 'true' ? true : v === 'false' ? false : null),
     parallel: (v) => wholeNumber(v, limits.max_batch),
+    ram: (v) => positiveNumber(v, limits.max_host_memory),
+    ramtype: among(catalog.host_memory_types),
+    rambw: (v) => positiveNumber(v, limits.max_host_bandwidth),
     view: (v) => (v === 'fits' ? v : null),
     compare: (v) => {
       const list = v.split(',').filter(Boolean);
@@ -190,5 +208,6 @@ export function fitToRuntime(scenario, catalog) {
   for (const [key, name] of Object.entries(ENGINE_OPTIONS)) {
     if (!runtime.options.includes(name)) fitted[key] = null;
   }
+  if (!runtime.offload) HOST_KEYS.forEach((key) => { fitted[key] = null; });
   return fitted;
 }

@@ -13,7 +13,7 @@ import { sliderMaxLog2, sliderPosition } from './controls.js';
 import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
 import { renderSimulator } from './render/simulator.js';
-import { LINK_KEYS, fitToRuntime, requestFor, valueChecks } from './state.js';
+import { LINK_KEYS, fitToRuntime, requestFor, runtimeOf, valueChecks } from './state.js';
 import { buildTables, buildWidget } from './widget-markup.js';
 
 const FULL_PAGE = new URL('../index.html', import.meta.url).href;
@@ -121,10 +121,14 @@ export class VramCalculator extends HTMLElement {
       return;
     }
     const t = makeTranslator(scenario.lang);
-    // What it draws: the header (model, matrix), the simulator and slider, the tables shown.
-    const sections = ['model', 'simulator', 'matrix', ...(shown.has('hardware') ? ['hardware'] : [])];
+    // What it draws: the header (model, matrix), the simulator and slider, the tables shown, and
+    // what runs with a part in host RAM (its verdict and speed) once vramcalc-full.wasm is here.
+    const offloads = Boolean(runtimeOf(scenario, catalog).offload);
+    const sections = ['model', 'simulator', 'matrix', ...(shown.has('hardware') ? ['hardware'] : []),
+      ...(offloads && this.#core.hasFull() ? ['offload'] : [])];
     const response = this.#core.evaluate({ ...requestFor(scenario, catalog), sections });
     const p = this.#parts;
+    this.#loadOffload(response, offloads);
     if (!response.ok) {
       p.error.hidden = false;
       p.error.textContent = `${t('error.prefix')} ${response.error.message}`;
@@ -158,6 +162,15 @@ export class VramCalculator extends HTMLElement {
       this.#textsLang = scenario.lang;
     }
     this.dispatchEvent(new CustomEvent('estimate-change', { detail: response, bubbles: true, composed: true }));
+  }
+
+  /**
+   * A model that does not fit under an engine that offloads: vramcalc-full.wasm, which computes
+   * what runs with a part in host RAM (the host attributes ram, ramtype, rambw), loads once.
+   */
+  #loadOffload(response, offloads) {
+    if (!offloads || !response.ok || response.simulator.fit !== 'no_fit' || this.#core.hasFull()) return;
+    this.#core.loadFull().then(() => this.#schedule(), (error) => this.#fail(error));
   }
 
   /**

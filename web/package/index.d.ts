@@ -3,7 +3,7 @@
 
 export type Fit = 'comfortable' | 'tight' | 'no_fit';
 export type Runtime = 'reference' | 'llamacpp' | 'ollama' | 'vllm' | 'sglang' | 'mlx';
-export type Section = 'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands' | 'card';
+export type Section = 'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands' | 'card' | 'offload';
 
 /** A device of one's own: "custom:<GB>:<GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>". */
 export type CustomDeviceId = `custom:${string}`;
@@ -23,6 +23,9 @@ export interface Request {
   ubatch?: number;                // llama.cpp
   flash_attention?: boolean;
   parallel?: number;              // llama.cpp, Ollama slots
+  host_memory?: number;           // GB of system RAM (default 32), for what does not fit on the GPU
+  host_memory_type?: string;      // e.g. "ddr5-5600-2ch" (catalog().host_memory_types)
+  host_bandwidth?: number;        // GB/s of one's own; replaces host_memory_type's
   sections?: Section[];
 }
 
@@ -77,6 +80,32 @@ export interface HardwareRow {
   [field: string]: unknown;
 }
 
+/** One way to split the model between the GPU and host RAM (llama.cpp's -ngl, --n-cpu-moe). */
+export interface OffloadPlan {
+  kind: 'layers' | 'experts';
+  gpu_layers: number;
+  ram_expert_layers: number;
+  flags: string;                  // "-ngl 29", "-ngl 999 --n-cpu-moe 22", "-ngl 999 --cpu-moe"
+  device_gib: number;
+  host_gib: number;
+  ram_share_pct: number;          // of the weights
+  fit: Fit;                       // on the GPU
+  fits_host: boolean;
+  decode_tps: number;
+}
+
+/** When the model does not fit under llama.cpp or Ollama on a GPU with RAM beside it. */
+export interface Offload {
+  host_memory_gib: number;
+  host_usable_gib: number;
+  host_bandwidth_gbps: number;
+  host_memory_type: string;       // "custom" for host_bandwidth
+  plans: OffloadPlan[];
+  chosen: number | null;          // the plan that runs, or null: none does (too little RAM)
+  holdout: { points: number; median_error_pct: number; p90_error_pct: number; worst_error_pct: number };
+  [field: string]: unknown;
+}
+
 export interface Answer {
   ok: true;
   schema: number;
@@ -88,6 +117,7 @@ export interface Answer {
   related?: unknown[];
   commands?: unknown[];
   card?: { checkpoint: string; ollama_tag: string; ollama_tag_weights: string; release: string };
+  offload?: Offload | null;
 }
 
 export interface SweepRequest {

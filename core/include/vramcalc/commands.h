@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "vramcalc/estimate.h"
+#include "vramcalc/offload.h"
 
 namespace vramcalc {
 
@@ -31,6 +32,7 @@ struct CommandInputs {
   double kv_cache_gib = 0;         // for all `batch` sequences, as the simulator shows it
   double per_device_gib = 0;       // the total each device holds
   int64_t max_context_tokens = 0;  // on this device, as the simulator shows it
+  const OffloadPlan* offload = nullptr;  // the plan it runs with when it does not fit (section 7)
 };
 
 // The scenario's runtime profile's commands, in its order.

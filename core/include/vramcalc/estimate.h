@@ -12,6 +12,7 @@
 #include <span>
 
 #include "vramcalc/device.h"
+#include "vramcalc/host.h"
 #include "vramcalc/model_spec.h"
 #include "vramcalc/quant_format.h"
 #include "vramcalc/runtime_profile.h"
@@ -57,6 +58,7 @@ struct Scenario {
   int64_t device_count = 1;  // identical devices in tensor parallel
   const RuntimeProfile* runtime = nullptr;
   EngineSettings engine;
+  Host host;  // what runs beside the devices (offload, section 7)
 
   DeviceClass device_class() const { return device ? device->device_class : runtime->default_class; }
 };
@@ -146,6 +148,11 @@ struct WeightBytes {
   double device = 0;
   double host = 0;
   double active = 0;
+  // Parts of `device`: the routed experts (all of them) and the output head; the rest is the
+  // layers' own weights. Of `active`: the experts a token reads.
+  double experts = 0;
+  double head = 0;
+  double experts_read = 0;
 };
 WeightBytes WeightBytesOf(const Scenario& scenario);
 
@@ -208,6 +215,9 @@ Footprint FootprintOf(const Scenario& scenario);
 // once, at the runtime's share of the device's bandwidth; N devices in tensor parallel run at
 // N × the runtime's tensor-parallel efficiency × the one-device rate.
 double DecodeTokensPerSecond(const Scenario& scenario, const Footprint& footprint);
+// One token's seconds on the scenario's device(s) reading `weight_bytes` of weights and
+// `cache_bytes` of KV cache and state: by the engine's rule, else the reference formula (1.5).
+double DeviceDecodeSeconds(const Scenario& scenario, double weight_bytes, double cache_bytes);
 // Section 6: one token's seconds under a decode rule, reading `weight_bytes` of weights and
 // `cache_bytes` of KV cache and state, on the scenario's device(s).
 double DecodeSeconds(const Scenario& scenario, const DecodeRule& rule, double weight_bytes, double cache_bytes);

@@ -15,6 +15,8 @@
 #include "vramcalc/catalog.h"
 #include "vramcalc/commands.h"
 #include "vramcalc/estimate.h"
+#include "vramcalc/host.h"
+#include "vramcalc/offload.h"
 #include "vramcalc/quant_format.h"
 #include "vramcalc/result.h"
 #include "vramcalc/runtime_profile.h"
@@ -42,14 +44,15 @@ enum Section : uint32_t {
   kSectionRelated = 1u << 5,
   kSectionCommands = 1u << 6,
   kSectionCard = 1u << 7,  // where to get the model: its checkpoint, Ollama tags and release
+  kSectionOffload = 1u << 8,  // when it does not fit: what runs with a part in host RAM
 };
-inline constexpr uint32_t kAllSections = (1u << 8) - 1;
+inline constexpr uint32_t kAllSections = (1u << 9) - 1;
 inline constexpr uint32_t kContextSections =
-    kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands;
+    kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands | kSectionOffload;
 inline constexpr Named<Section> kSectionNames[] = {
     {kSectionModel, "model"},       {kSectionSimulator, "simulator"}, {kSectionCurve, "curve"},
     {kSectionMatrix, "matrix"},     {kSectionHardware, "hardware"},   {kSectionRelated, "related"},
-    {kSectionCommands, "commands"}, {kSectionCard, "card"}};
+    {kSectionCommands, "commands"}, {kSectionCard, "card"},        {kSectionOffload, "offload"}};
 inline constexpr Vocabulary<Section> kSections{kSectionNames};
 
 // The request's fields, once: their names in a request, their short names in the page's link,
@@ -77,6 +80,9 @@ inline constexpr RequestField kRequestFields[] = {
     {"ubatch", "ubatch", RequestValue::kCount},
     {"flash_attention", "fa", RequestValue::kFlag},
     {"parallel", "parallel", RequestValue::kCount},
+    {"host_memory", "ram", RequestValue::kNumber},
+    {"host_memory_type", "ramtype", RequestValue::kText},
+    {"host_bandwidth", "rambw", RequestValue::kNumber},
     {"sections", "sections", RequestValue::kList},
 };
 // What each field means, with {formats}, {kv_dtypes}, {runtimes}, {sections} … filled in from
@@ -105,6 +111,9 @@ inline constexpr RequestFieldHelpText kRequestFieldHelp[] = {
     {"ubatch", "llamacpp: physical batch -ub, 1 to {max_batched_tokens} (default 512)"},
     {"flash_attention", "llamacpp: flash attention, true or false (default true)"},
     {"parallel", "llamacpp, ollama: server slots, each with the whole context, 1 to {max_batch} (default: batch)"},
+    {"host_memory", "the host's RAM in GB, for what does not fit on the GPU (default {host_memory})"},
+    {"host_memory_type", "the host's RAM: {host_memory_types} (default {host_memory_type})"},
+    {"host_bandwidth", "the host's RAM bandwidth in GB/s, instead of its type's (default: the type's)"},
     {"sections", "the parts to compute: {sections} (default: all)"},
 };
 constexpr bool HelpMatchesFields() {
@@ -143,6 +152,10 @@ struct Request {
   std::optional<int64_t> ubatch;
   std::optional<bool> flash_attention;
   std::optional<int64_t> parallel;
+  // The host (host.h): its RAM in GiB and its bandwidth, from a type or a figure (not both).
+  double host_memory_gib = kDefaultHostMemoryGib;
+  std::optional<std::string> host_memory_type;
+  std::optional<double> host_bandwidth_gbps;
   uint32_t sections = kAllSections;   // which parts to compute and return
 };
 inline constexpr int64_t kMaxRequestBatchedTokens = 1 << 20;
@@ -250,6 +263,7 @@ struct Response {
   std::vector<HardwareRow> hardware;
   std::vector<RelatedModel> related;
   std::vector<Command> commands;
+  std::optional<Offload> offload;  // none: the model fits, or the engine or device does not offload
 };
 
 // Evaluates `request` against `catalog`, which must outlive the response (it points into it).
@@ -266,7 +280,8 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog);
 using LowerSectionsBuilder = std::optional<Error> (*)(const Scenario&, const Request&, const Catalog&, Response&);
 // Evaluate with the sections after the matrix built by `lower`; null leaves them out of the
 // program (vramcalc.wasm, whose bytes the page's first numbers wait for), which then answers a
-// request for any of them with section_unavailable (field sections).
+// request for any of them with section_unavailable (field sections) and does not check the
+// host's fields, which only those sections use.
 Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerSectionsBuilder lower);
 
 // The whole catalog at once: every model × format × device, each device alone (no tensor

@@ -156,6 +156,22 @@ struct MultiDeviceRule {
   std::array<double, kDeviceClassCount> allreduce_us{};  // tensor parallel, per all-reduce, by DeviceClass
 };
 
+// Offload to host RAM (core/ESTIMATION.md section 7): what does not fit on the devices stays in
+// RAM, whole layers (llama.cpp -ngl) or the routed experts of some layers (--n-cpu-moe), and a
+// token then also reads those bytes at ram_efficiency × the host's peak bandwidth and pays
+// cpu_layer_ms for every layer with weights in RAM (the CPU's share of the graph, its
+// synchronization with the devices). Fitted to tests/calibration/offload.json with a hold-out
+// split by source: `error` on the fitted runs, `holdout` on the others.
+struct OffloadRule {
+  bool layers = false;   // whole layers to RAM
+  bool experts = false;  // routed experts to RAM
+  double ram_efficiency = 0;
+  double cpu_layer_ms = 0;
+  double host_reserve_gib = 0;  // RAM the system and other programs keep
+  DecodeError error;
+  DecodeError holdout;
+};
+
 // What the request's engine options default to.
 struct EngineDefaults {
   int64_t ubatch = 0;                 // llama.cpp -ub
@@ -205,6 +221,7 @@ struct RuntimeProfile {
   // in tensor parallel: N × tensor_parallel_efficiency × that.
   std::span<const DecodeRule> decode;
   MultiDeviceRule multi_device_decode;
+  const OffloadRule* offload = nullptr;  // none: the engine runs only what fits on the devices
   double bandwidth_utilization = 0;
   std::array<double, kDeviceClassCount> decode_efficiency{};  // by DeviceClass
   double tensor_parallel_efficiency = 0;

@@ -169,6 +169,9 @@ WeightBytes WeightBytesOf(const Scenario& s) {
                           ? static_cast<double>(moe->experts_per_token) / static_cast<double>(moe->num_experts)
                           : 1.0;
   bytes.active = body + head + experts * used;
+  bytes.experts = experts;
+  bytes.experts_read = experts * used;
+  bytes.head = head;
   return bytes;
 }
 

@@ -220,21 +220,20 @@ double LayerSplitHopSeconds(const Scenario& s) {
 
 }  // namespace
 
-double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
+double DeviceDecodeSeconds(const Scenario& s, double weight_bytes, double cache_bytes) {
   const RuntimeProfile& runtime = *s.runtime;
-  const double weight_bytes = WeightBytesOf(s).active;
-  const double cache_bytes = footprint.kv_cache_bytes + footprint.state_bytes;
-  if (const DecodeRule* rule = DecodeRuleOf(s)) return 1.0 / DecodeSeconds(s, *rule, weight_bytes, cache_bytes);
-  const double bytes_per_token = weight_bytes + cache_bytes;
-  const double one_device = s.device->bandwidth_gbps * 1e9 * runtime.bandwidth_utilization *
-                            runtime.DecodeEfficiency(s.device->device_class) / bytes_per_token;
+  if (const DecodeRule* rule = DecodeRuleOf(s)) return DecodeSeconds(s, *rule, weight_bytes, cache_bytes);
+  const double one_device = (weight_bytes + cache_bytes) / (s.device->bandwidth_gbps * 1e9 * runtime.bandwidth_utilization *
+                                                            runtime.DecodeEfficiency(s.device->device_class));
   if (s.device_count <= 1) return one_device;
   // A layer split: one device's time and the hops, as DecodeSeconds has it, never faster than one
   // device. Tensor parallelism (and the reference formula) scale with the devices.
-  if (runtime.multi_device_decode.split == SplitKind::kLayers) {
-    return 1.0 / (1.0 / one_device + LayerSplitHopSeconds(s));
-  }
-  return static_cast<double>(s.device_count) * runtime.tensor_parallel_efficiency * one_device;
+  if (runtime.multi_device_decode.split == SplitKind::kLayers) return one_device + LayerSplitHopSeconds(s);
+  return one_device / (static_cast<double>(s.device_count) * runtime.tensor_parallel_efficiency);
+}
+
+double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
+  return 1.0 / DeviceDecodeSeconds(s, WeightBytesOf(s).active, footprint.kv_cache_bytes + footprint.state_bytes);
 }
 
 double DecodeSeconds(const Scenario& s, const DecodeRule& rule, double weight_bytes, double cache_bytes) {

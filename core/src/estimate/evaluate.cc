@@ -297,6 +297,9 @@ std::string RequestFieldHelp(const RequestField& field) {
                                    {"max_compare", std::to_string(kMaxCompareDevices)},
                                    {"runtimes", ids(RuntimeProfiles())},
                                    {"runtime", std::string(kDefaultRuntimeId)},
+                                   {"host_memory", FormatGrouped(static_cast<int64_t>(kDefaultHostMemoryGib))},
+                                   {"host_memory_types", ids(HostMemoryTypes())},
+                                   {"host_memory_type", std::string(kDefaultHostMemoryTypeId)},
                                    {"sections", JoinIds(kSections, "and", false)}});
 }
 
@@ -365,9 +368,12 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerS
   if (wanted(kSectionModel | kSectionCard)) response.model = *s.model;
   response.simulator = Simulate(s);
   if (wanted(kSectionMatrix)) response.matrix = BuildMatrix(s, ladder);
-  if (wanted(internal::kLowerSections)) {
-    if (lower == nullptr) return SectionUnavailable();
+  // The program's lower sections, which also check the host (only they use it); a program
+  // without them refuses a request for them.
+  if (lower != nullptr) {
     if (auto error = lower(s, request, catalog, response)) return *error;
+  } else if (wanted(internal::kLowerSections)) {
+    return SectionUnavailable();
   }
   return response;
 }

@@ -74,16 +74,40 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
   return related;
 }
 
+// The host (section 7), which only the offload plans and the commands use: its RAM, and its
+// bandwidth, a figure of one's own, else its type's.
+std::optional<Error> ResolveHost(const Request& request, Scenario& s) {
+  const std::string_view id = request.host_memory_type ? std::string_view(*request.host_memory_type) : kDefaultHostMemoryTypeId;
+  const HostMemoryType* type = FindHostMemoryType(id);
+  if (type == nullptr) {
+    return Error{"unknown_host_memory_type",
+                 "Unknown host memory type \"" + std::string(Clipped(id, 64)) + "\": use " +
+                     JoinIds(HostMemoryTypes(), [](const HostMemoryType& t) { return t.id; }, "or", false) + ".",
+                 "host_memory_type"};
+  }
+  s.host.memory_gib = request.host_memory_gib;
+  s.host.type = request.host_bandwidth_gbps ? nullptr : type;
+  s.host.bandwidth_gbps = request.host_bandwidth_gbps.value_or(type->bandwidth_gbps());
+  return std::nullopt;
+}
+
 }  // namespace
 
-std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,
+std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request& request, const Catalog& catalog,
                                         Response& response) {
+  Scenario s = scenario;
+  if (auto error = ResolveHost(request, s)) return error;
   const SimulatorResult& sim = response.simulator;
   if ((request.sections & kSectionCurve) != 0) response.curve = BuildCurve(s);
   if ((request.sections & kSectionHardware) != 0) response.hardware = BuildHardware(s, request, catalog);
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
+  const bool offload = (request.sections & (kSectionOffload | kSectionCommands)) != 0;
+  if (offload) response.offload = OffloadOf(s);
+  const OffloadPlan* plan =
+      response.offload && response.offload->chosen ? &response.offload->plans[*response.offload->chosen] : nullptr;
   if ((request.sections & kSectionCommands) != 0) {
-    response.commands = BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens});
+    response.commands =
+        BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan});
   }
   return std::nullopt;
 }

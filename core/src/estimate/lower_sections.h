@@ -20,10 +20,12 @@
 namespace vramcalc::internal {
 
 inline constexpr uint32_t kLowerSections =
-    kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard;
+    kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload;
 
-// Fills the lower sections `response.sections` asks for, the simulator already in `response`
-// (evaluate.h LowerSectionsBuilder).
+// Checks the request's host (section 7: only the offload plans and the commands use it, so a
+// program without these sections does not read it) and fills the lower sections
+// `response.sections` asks for, the simulator already in `response` (evaluate.h
+// LowerSectionsBuilder). Evaluate calls it whatever the sections.
 std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,
                                         Response& response);
 

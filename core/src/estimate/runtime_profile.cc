@@ -103,6 +103,20 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
   return p;
 }
 
+// Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
+// (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc.
+constexpr OffloadRule kLlamaCppOffload = {
+    .layers = true,
+    .experts = true,
+    .ram_efficiency = 0.419,
+    .cpu_layer_ms = 0.199,
+    .host_reserve_gib = 4,
+    // 10 runs of one rig (RTX 2080, quad-channel DDR4); the hold-out: 5 runs of 3 other sources,
+    // every one of them estimated too slow.
+    .error = {10, 10.39, 13.60, 23.11},
+    .holdout = {5, 33.58, 60.81, 60.81},
+};
+
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
                                         std::span<const EngineDefaults::UbatchTier> ubatch_tiers,
                                         std::span<const std::string_view> commands) {
@@ -123,6 +137,7 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   // -sm layer: a token walks the GPUs one after another; 1.419 ms per extra GPU is the mean
   // extra time of five measured 2- and 4-GPU runs (tests/core/decode_calibration_test.cc).
   p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 1.419};
+  p.offload = &kLlamaCppOffload;
   return p;
 }
 

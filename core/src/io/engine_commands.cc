@@ -39,15 +39,21 @@ std::string Devices(const Scenario& s) {
 std::string Headline(const CommandInputs& in, std::string_view usable_note) {
   const Scenario& s = *in.scenario;
   const double capacity = CapacityGib(s);
+  const double on_device = in.offload != nullptr ? in.offload->device_gib : in.per_device_gib;
   std::string out = "# " + s.model->name + " · " + std::string(s.format->label) + " on " + Devices(s) + ": about " +
-                    FormatGb(in.per_device_gib) + " of " + FormatGb(capacity) + " usable per device" +
+                    FormatGb(on_device) + " of " + FormatGb(capacity) + " usable per device" +
                     std::string(usable_note) + "\n";
-  if (in.per_device_gib > capacity) {
+  if (in.offload != nullptr) {
+    out += "# " + FormatGb(in.per_device_gib) + " do not fit: " + FormatGb(in.offload->host_gib) + " stay in RAM (" +
+           FormatFixed(in.offload->ram_share_pct, 0) + " % of the weights), about " +
+           FormatFixed(in.offload->decode_tps, 1) + " tok/s.\n";
+  } else if (in.per_device_gib > capacity) {
     out += "# Does not fit: up to " + FormatGrouped(in.max_context_tokens) +
            " tokens of context fit; lower the context or choose a smaller format or a larger device.\n";
   }
   return out;
 }
+
 
 std::string GgufFile(const ModelSpec& model, const QuantFormat& format) {
   return "./" + model.name + "-" + std::string(format.gguf_type) + ".gguf";
@@ -65,6 +71,7 @@ std::string LlamaServer(const CommandInputs& in) {
   out += "  -ctk " + kv + " -ctv " + kv + " -fa " + (e.flash_attention ? "on" : "off") + " -ub " +
          std::to_string(e.ubatch) + " \\\n";
   if (s.device_count > 1) out += "  -sm layer \\\n";
+  if (in.offload != nullptr) out += "  " + LlamaCppOffloadFlags(*in.offload) + " \\\n";
   out += "  --port 8080";
   return out;
 }

@@ -22,6 +22,23 @@ Error RequestTooLarge(std::string_view example) {
                "The request is larger than 1 MiB; a request is a few short fields such as " + std::string(example) + ".", ""};
 }
 
+void FailNumber(std::string_view key, const std::string& rule, bool wrong_type, const std::string& got, Problems& p) {
+  std::string message = rule;
+  message += wrong_type ? ", not " : "; got ";
+  message += wrong_type ? got : Echo(got);
+  message += ".";
+  p.Fail(wrong_type ? "invalid_type" : "invalid_value", std::string(key), message);
+}
+
+std::string CountRule(std::string_view key, int64_t max, std::string_view what) {
+  return std::string(key) + " must be a whole number of " + std::string(what) + " from 1 to " + FormatGrouped(max);
+}
+
+std::string AmountRule(std::string_view key, double max, std::string_view unit) {
+  return std::string(key) + " must be a number " + (unit.empty() ? "" : "of " + std::string(unit) + " ") +
+         "above 0 and at most " + FormatGrouped(static_cast<int64_t>(max));
+}
+
 std::vector<std::string_view> RequestFieldNames() {
   std::vector<std::string_view> names;
   for (const RequestField& field : kRequestFields) names.push_back(field.name);

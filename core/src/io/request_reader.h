@@ -55,37 +55,30 @@ std::string RequestString(Value value, std::string_view key, Problems& p) {
   return std::string(value.String());
 }
 
+// The problem of a number field that broke `rule`: of the wrong type (`got` its type's name), or
+// out of range (`got` the value as written). Not a template: its messages are built once.
+void FailNumber(std::string_view key, const std::string& rule, bool wrong_type, const std::string& got, Problems& p);
+std::string CountRule(std::string_view key, int64_t max, std::string_view what);
+std::string AmountRule(std::string_view key, double max, std::string_view unit);
+
 // A positive whole number up to `max`; integral floats (32768.0) are accepted.
 template <typename Value>
-int64_t RequestCount(Value value, std::string_view key, int64_t max, const char* what, Problems& p) {
-  const std::string rule = std::string(key) + " must be a whole number of " + what + " from 1 to " +
-                           FormatGrouped(max);
-  if (!value.IsNumber()) {
-    p.Fail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
-    return 1;
-  }
-  const double number = value.Number();
-  if (!(number >= 1) || number > static_cast<double>(max) || number != std::floor(number)) {
-    p.Fail("invalid_value", std::string(key), rule + "; got " + Echo(value.Source()) + ".");
-    return 1;
-  }
-  return static_cast<int64_t>(number);
+int64_t RequestCount(Value value, std::string_view key, int64_t max, std::string_view what, Problems& p) {
+  const bool number = value.IsNumber();
+  const double x = number ? value.Number() : 0;
+  if (number && x >= 1 && x <= static_cast<double>(max) && x == std::floor(x)) return static_cast<int64_t>(x);
+  FailNumber(key, CountRule(key, max, what), !number, number ? value.Source() : std::string(value.TypeName()), p);
+  return 1;
 }
 
-// A share above 0 and at most 1.
+// An amount above 0 and at most `max`, of `unit` ("GB"; none for a share of 1).
 template <typename Value>
-double RequestShare(Value value, std::string_view key, Problems& p) {
-  const std::string rule = std::string(key) + " must be a number above 0 and at most 1";
-  if (!value.IsNumber()) {
-    p.Fail("invalid_type", std::string(key), rule + ", not " + std::string(value.TypeName()) + ".");
-    return 1;
-  }
-  const double number = value.Number();
-  if (!(number > 0) || number > 1) {
-    p.Fail("invalid_value", std::string(key), rule + "; got " + Echo(value.Source()) + ".");
-    return 1;
-  }
-  return number;
+double RequestAmount(Value value, std::string_view key, double max, std::string_view unit, Problems& p) {
+  const bool number = value.IsNumber();
+  const double x = number ? value.Number() : 0;
+  if (number && x > 0 && x <= max) return x;
+  FailNumber(key, AmountRule(key, max, unit), !number, number ? value.Source() : std::string(value.TypeName()), p);
+  return 1;
 }
 
 template <typename Value>
@@ -217,7 +210,7 @@ inline constexpr FieldReader<Value> kFieldReaders[] = {
     {"compare", [](Value v, Request& r, Problems& p) { r.compare = RequestCompare(v, p); }},
     {"runtime", [](Value v, Request& r, Problems& p) { r.runtime = RequestString(v, "runtime", p); }},
     {"memory_utilization", [](Value v, Request& r, Problems& p) {
-       r.memory_utilization = RequestShare(v, "memory_utilization", p);
+       r.memory_utilization = RequestAmount(v, "memory_utilization", 1, "", p);
      }},
     {"max_num_batched_tokens", [](Value v, Request& r, Problems& p) {
        r.max_num_batched_tokens = RequestCount(v, "max_num_batched_tokens", kMaxRequestBatchedTokens, "tokens", p);
@@ -227,6 +220,13 @@ inline constexpr FieldReader<Value> kFieldReaders[] = {
      }},
     {"flash_attention", [](Value v, Request& r, Problems& p) { r.flash_attention = RequestFlag(v, "flash_attention", p); }},
     {"parallel", [](Value v, Request& r, Problems& p) { r.parallel = RequestCount(v, "parallel", kMaxRequestBatch, "slots", p); }},
+    {"host_memory", [](Value v, Request& r, Problems& p) {
+       r.host_memory_gib = RequestAmount(v, "host_memory", kMaxHostMemoryGib, "GB", p);
+     }},
+    {"host_memory_type", [](Value v, Request& r, Problems& p) { r.host_memory_type = RequestString(v, "host_memory_type", p); }},
+    {"host_bandwidth", [](Value v, Request& r, Problems& p) {
+       r.host_bandwidth_gbps = RequestAmount(v, "host_bandwidth", kMaxHostBandwidthGbps, "GB/s", p);
+     }},
     {"sections", [](Value v, Request& r, Problems& p) { r.sections = RequestSections(v, p); }},
 };
 

@@ -198,6 +198,7 @@ void WriteRuntime(W& w, const RuntimeProfile& profile) {
   for (const DecodeRule& rule : profile.decode) WriteDecodeRule(w, rule);
   w.EndArray();
   w.Field("kv_pool", profile.kv_pool);
+  w.Field("offload", profile.offload != nullptr);
   w.Key("options");
   w.BeginArray();
   for (const auto& entry : kEngineOptions.entries()) {
@@ -235,6 +236,15 @@ void WriteTables(W& w) {
   w.Key("runtimes");
   w.BeginArray();
   for (const RuntimeProfile& profile : RuntimeProfiles()) WriteRuntime(w, profile);
+  w.EndArray();
+  w.Key("host_memory_types");
+  w.BeginArray();
+  for (const HostMemoryType& type : HostMemoryTypes()) {
+    w.BeginObject();
+    w.Field("id", type.id);
+    w.Field("bandwidth_gbps", type.bandwidth_gbps());
+    w.EndObject();
+  }
   w.EndArray();
 }
 
@@ -275,6 +285,8 @@ void WriteRequestVocabulary(W& w) {
   w.Field("batch", defaults.batch);
   w.Field("kv_dtype", defaults.kv_dtype);
   w.Field("runtime", defaults.runtime);
+  w.Field("host_memory", defaults.host_memory_gib);
+  w.Field("host_memory_type", kDefaultHostMemoryTypeId);
   w.Field("lang", kLangs.Id(Lang::kDe));
   w.EndObject();
   w.Key("limits");
@@ -284,6 +296,8 @@ void WriteRequestVocabulary(W& w) {
   w.Field("max_device_count", kMaxDeviceCount);
   w.Field("max_batched_tokens", kMaxRequestBatchedTokens);
   w.Field("max_compare", static_cast<int64_t>(kMaxCompareDevices));
+  w.Field("max_host_memory", kMaxHostMemoryGib);
+  w.Field("max_host_bandwidth", kMaxHostBandwidthGbps);
   w.EndObject();
 }
 
@@ -409,6 +423,45 @@ void WriteCommands(W& w, const std::vector<Command>& commands) {
   });
 }
 
+template <typename W>
+void WriteDecodeError(W& w, std::string_view key, const DecodeError& error) {
+  w.Key(key);
+  w.BeginObject();
+  w.Field("points", static_cast<int64_t>(error.points));
+  w.Field("median_error_pct", error.median_pct);
+  w.Field("p90_error_pct", error.p90_pct);
+  w.Field("worst_error_pct", error.worst_pct);
+  w.EndObject();
+}
+
+// Section 7: the host, the plans and the one that runs (null: none does).
+template <typename W>
+void WriteOffload(W& w, const std::optional<Offload>& offload) {
+  w.Key("offload");
+  if (!offload) return w.Null();
+  w.BeginObject();
+  w.Field("host_memory_gib", offload->host.memory_gib);
+  w.Field("host_usable_gib", offload->host_usable_gib);
+  w.Field("host_bandwidth_gbps", offload->host.bandwidth_gbps);
+  w.Field("host_memory_type", offload->host.type ? offload->host.type->id : std::string_view("custom"));
+  w.Objects("plans", offload->plans, [&w](const OffloadPlan& plan) {
+    w.Field("kind", kOffloadKinds.Id(plan.kind));
+    w.Field("gpu_layers", plan.gpu_layers);
+    w.Field("ram_expert_layers", plan.ram_expert_layers);
+    w.Field("flags", LlamaCppOffloadFlags(plan));
+    w.Field("device_gib", plan.device_gib);
+    w.Field("host_gib", plan.host_gib);
+    w.Field("ram_share_pct", plan.ram_share_pct);
+    w.Field("fit", kFits.Id(plan.fit));
+    w.Field("fits_host", plan.fits_host);
+    w.Field("decode_tps", plan.decode_tps);
+  });
+  w.Key("chosen");
+  if (offload->chosen) w.Value(static_cast<int64_t>(*offload->chosen)); else w.Null();
+  WriteDecodeError(w, "holdout", offload->rule->holdout);  // the fitted runs' error: ESTIMATION.md section 7
+  w.EndObject();
+}
+
 // Writes the lower sections `response.sections` asks for, in the answer's order (after the
 // matrix).
 template <typename W>
@@ -421,6 +474,7 @@ void WriteLowerSections(W& w, const Response& response) {
     w.Key("card");
     SchemaWriter<W>(w, Fields::kCard).Write(response.model);
   }
+  if ((response.sections & kSectionOffload) != 0) WriteOffload(w, response.offload);
 }
 
 // The response's sections; those after the matrix by `write_lower` (WriteLowerSections), which a

@@ -4,11 +4,16 @@
 // reference profile has neither: its formula is the reference page's.
 import { byId, put } from '../dom.js';
 import * as fmt from '../format.js';
+import { offloadPlan } from './simulator.js';
 
-/** The decode figure's error line: the rule's median, or "not measured" under an engine profile. */
-export function renderDecodeError(root, { simulator: sim }, { t, lang }) {
+/**
+ * The decode figure's error line: the rule's median, or "not measured" under an engine profile;
+ * with a part in host RAM, render/offload.js writes it (the offload rule's).
+ */
+export function renderDecodeError(root, response, { t, lang }) {
   const line = byId(root, 'decode-error');
-  if (!line) return;
+  if (!line || offloadPlan(response)) return;
+  const sim = response.simulator;
   const rule = sim.decode_rule;
   const shown = Boolean(rule) || sim.runtime !== 'reference';
   if (line.hidden !== !shown) line.hidden = !shown;

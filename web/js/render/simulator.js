@@ -48,7 +48,7 @@ function renderShares(root, shares, { t, lang }) {
   if (bar) setAttr(bar, 'aria-label', labels.join(', '));
 }
 
-function renderFigures(root, sim, model, { t, lang, catalog }) {
+function renderFigures(root, sim, model, plan, { t, lang, catalog }) {
   const kvLabel = catalog.kv_dtypes.find((k) => k.id === sim.kv_dtype)?.label ?? sim.kv_dtype;
   putPart(root, 'total', fmt.gb(lang, sim.total_gib), sim.total_gib);
   putPart(root, 'per-device', fmt.gb(lang, sim.per_device_gib), sim.per_device_gib);
@@ -58,7 +58,8 @@ function renderFigures(root, sim, model, { t, lang, catalog }) {
   const state = putPart(root, 'state', fmt.gb(lang, sim.state_gib), sim.state_gib);
   const stateFigure = state?.closest('.figure');
   if (stateFigure && stateFigure.hidden !== (sim.state_gib === 0)) stateFigure.hidden = sim.state_gib === 0;
-  putPart(root, 'decode', fmt.decodeRate(t, lang, sim.fit, sim.decode_tps), sim.decode_tps);
+  const decode = plan ?? sim;  // with a part in host RAM: the plan's speed
+  putPart(root, 'decode', fmt.decodeRate(t, lang, decode.fit, decode.decode_tps), decode.decode_tps);
   putPart(root, 'overhead', fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
   const maxContext = fmt.integer(lang, sim.max_context);
   putPart(root, 'max-context', `${sim.max_context_capped ? t('out.max_context_at_least', { tokens: maxContext })
@@ -104,13 +105,21 @@ function renderEngineFigures(root, sim, { t, lang }) {
   if (line && line.hidden !== (parts.length === 0)) line.hidden = parts.length === 0;
 }
 
+/**
+ * The plan that runs when the model does not fit on the GPU but runs with a part in host RAM
+ * (the offload section, which comes with vramcalc-full.wasm's answer), else undefined.
+ */
+export const offloadPlan = ({ offload }) => offload?.plans[offload.chosen];
+
 export function renderSimulator(root, response, view) {
   const { t, lang } = view;
   const sim = response.simulator;
-  const fit = putPart(root, 'fit', t(`fit.${sim.fit}`), sim.fit);
-  if (fit && fit.className !== `fit fit-${sim.fit}`) fit.className = `fit fit-${sim.fit}`;
+  const plan = offloadPlan(response);
+  const verdict = plan ? 'offload' : sim.fit;
+  const fit = putPart(root, 'fit', t(plan ? 'offload.fit' : `fit.${sim.fit}`), verdict);
+  if (fit && fit.className !== `fit fit-${verdict}`) fit.className = `fit fit-${verdict}`;
   renderShares(root, sim.share_pct, view);
-  renderFigures(root, sim, response.model, view);
+  renderFigures(root, sim, response.model, plan, view);
   renderEngineFigures(root, sim, view);
   const saving = byId(root, 'kv-saving');
   if (saving) {

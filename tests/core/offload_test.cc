@@ -1,0 +1,161 @@
+// Offload plans (core/ESTIMATION.md section 7): what stays on the GPU and in RAM, checked against
+// llama.cpp's own memory breakdown and hand calculations; when a plan exists and which one runs.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/evaluate.h"
+#include "vramcalc/offload.h"
+
+namespace vramcalc {
+namespace {
+
+constexpr double kMib = 1048576.0;
+
+Scenario LlamaCpp(std::string_view model, std::string_view format, std::string_view device, int64_t context) {
+  const Catalog& catalog = BuiltinCatalog().value();
+  Scenario s;
+  s.model = catalog.FindModel(model);
+  s.format = FindQuantFormat(format);
+  s.device = catalog.FindDevice(device);
+  s.runtime = FindRuntimeProfile("llamacpp");
+  s.kv_dtype = FindKvDtype("fp16");
+  s.context_tokens = context;
+  return s;
+}
+
+// llama.cpp's tools/fit-params/README.md (build 6895): Qwen3-30B-A3B F16 on an RTX 4090 at -c
+// 4096, -ngl 48 (all 48 layers; under that build's counting the output layer stays on the CPU)
+// and the routed experts of blk.14 to blk.47 on the CPU:
+// "CUDA0 (RTX 4090) | 24077 = 945 + (19187 = 17904 + 384 + 898) + 3945" (model, context, compute
+// in MiB). The expert plan's device side less the output layer is that model buffer, and its KV
+// cache the context buffer.
+TEST(Offload, ExpertsOfThirtyFourLayersInRamLeaveLlamaCppsModelBuffer) {
+  const Scenario s = LlamaCpp("qwen3-30b-a3b", "BF16", "rtx-4090-24gb", 4096);
+  const OffloadPlan plan = ExpertOffloadPlan(s, 34);
+  const WeightBytes bytes = WeightBytesOf(s);
+  const Footprint full = FootprintOf(s);
+  const double device_weights = bytes.device - bytes.experts * 34.0 / 48.0 - bytes.head;
+  std::printf("model buffer %.1f MiB\n", device_weights / kMib);
+  EXPECT_NEAR(device_weights / kMib, 17904, 17904 * 0.005);  // 17,880.4: −0.13 %
+  EXPECT_NEAR(full.kv_cache_bytes / kMib, 384, 0.5);  // 48 layers × 4 × 128 × 2 × 2 B × 4,096
+  EXPECT_EQ(plan.ram_expert_layers, 34);
+  EXPECT_EQ(plan.cpu_layers, 34);
+  // In RAM: the experts of 34 layers and the token embedding, nothing else.
+  EXPECT_NEAR(plan.host_gib * kBytesPerGib, bytes.experts * 34.0 / 48.0 + bytes.host, 1.0);
+}
+
+// -ngl K since llama.cpp #18148: the output layer and the last K − 1 layers. A layer plan's
+// device side is those layers' share of the weights and KV cache plus the head and the overhead;
+// hand calculation from the scenario's parts.
+TEST(Offload, ALayerPlanHoldsItsShareOfLayersAndTheHead) {
+  const Scenario s = LlamaCpp("mistral-small-24b-2501", "Q4_K_M", "rtx-2080-8gb", 4096);
+  const WeightBytes bytes = WeightBytesOf(s);
+  const Footprint full = FootprintOf(s);
+  const OffloadPlan plan = LayerOffloadPlan(s, 15, true);
+  const double layers = bytes.device - bytes.head;
+  const double expected = (layers * 15.0 / 40.0 + bytes.head + full.kv_cache_bytes * 15.0 / 40.0) / kBytesPerGib +
+                          full.device_overhead_gib + full.main_device_extra_gib;
+  EXPECT_NEAR(plan.device_gib, expected, 1e-9);
+  EXPECT_EQ(LlamaCppOffloadFlags(plan), "-ngl 16");
+  EXPECT_EQ(plan.cpu_layers, 25);
+  EXPECT_NEAR(plan.ram_share_pct, 100.0 * layers * 25.0 / 40.0 / bytes.device, 1e-9);
+}
+
+Result<Response> Evaluate(const std::string& extra) {
+  Request request;
+  request.model = "qwen3-30b-a3b-instruct-2507";
+  request.device = "rtx-5070-12gb";
+  request.runtime = "llamacpp";
+  request.context_tokens = 4096;
+  if (extra == "small-host") request.host_memory_gib = 8;
+  if (extra == "ollama") request.runtime = "ollama";
+  return vramcalc::Evaluate(request, BuiltinCatalog().value());
+}
+
+// Qwen3-30B-A3B Q4_K_M (18.1 GB) on a 12 GB RTX 5070: the fewest expert layers in RAM that fit,
+// as --fit picks them, and all of them; the commands carry the flags.
+TEST(Offload, AMoeModelThatDoesNotFitRunsWithItsExpertsInRam) {
+  const Result<Response> response = Evaluate("");
+  ASSERT_TRUE(response.ok());
+  EXPECT_EQ(response.value().simulator.fit, Fit::kNoFit);
+  const Offload& offload = *response.value().offload;
+  ASSERT_EQ(offload.plans.size(), 3u);
+  EXPECT_EQ(offload.plans[0].kind, OffloadKind::kLayers);
+  ASSERT_EQ(offload.chosen, std::optional<std::size_t>(1));
+  const OffloadPlan& chosen = offload.plans[1];
+  EXPECT_EQ(chosen.kind, OffloadKind::kExperts);
+  EXPECT_NE(chosen.fit, Fit::kNoFit);
+  // One layer fewer in RAM would not fit: the plan is the smallest.
+  Scenario s = LlamaCpp("qwen3-30b-a3b-instruct-2507", "Q4_K_M", "rtx-5070-12gb", 4096);
+  EXPECT_EQ(ExpertOffloadPlan(s, chosen.ram_expert_layers - 1).fit, Fit::kNoFit);
+  EXPECT_EQ(offload.plans[2].ram_expert_layers, 48);
+  EXPECT_EQ(LlamaCppOffloadFlags(offload.plans[2]), "-ngl 999 --cpu-moe");
+  const std::string flags = LlamaCppOffloadFlags(chosen);
+  EXPECT_NE(response.value().commands.front().text.find(flags), std::string::npos);
+  // Slower than on a GPU that holds it all, faster than with every expert in RAM.
+  EXPECT_LT(chosen.decode_tps, response.value().simulator.decode_tps);
+  EXPECT_GT(chosen.decode_tps, offload.plans[2].decode_tps);
+}
+
+TEST(Offload, NothingRunsWhenTheRamIsTooSmallAsWell) {
+  const Result<Response> response = Evaluate("small-host");
+  ASSERT_TRUE(response.ok());
+  const Offload& offload = *response.value().offload;
+  EXPECT_EQ(offload.host_usable_gib, 4);  // 8 GB less the 4 GB the system keeps
+  EXPECT_FALSE(offload.chosen.has_value());
+  EXPECT_FALSE(offload.plans[1].fits_host);
+}
+
+TEST(Offload, OllamaPlacesTheSameWayAndFittingModelsHaveNoPlan) {
+  const Result<Response> ollama = Evaluate("ollama");
+  ASSERT_TRUE(ollama.ok());
+  EXPECT_EQ(ollama.value().offload->chosen, std::optional<std::size_t>(1));
+  Request fits;
+  fits.model = "qwen3-8b";
+  fits.device = "rtx-4090-24gb";
+  fits.runtime = "llamacpp";
+  EXPECT_FALSE(vramcalc::Evaluate(fits, BuiltinCatalog().value()).value().offload.has_value());
+  Request mac = fits;  // unified memory has no RAM beside it
+  mac.model = "qwen3-235b-a22b";
+  mac.device = "apple-m4-pro-48gb";
+  const Result<Response> on_mac = vramcalc::Evaluate(mac, BuiltinCatalog().value());
+  ASSERT_TRUE(on_mac.ok());
+  EXPECT_EQ(on_mac.value().simulator.fit, Fit::kNoFit);
+  EXPECT_FALSE(on_mac.value().offload.has_value());
+  Request reference = fits;  // the reference page's profile has no offload
+  reference.model = "qwen3-235b-a22b";
+  reference.runtime = "reference";
+  EXPECT_FALSE(vramcalc::Evaluate(reference, BuiltinCatalog().value()).value().offload.has_value());
+}
+
+// The host's bandwidth: a type's (MT/s × 8 B × channels), or one's own, which replaces it.
+TEST(Offload, TheHostsBandwidthComesFromItsTypeOrItsFigure) {
+  EXPECT_DOUBLE_EQ(FindHostMemoryType("ddr5-5600-2ch")->bandwidth_gbps(), 89.6);
+  EXPECT_DOUBLE_EQ(FindHostMemoryType("ddr4-3200-8ch")->bandwidth_gbps(), 204.8);  // Tom's Hardware's figure
+  EXPECT_DOUBLE_EQ(FindHostMemoryType("ddr5-4800-12ch")->bandwidth_gbps(), 460.8);
+  Request request;
+  request.model = "qwen3-30b-a3b-instruct-2507";
+  request.device = "rtx-5070-12gb";
+  request.runtime = "llamacpp";
+  request.host_bandwidth_gbps = 120;
+  const Result<Response> custom = vramcalc::Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(custom.ok());
+  EXPECT_EQ(custom.value().offload->host.bandwidth_gbps, 120);
+  EXPECT_EQ(custom.value().offload->host.type, nullptr);
+  request.host_memory_type = "ddr4-3200-2ch";  // a figure of one's own replaces the type's
+  const Result<Response> both = vramcalc::Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both.value().offload->host.bandwidth_gbps, 120);
+  request.host_bandwidth_gbps.reset();
+  request.host_memory_type = "ddr9";
+  const Result<Response> unknown = vramcalc::Evaluate(request, BuiltinCatalog().value());
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().code, "unknown_host_memory_type");
+  EXPECT_EQ(unknown.error().field, "host_memory_type");
+}
+
+}  // namespace
+}  // namespace vramcalc

@@ -1,0 +1,215 @@
+// A model that does not fit on the GPU but runs with a part in host RAM (llama.cpp's -ngl and
+// --n-cpu-moe, Ollama's own placement): the verdict, the speed and flags of the plan llama.cpp's
+// --fit chooses, the other splits, the host's RAM controls and their link (ram, ramtype, rambw),
+// bad values, a host whose RAM is too small as well, and the widget's attributes. Expected
+// figures come from the core's own answer (vramcalc-full.wasm loaded beside the page).
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  TEST_TIMEOUT_MS, assertHealthy, assertNoProblems, byTestId, dataValue, hashHas, hashParams, launch, loadCore, openPage, plainSpaces,
+  settle, shownText, waitForHash, waitForText,
+} from './support/harness.mjs';
+
+// Qwen3-30B-A3B at Q4_K_M (18 GB) on a 12 GB RTX 5070 under llama.cpp: it does not fit.
+const SCENARIO = { model: 'qwen3-30b-a3b-instruct-2507', format: 'Q4_K_M', device: 'rtx-5070-12gb', runtime: 'llamacpp', context: 4096 };
+const LINK = `#model=${SCENARIO.model}&format=Q4_K_M&device=${SCENARIO.device}&runtime=llamacpp&context=4096`;
+
+let env;
+let core;
+
+/** The core's offload answer for the scenario changed by `request`. */
+const offloadOf = (request = {}) => core.evaluate({ ...SCENARIO, ...request, sections: ['simulator', 'offload'] });
+
+/** "12.34 GB" as the English page writes it. */
+const gb = (gib) => `${gib.toFixed(2)} GB`;
+
+describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
+  before(async () => {
+    env = await launch();
+    core = await loadCore();
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
+
+  test('a model that does not fit runs with offload: the chosen plan, its flags and speed', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const answer = offloadOf();
+    assert.equal(answer.simulator.fit, 'no_fit', 'the scenario does not fit on the GPU alone');
+    const { offload } = answer;
+    assert.notEqual(offload.chosen, null, 'a plan runs');
+    const plan = offload.plans[offload.chosen];
+    await openPage(env, page, `${LINK}&lang=en`);
+    await waitForText(env, page, 'fit', 'Runs with offload');
+    assert.equal(await dataValue(page, 'decode'), String(plan.decode_tps), 'the chosen plan\'s speed, unrounded');
+    assert.equal(await shownText(page, 'decode'), `${plan.decode_tps.toFixed(1)} tok/s`);
+    assert.equal(await shownText(page, 'offload-flags'), plan.flags);
+    assert.equal(await shownText(page, 'offload-summary'), `${Math.round(plan.ram_share_pct)} % of the weights in RAM: ` +
+      `${gb(plan.host_gib)} in RAM, ${gb(plan.device_gib)} on the GPU, ${plan.decode_tps.toFixed(1)} tok/s.`);
+    const error = await shownText(page, 'decode-error');
+    if (offload.holdout.points > 0) {
+      assert.match(error, new RegExp(`^± ${offload.holdout.median_error_pct.toFixed(1)} % \\(median error with offload on ` +
+        `${offload.holdout.points} runs the fit never saw\\)$`));
+    } else {
+      assert.match(error, /error unknown/);
+    }
+    // The other splits, each with its speed and RAM.
+    const others = await page.locator(`${byTestId('offload-plans')} li:not(.offload-plans-heading)`).allInnerTexts();
+    assert.equal(others.length, offload.plans.length - 1);
+    const all = offload.plans.find((p) => p.kind === 'experts' && p.ram_expert_layers === p.gpu_layers);
+    assert.ok(others.map(plainSpaces).includes(
+      `All experts in RAM (${all.flags}): ${all.decode_tps.toFixed(1)} tok/s, ${gb(all.host_gib)} RAM`), others.join(' | '));
+    // The host controls, at the core's defaults.
+    const { defaults } = core.catalog();
+    assert.equal(await page.locator(byTestId('ram')).inputValue(), String(defaults.host_memory));
+    assert.equal(await page.locator(byTestId('ramtype')).inputValue(), defaults.host_memory_type);
+    assert.equal(await page.locator(byTestId('rambw')).isVisible(), false);
+    await assertHealthy(env, page, 'with offload');
+
+    // German, and Ollama, which places the layers itself with the same split.
+    await page.locator(byTestId('lang')).selectOption('de');
+    await waitForText(env, page, 'fit', 'Läuft mit Auslagerung');
+    // The RAM types' labels in German, written from their ids: 89.6 GB/s = 5,600 MT/s × 8 B × 2.
+    assert.equal((await page.locator(`${byTestId('ramtype')} option[value="ddr5-5600-2ch"]`).textContent()).trim(),
+      'DDR5-5600, 2 Kanäle (Desktop) · 89,6 GB/s');
+    assert.equal((await page.locator(`${byTestId('ramtype')} option[value="ddr5-4800-12ch"]`).textContent()).trim(),
+      'DDR5-4800, 12 Kanäle (Server) · 460,8 GB/s');
+    await page.locator(byTestId('runtime')).selectOption('ollama');
+    await waitForHash(env, page, hashHas('runtime', 'ollama'), 'the link names Ollama');
+    const ollama = offloadOf({ runtime: 'ollama' }).offload;
+    assert.notEqual(ollama.chosen, null);
+    const chosen = ollama.plans[ollama.chosen];
+    const split = chosen.kind === 'layers' ? `${chosen.gpu_layers} Schichten auf der GPU`
+      : chosen.ram_expert_layers === chosen.gpu_layers ? 'Alle Experten im RAM' : `Experten von ${chosen.ram_expert_layers} Schichten im RAM`;
+    await waitForText(env, page, 'offload-run', `Ollama verteilt das selbst, mit derselben Aufteilung (${split}).`);
+    assert.equal(await dataValue(page, 'decode'), String(ollama.plans[ollama.chosen].decode_tps));
+    assert.equal(await page.locator(byTestId('offload-flags')).count(), 0, 'no llama.cpp flags under Ollama');
+    // An engine that does not offload: no host controls, no offload block, the plain verdict.
+    await page.locator(byTestId('runtime')).selectOption('vllm');
+    await waitForHash(env, page, hashHas('runtime', 'vllm'), 'the link names vLLM');
+    await settle(page);
+    assert.equal(await page.locator(byTestId('ram')).isVisible(), false);
+    assert.equal(await page.locator(byTestId('offload')).isVisible(), false);
+    await assertHealthy(env, page, 'after Ollama and vLLM');
+  });
+
+  test('the link carries the host\'s RAM, its type and a bandwidth of one\'s own, and reopens them', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, `${LINK}&lang=en`);
+    const ram = page.locator(byTestId('ram'));
+    await ram.fill('64');
+    await ram.press('Enter');
+    await waitForHash(env, page, hashHas('ram', '64'), 'the link carries the RAM');
+    await page.locator(byTestId('ramtype')).selectOption('ddr4-3200-2ch');
+    await waitForHash(env, page, hashHas('ramtype', 'ddr4-3200-2ch'), 'the link carries the RAM type');
+    let plan = ((o) => o.plans[o.chosen])(offloadOf({ host_memory: 64, host_memory_type: 'ddr4-3200-2ch' }).offload);
+    await waitForText(env, page, 'decode', `${plan.decode_tps.toFixed(1)} tok/s`);
+    assert.equal(await dataValue(page, 'decode'), String(plan.decode_tps));
+    // "Custom bandwidth…" starts from the type's and shows its field.
+    await page.locator(byTestId('ramtype')).selectOption('custom');
+    await waitForHash(env, page, (hash) => hashParams(hash).get('rambw') === '51.2' && !hashParams(hash).has('ramtype'),
+      'the type\'s bandwidth becomes one\'s own');
+    await settle(page);
+    const bandwidth = page.locator(byTestId('rambw'));
+    assert.equal(await bandwidth.isVisible(), true);
+    assert.equal(await bandwidth.inputValue(), '51.2');
+    await bandwidth.fill('120');
+    await bandwidth.press('Enter');
+    await waitForHash(env, page, hashHas('rambw', '120'), 'the link carries the bandwidth');
+    plan = ((o) => o.plans[o.chosen])(offloadOf({ host_memory: 64, host_bandwidth: 120 }).offload);
+    await waitForText(env, page, 'decode', `${plan.decode_tps.toFixed(1)} tok/s`);
+    const hash = await page.evaluate(() => location.hash);
+
+    // The same link in a fresh page: the same controls and figures.
+    await openPage(env, page, hash);
+    assert.equal(await page.locator(byTestId('ram')).inputValue(), '64');
+    assert.equal(await page.locator(byTestId('ramtype')).inputValue(), 'custom');
+    assert.equal(await page.locator(byTestId('rambw')).inputValue(), '120');
+    await waitForText(env, page, 'fit', 'Runs with offload');
+    assert.equal(await dataValue(page, 'decode'), String(plan.decode_tps));
+    assert.match(await shownText(page, 'offload-host'), /^System RAM: 64\.00 GB, .* · custom bandwidth, 120 GB\/s$/);
+    // A type again drops the bandwidth of one's own.
+    await page.locator(byTestId('ramtype')).selectOption('ddr5-6400-2ch');
+    await waitForHash(env, page, (h) => hashParams(h).get('ramtype') === 'ddr5-6400-2ch' && !hashParams(h).has('rambw'),
+      'a type replaces the bandwidth');
+    await settle(page);
+    assert.equal(await page.locator(byTestId('rambw')).isVisible(), false);
+    await assertHealthy(env, page, 'after the host\'s link');
+  });
+
+  test('bad host values in the link and the form are named, and the page keeps working', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const plan = ((o) => o.plans[o.chosen])(offloadOf().offload);
+    await openPage(env, page, `${LINK}&ram=-5&lang=en`);
+    assert.equal(await shownText(page, 'notice'), 'Invalid value in the link: ram=-5. The default applies instead.');
+    await waitForText(env, page, 'fit', 'Runs with offload');
+    assert.equal(await dataValue(page, 'decode'), String(plan.decode_tps), 'the default RAM applies');
+    await assertHealthy(env, page, 'after ram=-5');
+
+    for (const [link, pattern] of [
+      ['ram=NaN', /Invalid value in the link: ram=NaN\./],
+      ['rambw=0', /Invalid value in the link: rambw=0\./],
+      ['rambw=1e3', /Invalid value in the link: rambw=1e3\./],
+      ['ramtype=ddr9-9999', /Invalid value in the link: ramtype=ddr9-9999\./],
+    ]) {
+      await openPage(env, page, `${LINK}&${link}&lang=en`);
+      assert.match(await shownText(page, 'notice'), pattern, link);
+      await waitForText(env, page, 'fit', 'Runs with offload');
+      if (link.includes('NaN')) assertNoProblems(env);  // the notice quotes the link's "NaN" back
+      else await assertHealthy(env, page, `after ${link}`);
+    }
+    // Both a type and a bandwidth of one's own: the bandwidth applies, as in the core; no notice.
+    await openPage(env, page, `${LINK}&ramtype=ddr4-3200-2ch&rambw=70&lang=en`);
+    const both = offloadOf({ host_bandwidth: 70 }).offload;
+    await waitForText(env, page, 'fit', 'Runs with offload');
+    assert.equal(await dataValue(page, 'decode'), String(both.plans[both.chosen].decode_tps));
+    assert.equal(await page.locator(byTestId('notice')).isVisible(), false);
+    // ram under an engine that does not offload: reported, the page shows vLLM's verdict.
+    await openPage(env, page, `${LINK.replace('llamacpp', 'vllm')}&ram=64&lang=en`);
+    assert.match(await shownText(page, 'notice'), /ram=64/);
+
+    // Typed into the form: the notice names it and the field shows what applies.
+    await openPage(env, page, `${LINK}&lang=en`);
+    const ram = page.locator(byTestId('ram'));
+    await ram.fill('-5');
+    await ram.press('Enter');
+    await waitForText(env, page, 'notice',
+      'System RAM must be a number of GB above 0 and at most 65,536 (ram=-5); 32 GB applies.');
+    assert.equal(await ram.inputValue(), '32');
+    assert.equal(hashParams(await page.evaluate(() => location.hash)).has('ram'), false);
+    await assertHealthy(env, page, 'after a bad RAM size in the form');
+  });
+
+  test('with 8 GB of RAM it does not run at all: the RAM is too small as well', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const { offload } = offloadOf({ host_memory: 8 });
+    assert.equal(offload.chosen, null, 'nothing runs');
+    const needed = Math.min(...offload.plans.filter((p) => p.fit !== 'no_fit').map((p) => p.host_gib));
+    await openPage(env, page, `${LINK}&ram=8&lang=en`);
+    await waitForText(env, page, 'offload-summary', 'It does not run with offload either: the RAM is too small as well ' +
+      `(${gb(needed)} needed in RAM, ${gb(offload.host_usable_gib)} usable of ${gb(8)}).`);
+    assert.equal(await shownText(page, 'fit'), 'Does not fit');
+    assert.equal(await shownText(page, 'decode'), '—');
+    assert.equal(await page.locator(byTestId('offload-run')).isVisible(), false);
+    assert.equal(await page.locator(`${byTestId('offload-plans')} li:not(.offload-plans-heading)`).count(), offload.plans.length);
+    // German.
+    await page.locator(byTestId('lang')).selectOption('de');
+    await waitForText(env, page, 'fit', 'Passt nicht');
+    assert.match(await shownText(page, 'offload-summary'), /^Auch mit Auslagerung läuft es nicht: auch der Arbeitsspeicher ist zu klein/);
+    await assertHealthy(env, page, 'with too little RAM');
+  });
+
+  test('the widget takes ram, ramtype and rambw as attributes', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const widget = (testId) => page.locator(`#calculator [data-testid="${testId}"]`);
+    const plan = ((o) => o.plans[o.chosen])(offloadOf({ host_memory: 64, host_bandwidth: 120 }).offload);
+    await page.goto('about:blank');
+    await page.goto(env.url(`embed.html${LINK}&ram=64&rambw=120&lang=en`));
+    await widget('fit').filter({ hasText: 'Runs with offload' }).waitFor();
+    assert.equal(await widget('decode').getAttribute('data-value'), String(plan.decode_tps));
+    await page.evaluate(() => { document.getElementById('calculator').ram = '8'; });
+    await widget('fit').filter({ hasText: 'Does not fit' }).waitFor();
+    await page.evaluate(() => { document.getElementById('calculator').setAttribute('ram', 'NaN'); });
+    await widget('widget-error').filter({ hasText: 'ram' }).waitFor();
+    await assertHealthy(env, page, 'in the widget');
+  });
+});
