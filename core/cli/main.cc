@@ -50,7 +50,8 @@ Usage:
 constexpr std::string_view kPageFields[] = {"model",   "format",  "context",            "batch",
                                             "kv_dtype", "device",  "device_count",       "runtime",
                                             "memory_utilization", "max_num_batched_tokens", "ubatch",
-                                            "flash_attention",    "parallel"};
+                                            "flash_attention",    "parallel", "host_memory", "host_memory_type",
+                                            "host_bandwidth"};
 constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
 constexpr std::string_view kDeviceSweepFields[] = {"device", "device_count", "context", "batch", "kv_dtype", "runtime"};
 

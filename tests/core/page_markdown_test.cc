@@ -9,6 +9,7 @@
 
 #include "reference_table.h"
 #include "vramcalc/catalog.h"
+#include "vramcalc/display.h"
 
 namespace vramcalc {
 namespace {
@@ -160,6 +161,38 @@ TEST(PageMarkdown, EngineProfilesAddUsableMemoryPoolAndHostRows) {
   EXPECT_NE(llamacpp.find("| Weights in RAM | 0.29 GB (the token embedding stays in RAM) |"), std::string::npos);
   EXPECT_EQ(llamacpp.find("| KV cache pool |"), std::string::npos);
   EXPECT_EQ(EnginePage("reference", "rtx-4090-24gb").find("Usable per device"), std::string::npos);
+}
+
+// Section 7 on the page: a model that does not fit runs with offload; the plan, its flags (under
+// Ollama the split in words) and the host, with the plan's speed in the decode row.
+TEST(PageMarkdown, AModelThatDoesNotFitShowsWhatRunsWithOffload) {
+  Request request;
+  request.model = "qwen3-30b-a3b-instruct-2507";
+  request.device = "rtx-5070-12gb";
+  request.runtime = "llamacpp";
+  request.context_tokens = 4096;
+  request.host_memory_gib = 64;
+  request.host_memory_type = "ddr5-6400-2ch";
+  const auto response = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(response.ok());
+  const Offload& offload = *response.value().offload;
+  const OffloadPlan& plan = offload.plans[*offload.chosen];
+  const std::string page = RenderPageMarkdown(response.value(), Lang::kEn);
+  EXPECT_NE(page.find("**Runs with offload**: "), std::string::npos);
+  EXPECT_NE(page.find("llama.cpp flags: `-ngl 999 --n-cpu-moe " + std::to_string(plan.ram_expert_layers) + "`"),
+            std::string::npos);
+  // 6,400 MT/s × 8 B × 2 channels = 102.4 GB/s; 64 GB less the 4 the system keeps.
+  EXPECT_NE(page.find("System RAM: 64.00 GB, 60.00 GB usable · DDR5-6400, 2 channels (desktop), 102.4 GB/s"),
+            std::string::npos);
+  EXPECT_NE(page.find(Row({"Est. single-stream decode", FormatFixed(plan.decode_tps, 1) + " tok/s"})),
+            std::string::npos);
+  request.runtime = "ollama";
+  request.host_memory_gib = 8;  // 4 GB usable: too small for any split
+  const auto small = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(small.ok());
+  EXPECT_NE(RenderPageMarkdown(small.value(), Lang::kDe)
+                .find("Auch mit Auslagerung läuft es nicht: auch der Arbeitsspeicher ist zu klein"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -126,6 +126,56 @@ std::string EngineRows(const Page& p) {
   return out + DecodeErrorRow(p);
 }
 
+// A RAM type as the page labels it (web/js/render/offload.js ramTypeLabel): "DDR5-5600, 2
+// channels (desktop)" from its id and channels; 2 channels are a desktop's, 4 a workstation's.
+std::string RamTypeLabel(const Page& p, const HostMemoryType& type) {
+  std::string kind(type.id.substr(0, type.id.find('-')));
+  for (char& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string tier = type.channels <= 2 ? "desktop" : type.channels <= 4 ? "workstation" : "server";
+  return p.Fill("offload.ramtype_label", {{"kind", kind},
+                                          {"speed", std::to_string(static_cast<int64_t>(type.mega_transfers))},
+                                          {"n", std::to_string(type.channels)},
+                                          {"tier", p.Text("offload.tier." + tier)}});
+}
+
+// llama.cpp's flags for a plan; under Ollama, which places it itself, the same split in words.
+std::string HowToRun(const Page& p, const OffloadPlan& plan) {
+  if (p.response.simulator.runtime != "ollama") return p.Text("offload.flags") + " `" + LlamaCppOffloadFlags(plan) + "`";
+  const std::string split =
+      plan.kind == OffloadKind::kLayers ? p.Fill("offload.plan.layers", {{"layers", std::to_string(plan.gpu_layers)}})
+      : plan.ram_expert_layers >= plan.gpu_layers
+          ? p.Text("offload.plan.all_experts")
+          : p.Fill("offload.plan.experts", {{"layers", std::to_string(plan.ram_expert_layers)}});
+  return p.Fill("offload.ollama", {{"split", split}});
+}
+
+// Section 7: what runs with a part in host RAM, when the model does not fit (the page's offload
+// block): the plan and its flags, or why nothing runs; the host.
+std::string OffloadText(const Page& p) {
+  if (!p.response.offload) return "";
+  const Offload& offload = *p.response.offload;
+  std::string out;
+  if (offload.chosen) {
+    const OffloadPlan& plan = offload.plans[*offload.chosen];
+    out += "**" + p.Text("offload.fit") + "**: " +
+           p.Fill("offload.summary", {{"share", FormatFixed(plan.ram_share_pct, 0)}, {"ram", FormatGb(plan.host_gib)},
+                                      {"gpu", FormatGb(plan.device_gib)}, {"tps", FormatFixed(plan.decode_tps, 1)}}) +
+           " " + HowToRun(p, plan) + "\n\n";
+  } else {
+    double needed = 0;
+    for (const OffloadPlan& plan : offload.plans) {
+      if (plan.fit != Fit::kNoFit && (needed == 0 || plan.host_gib < needed)) needed = plan.host_gib;
+    }
+    out += (needed == 0 ? p.Text("offload.none")
+                        : p.Fill("offload.no_run", {{"needed", FormatGb(needed)}, {"usable", FormatGb(offload.host_usable_gib)},
+                                                    {"total", FormatGb(offload.host.memory_gib)}})) + "\n\n";
+  }
+  const std::string type = offload.host.type ? RamTypeLabel(p, *offload.host.type) : p.Text("offload.custom_type");
+  return out + p.Fill("offload.host", {{"total", FormatGb(offload.host.memory_gib)},
+                                       {"usable", FormatGb(offload.host_usable_gib)}, {"type", type},
+                                       {"bandwidth", FormatFixed(offload.host.bandwidth_gbps, 1)}}) + "\n\n";
+}
+
 std::string Simulator(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
   std::string out = "## " + p.Fill("sim.heading", {{"model", p.response.model.name}}) + "\n\n";
@@ -134,6 +184,7 @@ std::string Simulator(const Page& p) {
          " " + std::to_string(s.batch) + " · " + p.Text("sim.kv_label") + " " + p.KvLabel() + "\n\n";
   out += "### " + p.Text("sim.breakdown_heading") + "\n\n";
   out += "**" + p.Named("fit", kFits, s.fit) + "**\n\n";
+  out += OffloadText(p);
   out += p.Text("share.weights") + ": " + FormatShare(s.share_weights_pct) + "% · " + p.Text("share.kv_cache") +
          ": " + FormatShare(s.share_kv_cache_pct) + "% · " + p.Text("share.overhead") + ": " +
          FormatShare(s.share_overhead_pct) + "%\n\n";
@@ -142,7 +193,9 @@ std::string Simulator(const Page& p) {
   out += Row({p.Text("out.per_device"), FormatGb(s.per_device_gib)});
   out += Row({p.Text("out.weights"), FormatGb(s.weights_gib)});
   out += Row({p.Fill("out.kv_cache", {{"kv_dtype", p.KvLabel()}}), FormatGb(s.kv_cache_gib)});
-  out += Row({p.Text("out.decode"), p.Decode(s.fit, s.decode_tps)});
+  const Offload* offload = p.response.offload ? &*p.response.offload : nullptr;
+  const OffloadPlan* plan = offload && offload->chosen ? &offload->plans[*offload->chosen] : nullptr;
+  out += Row({p.Text("out.decode"), plan ? p.Decode(plan->fit, plan->decode_tps) : p.Decode(s.fit, s.decode_tps)});
   out += Row({p.Text("out.overhead"), FormatGb(s.overhead_gib)});
   out += Row({p.Text("out.max_context"), MaxContextText(p)});
   out += EngineRows(p);
