@@ -47,21 +47,26 @@ TEST(Offload, ExpertsOfThirtyFourLayersInRamLeaveLlamaCppsModelBuffer) {
   EXPECT_NEAR(plan.host_gib * kBytesPerGib, bytes.experts * 34.0 / 48.0 + bytes.host, 1.0);
 }
 
-// -ngl K since llama.cpp #18148: the output layer and the last K − 1 layers. A layer plan's
-// device side is those layers' share of the weights and KV cache plus the head and the overhead;
-// hand calculation from the scenario's parts.
-TEST(Offload, ALayerPlanHoldsItsShareOfLayersAndTheHead) {
+// -ngl K since llama.cpp #18148: the output layer and the last K − 1 layers. At the ends a layer
+// plan is what the footprint says without offload: every layer and the output layer on the GPU is
+// the simulator's per-device total; none of them leaves the GPU only the overhead and puts the
+// weights, the KV cache and the logits' buffer in RAM.
+TEST(Offload, ALayerPlanAtItsEndsIsTheFootprintOnTheGpuOrInRam) {
   const Scenario s = LlamaCpp("mistral-small-24b-2501", "Q4_K_M", "rtx-2080-8gb", 4096);
   const WeightBytes bytes = WeightBytesOf(s);
   const Footprint full = FootprintOf(s);
-  const OffloadPlan plan = LayerOffloadPlan(s, 15, true);
-  const double layers = bytes.device - bytes.head;
-  const double expected = (layers * 15.0 / 40.0 + bytes.head + full.kv_cache_bytes * 15.0 / 40.0) / kBytesPerGib +
-                          full.device_overhead_gib + full.main_device_extra_gib;
-  EXPECT_NEAR(plan.device_gib, expected, 1e-9);
-  EXPECT_EQ(LlamaCppOffloadFlags(plan), "-ngl 16");
-  EXPECT_EQ(plan.cpu_layers, 25);
-  EXPECT_NEAR(plan.ram_share_pct, 100.0 * layers * 25.0 / 40.0 / bytes.device, 1e-9);
+  const OffloadPlan all = LayerOffloadPlan(s, 40, true);
+  EXPECT_NEAR(all.device_gib, full.per_device_gib(), 1e-9);
+  EXPECT_EQ(LlamaCppOffloadFlags(all), "-ngl 41");
+  EXPECT_NEAR(all.host_gib * kBytesPerGib, bytes.host, 1.0);  // the token embedding only
+  EXPECT_NEAR(all.decode_tps, DecodeTokensPerSecond(s, full), 1e-9);  // nothing read in RAM: section 6
+  const OffloadPlan none = LayerOffloadPlan(s, 0, false);
+  EXPECT_NEAR(none.device_gib, full.device_overhead_gib, 1e-9);
+  EXPECT_NEAR(none.host_gib, full.weights_gib + full.host_gib + full.kv_cache_bytes / kBytesPerGib +
+                                 full.main_device_extra_gib, 1e-9);
+  EXPECT_DOUBLE_EQ(none.ram_share_pct, 100.0);
+  EXPECT_EQ(LayerOffloadPlan(s, 15, true).cpu_layers, 25);
+  EXPECT_EQ(LlamaCppOffloadFlags(LayerOffloadPlan(s, 15, true)), "-ngl 16");
 }
 
 Result<Response> Evaluate(const std::string& extra) {

@@ -152,7 +152,8 @@ struct Request {
   std::optional<int64_t> ubatch;
   std::optional<bool> flash_attention;
   std::optional<int64_t> parallel;
-  // The host (host.h): its RAM in GiB and its bandwidth, from a type or a figure (not both).
+  // The host (host.h): its RAM in GiB, and its bandwidth from a type, or a figure of one's own,
+  // which replaces the type's.
   double host_memory_gib = kDefaultHostMemoryGib;
   std::optional<std::string> host_memory_type;
   std::optional<double> host_bandwidth_gbps;
