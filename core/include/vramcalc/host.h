@@ -19,7 +19,7 @@ struct HostMemoryType {
   std::string_view id;
   double mega_transfers = 0;
   int channels = 0;
-  double bandwidth_gbps() const { return mega_transfers * 8.0 * channels / 1000.0; }
+  constexpr double bandwidth_gbps() const { return mega_transfers * 8.0 * channels / 1000.0; }
 };
 
 inline constexpr HostMemoryType kHostMemoryTypes[] = {
@@ -73,7 +73,7 @@ inline constexpr double kMaxHostBandwidthGbps = 10000;
 
 inline std::span<const HostMemoryType> HostMemoryTypes() { return kHostMemoryTypes; }
 // nullptr when `id` is not a type's id.
-inline const HostMemoryType* FindHostMemoryType(std::string_view id) {
+constexpr const HostMemoryType* FindHostMemoryType(std::string_view id) {
   for (const HostMemoryType& type : kHostMemoryTypes) {
     if (type.id == id) return &type;
   }
@@ -84,8 +84,8 @@ inline const HostMemoryType* FindHostMemoryType(std::string_view id) {
 // (nullptr for a bandwidth given by its figure).
 struct Host {
   double memory_gib = kDefaultHostMemoryGib;
-  double bandwidth_gbps = 0;
-  const HostMemoryType* type = nullptr;
+  double bandwidth_gbps = FindHostMemoryType(kDefaultHostMemoryTypeId)->bandwidth_gbps();
+  const HostMemoryType* type = FindHostMemoryType(kDefaultHostMemoryTypeId);
 };
 
 }  // namespace vramcalc
