@@ -80,12 +80,15 @@ constexpr const HostMemoryType* FindHostMemoryType(std::string_view id) {
   return nullptr;
 }
 
+inline constexpr double kDefaultHostBandwidthGbps = FindHostMemoryType(kDefaultHostMemoryTypeId)->bandwidth_gbps();
+
 // The host of one scenario: its RAM's size and peak bandwidth, and the type it came from
-// (nullptr for a bandwidth given by its figure).
+// (nullptr for a bandwidth given by its figure). A scenario built without a request has no
+// bandwidth (0): the offload plans then take the default type's, kDefaultHostBandwidthGbps.
 struct Host {
   double memory_gib = kDefaultHostMemoryGib;
-  double bandwidth_gbps = FindHostMemoryType(kDefaultHostMemoryTypeId)->bandwidth_gbps();
-  const HostMemoryType* type = FindHostMemoryType(kDefaultHostMemoryTypeId);
+  double bandwidth_gbps = 0;
+  const HostMemoryType* type = nullptr;
 };
 
 }  // namespace vramcalc

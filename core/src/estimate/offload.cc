@@ -57,8 +57,8 @@ OffloadPlan PlanOf(const Scenario& s, const Parts& parts, const OffloadRule& rul
   plan.gpu_seconds = DeviceDecodeSeconds(s, split.gpu_reads, split.gpu_cache_reads);
   plan.ram_read_bytes = split.ram_reads;
   plan.cpu_layers = split.cpu_layers;
-  const double ram_seconds =
-      split.ram_reads > 0 ? split.ram_reads / (s.host.bandwidth_gbps * 1e9 * rule.ram_efficiency) : 0.0;
+  const double bandwidth = s.host.bandwidth_gbps > 0 ? s.host.bandwidth_gbps : kDefaultHostBandwidthGbps;
+  const double ram_seconds = split.ram_reads / (bandwidth * 1e9 * rule.ram_efficiency);
   const double seconds = plan.gpu_seconds + ram_seconds + static_cast<double>(split.cpu_layers) * rule.cpu_layer_ms * 1e-3;
   plan.decode_tps = 1.0 / seconds;
   return plan;
