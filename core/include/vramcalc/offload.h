@@ -40,6 +40,9 @@ struct OffloadPlan {
   double gpu_seconds = 0;
   double ram_read_bytes = 0;
   int64_t cpu_layers = 0;
+
+  // Every layer's routed experts in RAM (--cpu-moe).
+  bool AllExpertsInRam() const { return kind == OffloadKind::kExperts && ram_expert_layers >= gpu_layers; }
 };
 
 struct Offload {
@@ -52,6 +55,9 @@ struct Offload {
   // RAM, else whole layers; none when it does not fit the host's RAM: the model does not run.
   std::optional<std::size_t> chosen;
   const OffloadRule* rule = nullptr;
+
+  // The plan that runs, else nullptr.
+  const OffloadPlan* Chosen() const { return chosen ? &plans[*chosen] : nullptr; }
 };
 
 // The plans when the scenario does not fit its devices under an engine that offloads, on a device

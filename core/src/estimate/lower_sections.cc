@@ -103,8 +103,7 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
   const bool offload = (request.sections & (kSectionOffload | kSectionCommands)) != 0;
   if (offload) response.offload = OffloadOf(s);
-  const OffloadPlan* plan =
-      response.offload && response.offload->chosen ? &response.offload->plans[*response.offload->chosen] : nullptr;
+  const OffloadPlan* plan = response.offload ? response.offload->Chosen() : nullptr;
   if ((request.sections & kSectionCommands) != 0) {
     response.commands =
         BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan});

@@ -47,12 +47,17 @@ struct Split {
   int64_t cpu_layers = 0;
 };
 
+// The host's RAM a plan may fill: its memory less what the system keeps.
+double UsableRamGib(const Scenario& s, const OffloadRule& rule) {
+  return std::max(0.0, s.host.memory_gib - rule.host_reserve_gib);
+}
+
 OffloadPlan PlanOf(const Scenario& s, const Parts& parts, const OffloadRule& rule, const Split& split) {
   OffloadPlan plan;
   plan.device_gib = split.device.per_device_gib();
   plan.fit = RateFit(*s.runtime, plan.device_gib, CapacityGib(s));
   plan.host_gib = (parts.embedding + split.ram_bytes) / kBytesPerGib;
-  plan.fits_host = plan.host_gib <= s.host.memory_gib - rule.host_reserve_gib;
+  plan.fits_host = plan.host_gib <= UsableRamGib(s, rule);
   plan.ram_share_pct = 100.0 * split.ram_weight_bytes / (parts.layers + parts.head);
   plan.gpu_seconds = DeviceDecodeSeconds(s, split.gpu_reads, split.gpu_cache_reads);
   plan.ram_read_bytes = split.ram_reads;
@@ -115,23 +120,18 @@ OffloadPlan ExpertPlan(const Scenario& s, const Parts& parts, const OffloadRule&
 // it: for a MoE model the fewest experts in RAM, else whole layers; none when that does not fit
 // the host's RAM either.
 void ChooseAsFit(Offload& offload) {
-  std::optional<std::size_t> pick;
-  for (std::size_t i = 0; i < offload.plans.size(); ++i) {
-    const OffloadPlan& plan = offload.plans[i];
-    if (plan.kind == OffloadKind::kExperts) {
-      pick = i;
-      break;
-    }
-    if (!pick) pick = i;
-  }
-  if (pick && offload.plans[*pick].fits_host) offload.chosen = pick;
+  const auto& plans = offload.plans;
+  const auto experts = std::find_if(plans.begin(), plans.end(),
+                                    [](const OffloadPlan& plan) { return plan.kind == OffloadKind::kExperts; });
+  const auto pick = experts != plans.end() ? experts : plans.begin();
+  if (pick != plans.end() && pick->fits_host) offload.chosen = static_cast<std::size_t>(pick - plans.begin());
 }
 
 }  // namespace
 
 std::string LlamaCppOffloadFlags(const OffloadPlan& plan) {
   if (plan.kind == OffloadKind::kLayers) return "-ngl " + std::to_string(plan.gpu_layers + (plan.head_on_gpu ? 1 : 0));
-  if (plan.ram_expert_layers >= plan.gpu_layers) return "-ngl 999 --cpu-moe";
+  if (plan.AllExpertsInRam()) return "-ngl 999 --cpu-moe";
   return "-ngl 999 --n-cpu-moe " + std::to_string(plan.ram_expert_layers);
 }
 
@@ -150,7 +150,7 @@ std::optional<Offload> OffloadOf(const Scenario& s) {
   if (RateFit(*s.runtime, parts.footprint.per_device_gib(), CapacityGib(s)) != Fit::kNoFit) return std::nullopt;
   Offload offload;
   offload.host = s.host;
-  offload.host_usable_gib = std::max(0.0, s.host.memory_gib - rule->host_reserve_gib);
+  offload.host_usable_gib = UsableRamGib(s, *rule);
   offload.rule = rule;
   const int64_t layers = parts.layers_count;
   // The most whole layers that fit beside the output layer: their sizes are equal, so the first

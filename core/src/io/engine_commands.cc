@@ -54,7 +54,6 @@ std::string Headline(const CommandInputs& in, std::string_view usable_note) {
   return out;
 }
 
-
 std::string GgufFile(const ModelSpec& model, const QuantFormat& format) {
   return "./" + model.name + "-" + std::string(format.gguf_type) + ".gguf";
 }

@@ -143,7 +143,7 @@ std::string HowToRun(const Page& p, const OffloadPlan& plan) {
   if (p.response.simulator.runtime != "ollama") return p.Text("offload.flags") + " `" + LlamaCppOffloadFlags(plan) + "`";
   const std::string split =
       plan.kind == OffloadKind::kLayers ? p.Fill("offload.plan.layers", {{"layers", std::to_string(plan.gpu_layers)}})
-      : plan.ram_expert_layers >= plan.gpu_layers
+      : plan.AllExpertsInRam()
           ? p.Text("offload.plan.all_experts")
           : p.Fill("offload.plan.experts", {{"layers", std::to_string(plan.ram_expert_layers)}});
   return p.Fill("offload.ollama", {{"split", split}});
@@ -155,12 +155,11 @@ std::string OffloadText(const Page& p) {
   if (!p.response.offload) return "";
   const Offload& offload = *p.response.offload;
   std::string out;
-  if (offload.chosen) {
-    const OffloadPlan& plan = offload.plans[*offload.chosen];
+  if (const OffloadPlan* plan = offload.Chosen()) {
     out += "**" + p.Text("offload.fit") + "**: " +
-           p.Fill("offload.summary", {{"share", FormatFixed(plan.ram_share_pct, 0)}, {"ram", FormatGb(plan.host_gib)},
-                                      {"gpu", FormatGb(plan.device_gib)}, {"tps", FormatFixed(plan.decode_tps, 1)}}) +
-           " " + HowToRun(p, plan) + "\n\n";
+           p.Fill("offload.summary", {{"share", FormatFixed(plan->ram_share_pct, 0)}, {"ram", FormatGb(plan->host_gib)},
+                                      {"gpu", FormatGb(plan->device_gib)}, {"tps", FormatFixed(plan->decode_tps, 1)}}) +
+           " " + HowToRun(p, *plan) + "\n\n";
   } else {
     double needed = 0;
     for (const OffloadPlan& plan : offload.plans) {
@@ -193,8 +192,7 @@ std::string Simulator(const Page& p) {
   out += Row({p.Text("out.per_device"), FormatGb(s.per_device_gib)});
   out += Row({p.Text("out.weights"), FormatGb(s.weights_gib)});
   out += Row({p.Fill("out.kv_cache", {{"kv_dtype", p.KvLabel()}}), FormatGb(s.kv_cache_gib)});
-  const Offload* offload = p.response.offload ? &*p.response.offload : nullptr;
-  const OffloadPlan* plan = offload && offload->chosen ? &offload->plans[*offload->chosen] : nullptr;
+  const OffloadPlan* plan = p.response.offload ? p.response.offload->Chosen() : nullptr;
   out += Row({p.Text("out.decode"), plan ? p.Decode(plan->fit, plan->decode_tps) : p.Decode(s.fit, s.decode_tps)});
   out += Row({p.Text("out.overhead"), FormatGb(s.overhead_gib)});
   out += Row({p.Text("out.max_context"), MaxContextText(p)});

@@ -52,11 +52,6 @@ function setNumber(root, input, value) {
 }
 
 /**
- * The host's RAM (its size, its type or a bandwidth of one's own), for the runtimes that put
- * what does not fit on the GPU into it; the bandwidth field shows with "custom". They show once
- * this code and their strings are here, after the first numbers.
- */
-/**
  * A RAM type's label from its id, "<type>-<MT/s>-<channels>ch" (core host.h): "DDR5-5600, 2
  * channels (desktop)"; 2 channels are a desktop's, 4 a workstation's, more a server's.
  */
@@ -80,6 +75,11 @@ function hostControls(form, t) {
     wrap('rambw', number('rambw')));
 }
 
+/**
+ * The host's RAM (its size, its type or a bandwidth of one's own), for the runtimes that put
+ * what does not fit on the GPU into it; the bandwidth field shows with "custom". They show once
+ * this code and their strings are here, after the first numbers.
+ */
 export function renderHostChoices(root, { t, lang, catalog, scenario }) {
   const runtime = runtimeOf(scenario, catalog);
   const form = byId(root, 'controls');
@@ -154,6 +154,8 @@ export function renderOffload(root, response, view) {
   if (offload === null) return;
   const { t, lang } = view;
   const llamacpp = response.simulator.runtime !== 'ollama';
+  // render/simulator.js's offloadPlan(); imported from there, it split the page's first code into one
+  // more chunk (+0.3 KiB before the first numbers).
   const plan = offload.plans[offload.chosen];
   putPart(root, 'offload-summary', fmt.keepUnits(plan ? t('offload.summary', {
     share: fmt.integer(lang, Math.round(plan.ram_share_pct)), ram: fmt.gb(lang, plan.host_gib),
@@ -169,10 +171,10 @@ export function renderOffload(root, response, view) {
   const run = byId(root, 'offload-run');
   if (run.hidden !== !plan) run.hidden = !plan;
   if (plan) drawRun(run, plan, view, llamacpp);
-  const type = view.catalog.host_memory_types.find((h) => h.id === offload.host_memory_type);
+  const type = offload.host_memory_type;  // "custom": a bandwidth of one's own
   put(byId(root, 'offload-host'), fmt.keepUnits(t('offload.host', {
     total: fmt.gb(lang, offload.host_memory_gib), usable: fmt.gb(lang, offload.host_usable_gib),
-    type: type ? ramTypeLabel(type.id, t) : t('offload.custom_type'), bandwidth: fmt.plain(lang, offload.host_bandwidth_gbps),
+    type: type === 'custom' ? t('offload.custom_type') : ramTypeLabel(type, t), bandwidth: fmt.plain(lang, offload.host_bandwidth_gbps),
   })));
   const others = offload.plans.filter((p) => p !== plan);
   drawPlans(byId(root, 'offload-plans'), t(plan ? 'offload.others' : 'offload.plans'),
