@@ -233,6 +233,7 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
       EXPECT_EQ(a.compress_ratio, b.compress_ratio);
       EXPECT_EQ(a.window_tokens, b.window_tokens);
       EXPECT_EQ(a.state_elements, b.state_elements);
+      EXPECT_EQ(a.state_f32_elements, b.state_f32_elements);
       EXPECT_EQ(a.query_heads, b.query_heads);
       EXPECT_EQ(a.query_key_dim, b.query_key_dim);
       EXPECT_EQ(a.query_value_dim, b.query_value_dim);
@@ -362,6 +363,7 @@ struct HybridCase {
   const char* type;
   int64_t attention_layers, state_layers, none_layers;
   int64_t state_elements;       // per recurrent layer and sequence
+  int64_t state_f32_elements;   // of those, kept in float32 by the config (mamba_ssm_dtype)
   double kv_bytes_per_token;    // FP16, all attention layers
   double state_bytes_f32;       // per sequence
 };
@@ -371,16 +373,17 @@ class Hybrids : public ::testing::TestWithParam<HybridCase> {};
 TEST_P(Hybrids, CacheOnTheirAttentionLayersAndAStatePerSequence) {
   const HybridCase& e = GetParam();
   const ModelSpec m = Parse(e.type);
-  int64_t attention = 0, state = 0, none = 0, elements = 0;
+  int64_t attention = 0, state = 0, none = 0, elements = 0, f32 = 0;
   for (const LayerGroup& g : m.layer_groups) {
     if (g.kind == LayerKind::kFull) attention += g.layers;
-    if (g.kind == LayerKind::kState) state += g.layers, elements = g.state_elements;
+    if (g.kind == LayerKind::kState) state += g.layers, elements = g.state_elements, f32 = g.state_f32_elements;
     if (g.kind == LayerKind::kNone) none += g.layers;
   }
   EXPECT_EQ(attention, e.attention_layers);
   EXPECT_EQ(state, e.state_layers);
   EXPECT_EQ(none, e.none_layers);
   EXPECT_EQ(elements, e.state_elements);
+  EXPECT_EQ(f32, e.state_f32_elements);
   EXPECT_EQ(KvCacheBytes(KvLayoutOf(m, 2.0), 1, 1), e.kv_bytes_per_token);
   EXPECT_EQ(static_cast<double>(state * elements) * 4, e.state_bytes_f32);
   // Under llama.cpp (F32 state, one slot) the evaluate response carries it as state_gib.
@@ -399,20 +402,22 @@ INSTANTIATE_TEST_SUITE_P(
         // Qwen3.5-9B: 24 Gated DeltaNet layers of conv 3 × (2 × 16 × 128 + 32 × 128) = 24,576 and
         // recurrent 32 × 128 × 128 = 524,288 elements; × 4 B = 52,690,944 B, llama.cpp's own
         // figure ("Reserve both FP32 state buffers", architectures-2026.md §4.4; a llama-server
-        // log asks 210,763,776 B for 4 sequences). KV: 8 layers × 2 × 4 heads × 256 × 2 B.
-        HybridCase{"qwen3_5", 8, 24, 0, 548864, 8 * 2 * 4 * 256 * 2, 52690944},
+        // log asks 210,763,776 B for 4 sequences). KV: 8 layers × 2 × 4 heads × 256 × 2 B. The
+        // config's mamba_ssm_dtype "float32" keeps the recurrent part in float32.
+        HybridCase{"qwen3_5", 8, 24, 0, 548864, 524288, 8 * 2 * 4 * 256 * 2, 52690944},
         // Qwen3-Next-80B-A3B: 36 linear layers of the same 548,864 elements (75.375 MiB per
         // sequence in F32); 12 attention layers × 2 × 2 KV heads × 256 × 2 B = 24,576 B/token.
-        HybridCase{"qwen3_next", 12, 36, 0, 548864, 12 * 2 * 2 * 256 * 2, 79036416},
+        // No mamba_ssm_dtype: all in the model's dtype.
+        HybridCase{"qwen3_next", 12, 36, 0, 548864, 0, 12 * 2 * 2 * 256 * 2, 79036416},
         // Nemotron-3-Nano-30B-A3B: MEMEM*E… has 6 attention (*), 23 Mamba2 (M), 23 expert (E)
         // layers; Mamba2 conv 3 × (64 × 64 + 2 × 8 × 128) = 18,432 and SSM 64 × 64 × 128 =
         // 524,288 elements; 23 × 542,720 × 4 B = 49,930,240 B = 47.62 MiB per sequence
         // (architectures-2026.md §4.5, mamba_ssm_cache_dtype float32). KV: 6 × 2 × 2 × 128 × 2 B.
-        HybridCase{"nemotron_h", 6, 23, 23, 542720, 6 * 2 * 2 * 128 * 2, 49930240},
+        HybridCase{"nemotron_h", 6, 23, 23, 542720, 524288, 6 * 2 * 2 * 128 * 2, 49930240},
         // LFM2.5-1.2B: layer_types holds 10 conv and 6 full_attention layers; a conv layer keeps
         // (conv_L_cache 3 − 1) × conv_dim 2,048 = 4,096 elements (architectures-2026.md §4.6):
         // 10 × 4,096 × 4 B = 163,840 B per sequence. KV: 6 × 2 × 8 heads × 64 × 2 B.
-        HybridCase{"lfm2", 6, 10, 0, 4096, 6 * 2 * 8 * 64 * 2, 163840}),
+        HybridCase{"lfm2", 6, 10, 0, 4096, 0, 6 * 2 * 8 * 64 * 2, 163840}),
     [](const ::testing::TestParamInfo<HybridCase>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, NemotronHReadsLayersBlockTypeLikeItsPattern) {

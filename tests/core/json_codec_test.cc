@@ -244,7 +244,7 @@ TEST(CatalogJson, HoldsSelectorsAndBothLanguages) {
   for (const char* key : {R"("runtimes":[{"id":"reference",)",
                           R"("request_fields":[{"name":"model","short_name":"model"},{"name":"format",)",
                           R"({"name":"kv_dtype","short_name":"kv"})", R"({"name":"device_count","short_name":"gpus"})",
-                          R"("context_sections":["simulator","hardware","related","commands","offload"])",
+                          R"("context_sections":["simulator","hardware","related","commands","offload","pool"])",
                           R"("matrix_contexts":[{"tokens":8192,"label":"8K"},{"tokens":32768,"label":"32K"},{"tokens":131072,"label":"128K"}])",
                           R"("defaults":{"model":"glm-4-32b-0414","format":"Q4_K_M","context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","host_memory":32.0,"host_memory_type":"ddr5-5600-2ch","lang":"de"})"}) {
     EXPECT_NE(catalog.find(key), std::string::npos) << key;

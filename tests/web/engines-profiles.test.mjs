@@ -40,14 +40,42 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     assert.ok(!(await options(page, 'device')).some((id) => id.startsWith('apple')), 'no Macs for vLLM');
     assert.equal(await page.locator(byTestId('ubatch')).isVisible(), false, 'llama.cpp\'s ubatch is not vLLM\'s');
     assert.equal(await page.locator(byTestId('util')).isVisible(), true);
-    const expected = core.evaluate({ model: 'qwen2.5-7b', device: 'a100-80gb', runtime: 'vllm' }).simulator;
+    const expected = core.evaluate({ model: 'qwen2.5-7b', device: 'a100-80gb', runtime: 'vllm' }).pool;
     // 0.92 × 80 GiB (gpu_memory_utilization's default).
     assertClose(await numberValue(page, 'capacity'), 0.92 * 80, 1e-9, 'usable per device');
-    assert.equal(await shownText(page, 'kv-pool'), `${expected.kv_pool_tokens.toLocaleString('en')} tokens`);
+    // The pool comes with vramcalc-full.wasm; a dense model's blocks are one group of 28 layers.
+    await waitForText(env, page, 'kv-pool', `${expected.tokens.toLocaleString('en')} tokens`);
+    assert.equal(expected.pages.groups, 1);
+    assert.equal(await shownText(page, 'kv-pages'),
+      `${expected.pages.concurrency.toFixed(2)}× requests of 32,768 tokens at once · ` +
+      `${expected.pages.request_gib.toFixed(2)} GB per request · the longest it admits: ` +
+      `${expected.pages.longest_request.toLocaleString('en')} tokens`);
     await page.locator(byTestId('util')).selectOption('0.5');
     await waitForHash(env, page, hashHas('util', '0.5'), 'the link carries the option');
     assertClose(await numberValue(page, 'capacity'), 0.5 * 80, 1e-9, 'usable at 0.5');
     await assertHealthy(env, page, 'under vLLM');
+  });
+
+  test('vLLM pages a sliding-window model in layer groups and says when a context does not start', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=gemma-3-27b&runtime=vllm&device=h100-80gb&format=BF16&context=131072&lang=en');
+    const pool = core.evaluate({ model: 'gemma-3-27b', runtime: 'vllm', device: 'h100-80gb', format: 'BF16', context: 131072 }).pool;
+    // 10 full and 52 sliding layers: groups of 10, 1 + 6 of them, 8 layer slots padding
+    // (tests/core/kv_pages_test.cc); a 131,072-token request pins 11,654 blocks of 1.25 MiB.
+    await waitForText(env, page, 'kv-pages', `${pool.pages.concurrency.toFixed(2)}× requests of 131,072 tokens at once · ` +
+      `${(11654 * 1.25 / 1024).toFixed(2)} GB per request · the longest it admits: ` +
+      `${pool.pages.longest_request.toLocaleString('en')} tokens · 7 layer groups of 10 (8 padding)`);
+    // One block of full attention more than the pool holds: vLLM refuses to start.
+    const longer = pool.pages.longest_request + 16;
+    await openPage(env, page, `#model=gemma-3-27b&runtime=vllm&device=h100-80gb&format=BF16&context=${longer}&lang=en`);
+    const refused = core.evaluate({ model: 'gemma-3-27b', runtime: 'vllm', device: 'h100-80gb', format: 'BF16',
+      context: longer }).pool;
+    assert.ok(refused.pages.concurrency < 1);
+    await waitForText(env, page, 'kv-pages', `vLLM does not start with this context: a request pins ` +
+      `${refused.pages.request_gib.toFixed(2)} GB, the pool holds ${refused.gib.toFixed(2)} GB; the longest it admits: ` +
+      `${refused.pages.longest_request.toLocaleString('en')} tokens · 7 layer groups of 10 (8 padding)`);
+    assert.equal(await page.locator(byTestId('kv-pages')).evaluate((e) => e.classList.contains('refuses')), true);
+    await assertHealthy(env, page, 'vLLM with a context it cannot start');
   });
 
   test('llama.cpp keeps the token embedding in RAM and takes its own options', { timeout: TEST_TIMEOUT_MS }, async () => {

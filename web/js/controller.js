@@ -211,11 +211,11 @@ export class PageController {
 
   /**
    * What the core is not asked for before then: the curve (for the plot), the sections below and
-   * the architecture card's checkpoint, Ollama tags and release, and what runs with a part in host
-   * RAM (the offload section).
+   * the architecture card's checkpoint, Ollama tags and release, what runs with a part in host
+   * RAM (the offload section) and the KV pool an engine preallocates.
    */
   #unavailable() {
-    return this.#lowerReady() ? new Set() : new Set(['curve', 'card', 'offload', ...this.#lower.names]);
+    return this.#lowerReady() ? new Set() : new Set(['curve', 'card', 'offload', 'pool', ...this.#lower.names]);
   }
 
   #evaluate() {
@@ -348,7 +348,7 @@ export class PageController {
     if (plot.hidden) plot.hidden = false;
     this.#lowerCode.renderPlot(this.#root, response, view);
     this.#lowerCode.renderAccuracy(this.#root, response, view);
-    this.#lowerCode.renderOffload(this.#root, response, view);
+    this.#lowerCode.renderFigures(this.#root, response, view);
     this.#lower.draw(response, view, skip);
   }
 

@@ -7,6 +7,8 @@
 import { byId } from './dom.js';
 import { bindModelFilter } from './model-filter.js';
 import { bindHardware } from './render/hardware.js';
+import { renderKvPool } from './render/kv-pool.js';
+import { renderOffload } from './render/offload.js';
 import { bindRowChoice } from './render/rows.js';
 
 export { contextAnswers } from './context-answers.js';
@@ -14,10 +16,19 @@ export { renderAccuracy } from './render/accuracy-table.js';
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
 export { renderHardware } from './render/hardware.js';
-export { hostChoice, rejectHost, renderHostChoices, renderOffload } from './render/offload.js';
+export { hostChoice, rejectHost, renderHostChoices } from './render/offload.js';
 export { renderPlot } from './render/plot.js';
 export { renderRelated } from './render/related.js';
 export { registerServiceWorker } from './pwa.js';
+
+/**
+ * The figures the full module adds beside the simulator's: what runs with offload and the KV
+ * pool an engine preallocates.
+ */
+export function renderFigures(root, response, view) {
+  renderOffload(root, response, view);
+  renderKvPool(root, response, view);
+}
 
 /**
  * The listeners of the sections below the simulator, bound before they are first drawn: a row of

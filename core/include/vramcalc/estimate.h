@@ -237,12 +237,23 @@ int64_t MaxContextByMemory(const Scenario& scenario);
 int64_t MaxContextTokens(const Scenario& scenario);
 
 // The KV pool an engine that preallocates one (vLLM, SGLang) reserves on each device (section
-// 5.5): the capacity less weights, state and overhead; `tokens` is the longest single
-// sequence it holds, in the engine's granules (vLLM's "GPU KV cache size" for models without
-// windowed layers).
+// 5.5): the capacity less weights, state and overhead. SGLang: `tokens` is the longest single
+// sequence it holds, in its granules. vLLM (section 5.7): the pool in blocks of its layer groups
+// (kv_pages.h), what a request of the context pins, how many such requests it holds at once
+// ("Maximum concurrency for L tokens per request"), `tokens` that many times the context (its
+// "GPU KV cache size" since v0.21; the longest sequence for models of one kind of layer) and the
+// longest request it admits.
 struct KvPool {
   double gib = 0;
   int64_t tokens = 0;
+  int64_t blocks = 0;        // vLLM: num_gpu_blocks
+  int64_t block_tokens = 0;  // the attention block
+  int64_t groups = 0;
+  int64_t group_layers = 0;  // 0: not paged in groups (SGLang, models kv_pages.h leaves out)
+  int64_t padding_layers = 0;
+  double request_gib = 0;
+  double concurrency = 0;
+  int64_t longest_request = 0;
 };
 std::optional<KvPool> KvPoolOf(const Scenario& scenario);
 

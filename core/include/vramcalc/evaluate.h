@@ -45,14 +45,16 @@ enum Section : uint32_t {
   kSectionCommands = 1u << 6,
   kSectionCard = 1u << 7,  // where to get the model: its checkpoint, Ollama tags and release
   kSectionOffload = 1u << 8,  // when it does not fit: what runs with a part in host RAM
+  kSectionPool = 1u << 9,     // the KV pool an engine preallocates (vLLM, SGLang)
 };
-inline constexpr uint32_t kAllSections = (1u << 9) - 1;
+inline constexpr uint32_t kAllSections = (1u << 10) - 1;
 inline constexpr uint32_t kContextSections =
-    kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands | kSectionOffload;
+    kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands | kSectionOffload | kSectionPool;
 inline constexpr Named<Section> kSectionNames[] = {
     {kSectionModel, "model"},       {kSectionSimulator, "simulator"}, {kSectionCurve, "curve"},
     {kSectionMatrix, "matrix"},     {kSectionHardware, "hardware"},   {kSectionRelated, "related"},
-    {kSectionCommands, "commands"}, {kSectionCard, "card"},        {kSectionOffload, "offload"}};
+    {kSectionCommands, "commands"}, {kSectionCard, "card"},        {kSectionOffload, "offload"},
+    {kSectionPool, "pool"}};
 inline constexpr Vocabulary<Section> kSections{kSectionNames};
 
 // The request's fields, once: their names in a request, their short names in the page's link,
@@ -190,7 +192,6 @@ struct SimulatorResult {
   double host_gib = 0;  // in host RAM beside the devices (llama.cpp's token embedding)
   OverheadParts overhead_parts;  // one device's overhead by source
   double main_device_extra_gib = 0;  // on the device with the output layer only
-  std::optional<KvPool> kv_pool;     // engines that preallocate one
   EngineSettings engine;             // the settings the estimate ran with
   double bits_per_weight = 0;        // effective: weights' bytes × 8 / parameters
   const DecodeRule* decode_rule = nullptr;  // what decode_tps follows (null: the reference formula)
@@ -265,6 +266,7 @@ struct Response {
   std::vector<RelatedModel> related;
   std::vector<Command> commands;
   std::optional<Offload> offload;  // none: the model fits, or the engine or device does not offload
+  std::optional<KvPool> pool;      // none: the engine preallocates none
 };
 
 // Evaluates `request` against `catalog`, which must outlive the response (it points into it).

@@ -30,7 +30,7 @@ inline constexpr Vocabulary<Attention> kAttentions{kAttentionNames};
 // when the kind is windowed, plus state_elements per sequence whatever the context. A compressed
 // group keeps its window of latents and, beside it, one latent (+ index key) per compress_ratio
 // tokens of the whole context.
-enum class LayerKind {
+enum class LayerKind : uint8_t {
   kFull,    // attention over the whole context: keys and values of every KV head
   kWindow,  // sliding-window or chunked attention: the same, for the last window_tokens tokens
   kLatent,  // multi-head latent attention (MLA): one latent of kv_lora_rank + rope dims per token
@@ -81,6 +81,11 @@ struct LayerGroup {
   // index key (index_dim) kept for those entries only.
   int64_t compress_ratio = 0;
   int64_t state_elements = 0;  // per sequence (recurrent layers: conv + recurrent state)
+  // Of state_elements, those kept in float32 whatever the model's dtype: the recurrent state
+  // where the config's mamba_ssm_dtype or mamba_ssm_cache_dtype is "float32" (Nemotron-H: also
+  // where it names none, vLLM's default for the architecture). Engines that keep a state in the
+  // model's dtype keep these in float32 (vLLM's mamba state dtypes; llama.cpp keeps all in F32).
+  int64_t state_f32_elements = 0;
   // The attention a naive MHA cache would hold instead, for "the saving against naive MHA":
   // every query head's keys and values (MLA: qk_nope + qk_rope and v_head_dim).
   int64_t query_heads = 0;

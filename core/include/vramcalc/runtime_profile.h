@@ -89,6 +89,9 @@ struct KvRule {
   int64_t window_spare_granules = 0;
   KvSplit split = KvSplit::kEven;
   double state_bytes_per_element = 0;  // recurrent layers' state (LayerKind::kState)
+  // vLLM's hybrid KV cache manager (kv_pages.h): the pool in blocks of layer groups, a state
+  // group taking state_blocks blocks per request; 0: no such allocator.
+  int64_t state_blocks = 0;
 };
 
 // llama.cpp's compute buffer on the device holding the output layer (section 5.4), in bytes, with

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "estimate/engine_memory.h"
+#include "vramcalc/kv_pages.h"
 #include "model/small_sort.h"
 
 namespace vramcalc {
@@ -105,9 +106,14 @@ KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double 
   const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
   internal::StableSortSmall(layout.tiers.begin() + 1, end,
                             [](const KvLayout::Tier& a, const KvLayout::Tier& b) { return a.tokens_cap < b.tokens_cap; });
-  const int64_t state_elements = SumOverGroups(model, [](const LayerGroup& g) { return g.state_elements; });
-  layout.state_bytes = static_cast<double>(state_elements) * state_bytes_per_element /
-                       static_cast<double>(std::max<int64_t>(1, head_divisor));
+  // The config's float32 elements stay float32 where the state is kept narrower.
+  const double f32_bytes = state_bytes_per_element > 0 ? std::max(state_bytes_per_element, 4.0) : 0.0;
+  for (const LayerGroup& g : model.layer_groups) {
+    layout.state_bytes += static_cast<double>(g.layers) *
+                          (static_cast<double>(g.state_elements - g.state_f32_elements) * state_bytes_per_element +
+                           static_cast<double>(g.state_f32_elements) * f32_bytes);
+  }
+  layout.state_bytes /= static_cast<double>(std::max<int64_t>(1, head_divisor));
   return layout;
 }
 
@@ -334,15 +340,45 @@ int64_t MaxContextTokens(const Scenario& s) {
   return s.runtime->context_within_model ? std::min(tokens, s.model->max_position_embeddings) : tokens;
 }
 
+namespace {
+
+// Section 5.7: vLLM's pool in blocks of its layer groups, a state's blocks among them; false
+// where its allocator is not modelled (kv_pages.h KvPagesOf).
+bool PageThePool(const Scenario& s, double pool_gib, KvPool& pool) {
+  const KvRule& rule = s.runtime->kv;
+  const int64_t divisor = rule.split == KvSplit::kHeadsMinOne ? s.device_count : 1;
+  const std::optional<KvPages> pages =
+      KvPagesOf(*s.model, s.kv_dtype->bytes_per_element, rule.state_bytes_per_element, rule.granule_tokens, divisor);
+  if (!pages) return false;
+  const KvPageRequest request{.max_num_batched_tokens = ResolvedSettings(s).max_num_batched_tokens,
+                              .state_blocks = rule.state_blocks};
+  const int64_t per_request = pages->BlocksPerRequest(s.context_tokens, request);
+  pool.gib = pool_gib;
+  pool.blocks = std::max<int64_t>(0, static_cast<int64_t>(std::floor(pool_gib * kBytesPerGib / pages->BlockBytes())));
+  pool.block_tokens = pages->block_tokens;
+  pool.groups = pages->Groups();
+  pool.group_layers = pages->group_layers;
+  pool.padding_layers = pages->padding_layers;
+  pool.request_gib = static_cast<double>(per_request) * pages->BlockBytes() / kBytesPerGib;
+  pool.concurrency = static_cast<double>(pool.blocks) / static_cast<double>(per_request);
+  pool.tokens = static_cast<int64_t>(std::floor(pool.concurrency * static_cast<double>(s.context_tokens)));
+  pool.longest_request = pages->LongestRequest(pool.blocks, request, kMaxContextTokens);
+  return true;
+}
+
+}  // namespace
+
 std::optional<KvPool> KvPoolOf(const Scenario& s) {
   if (!s.runtime->kv_pool) return std::nullopt;
   Scenario empty = s;
   empty.context_tokens = 0;
   const Footprint footprint = FootprintOf(empty);
   const double n = static_cast<double>(s.device_count);
+  const double pool_gib = CapacityGib(s) - footprint.weights_gib / n - footprint.device_overhead_gib - footprint.main_device_extra_gib;
   KvPool pool;
-  pool.gib = CapacityGib(s) - footprint.weights_gib / n - footprint.state_bytes / kBytesPerGib / n -
-             footprint.device_overhead_gib - footprint.main_device_extra_gib;
+  // vLLM keeps states in the pool's blocks; SGLang beside its token pool.
+  if (s.runtime->kv.state_blocks > 0 && PageThePool(s, pool_gib, pool)) return pool;
+  pool.gib = pool_gib - footprint.state_bytes / kBytesPerGib / n;
   const KvLayout layout = ScenarioLayout(s);
   const int64_t granule = std::max<int64_t>(1, s.runtime->kv.granule_tokens);
   pool.tokens = InverseKv(layout, 1, n * pool.gib * kBytesPerGib) / granule * granule;

@@ -233,7 +233,6 @@ SimulatorResult Simulate(const Scenario& s) {
   sim.host_gib = footprint.host_gib;
   sim.overhead_parts = footprint.parts;
   sim.main_device_extra_gib = footprint.main_device_extra_gib;
-  sim.kv_pool = KvPoolOf(s);
   sim.engine = ResolvedSettings(s);
   sim.bits_per_weight = footprint.weights_gib * kBytesPerGib * 8.0 / s.model->params_total;
   sim.usage_pct = 100.0 * sim.per_device_gib / sim.capacity_gib;

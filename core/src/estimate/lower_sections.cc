@@ -98,6 +98,7 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   Scenario s = scenario;
   if (auto error = ResolveHost(request, s)) return error;
   const SimulatorResult& sim = response.simulator;
+  if ((request.sections & kSectionPool) != 0) response.pool = KvPoolOf(s);
   if ((request.sections & kSectionCurve) != 0) response.curve = BuildCurve(s);
   if ((request.sections & kSectionHardware) != 0) response.hardware = BuildHardware(s, request, catalog);
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);

@@ -20,7 +20,7 @@
 namespace vramcalc::internal {
 
 inline constexpr uint32_t kLowerSections =
-    kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload;
+    kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload | kSectionPool;
 
 // Checks the request's host (section 7: only the offload plans and the commands use it, so a
 // program without these sections does not read it) and fills the lower sections

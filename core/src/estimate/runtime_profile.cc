@@ -191,9 +191,13 @@ constexpr RuntimeProfile Vllm() {
   // 16-token blocks (DEFAULT_BLOCK_SIZE); a sliding-window layer needs
   // cdiv(window − 1 + max_num_batched_tokens, 16) + 1 blocks (SlidingWindowSpec); KV heads
   // divided by the tensor-parallel size, at least one per device, MLA latents whole
-  // (get_num_kv_heads); Mamba state in the model dtype.
+  // (get_num_kv_heads); Mamba state in the model dtype (float32 where the config says so). The
+  // hybrid KV cache manager (kv_pages.h): prefix caching is on by default, so a Mamba group
+  // keeps its state in "align" mode, 2 blocks per request (MambaModelConfig
+  // .verify_and_update_config, MambaSpec.max_memory_usage_bytes; start-up logs in
+  // tests/core/kv_pages_test.cc).
   p.kv = {.granule_tokens = 16, .window_extra = WindowExtra::kBatchedTokensMinusOne, .window_spare_granules = 1,
-          .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2};
+          .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2, .state_blocks = 2};
   p.activation = kVllmActivation;
   p.decode = kVllmDecode;
   // Tensor parallelism: 1/N of the reads per GPU, two all-reduces per layer. No same-machine

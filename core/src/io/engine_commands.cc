@@ -1,4 +1,4 @@
-// The engine profiles' commands (core/ESTIMATION.md section 5.7): each carries the context, KV
+// The engine profiles' commands (core/ESTIMATION.md section 5.6): each carries the context, KV
 // cache type, slots, utilization, batch and device split the estimate used, as that engine's
 // flags or environment, so running it reproduces the estimate.
 #include "io/engine_commands.h"
@@ -127,6 +127,14 @@ std::string VllmServe(const CommandInputs& in) {
   if (const std::optional<KvPool> pool = KvPoolOf(s)) {
     out += "# vLLM should log a KV cache of about " + FormatGb(pool->gib) + " per GPU, " +
            FormatGrouped(pool->tokens) + " tokens.\n";
+    if (pool->group_layers > 0) {
+      out += "# and a maximum concurrency of about " + FormatFixed(pool->concurrency, 2) + "x for " +
+             FormatGrouped(s.context_tokens) + " tokens per request" +
+             (pool->concurrency < 1 ? " (below 1: it does not start; --max-model-len " +
+                                          std::to_string(pool->longest_request) + " would)"
+                                    : "") +
+             ".\n";
+    }
   }
   out += "vllm serve " + weights.source + " \\\n";
   if (!weights.quantization.empty()) out += "  --quantization " + weights.quantization + " \\\n";

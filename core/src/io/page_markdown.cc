@@ -118,9 +118,9 @@ std::string EngineRows(const Page& p) {
                                      {"visible", FormatGb(s.visible_gib)},
                                      {"memory", FormatGb(s.device->memory_gib)}}) +
                              ")"});
-  if (s.kv_pool) {
-    out += Row({p.Text("out.kv_pool"), p.Fill("pool.tokens", {{"tokens", FormatGrouped(s.kv_pool->tokens)}}) + ", " +
-                                           p.Fill("pool.gib", {{"gib", FormatGb(s.kv_pool->gib)}})});
+  if (const std::optional<KvPool>& pool = p.response.pool) {
+    out += Row({p.Text("out.kv_pool"), p.Fill("pool.tokens", {{"tokens", FormatGrouped(pool->tokens)}}) + ", " +
+                                           p.Fill("pool.gib", {{"gib", FormatGb(pool->gib)}})});
   }
   if (s.host_gib > 0) out += Row({p.Text("out.host"), p.Fill("host.note", {{"gib", FormatGb(s.host_gib)}})});
   return out + DecodeErrorRow(p);

@@ -58,6 +58,38 @@ void WriteDecodeRule(W& w, const DecodeRule& rule) {
   w.EndObject();
 }
 
+// The KV pool an engine preallocates (core/ESTIMATION.md sections 5.5 and 5.7): what it logs as
+// "Available KV cache memory" and "GPU KV cache size: N tokens" and, for vLLM's hybrid
+// allocator, its blocks, layer groups, what a request of the context pins, how many it holds at
+// once and the longest it admits (null for SGLang); null for engines without a pool.
+template <typename W>
+void WritePool(W& w, const std::optional<KvPool>& pool) {
+  w.Key("pool");
+  if (!pool) {
+    w.Null();
+    return;
+  }
+  w.BeginObject();
+  w.Field("gib", pool->gib);
+  w.Field("tokens", pool->tokens);
+  w.Key("pages");
+  if (pool->group_layers == 0) {
+    w.Null();
+  } else {
+    w.BeginObject();
+    w.Field("blocks", pool->blocks);
+    w.Field("block_tokens", pool->block_tokens);
+    w.Field("groups", pool->groups);
+    w.Field("group_layers", pool->group_layers);
+    w.Field("padding_layers", pool->padding_layers);
+    w.Field("request_gib", pool->request_gib);
+    w.Field("concurrency", pool->concurrency);
+    w.Field("longest_request", pool->longest_request);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
 // The engine profiles' figures (core/ESTIMATION.md section 5): capacity, host RAM, the overhead by
 // source, the KV pool and the settings the estimate ran with.
 template <typename W>
@@ -79,11 +111,6 @@ void WriteEngineFigures(W& w, const SimulatorResult& s) {
   w.Field("graphs", parts.graphs_gib);
   w.Field("main_device_extra", s.main_device_extra_gib);
   w.EndObject();
-  // What the engine logs as "Available KV cache memory" and "GPU KV cache size: N tokens".
-  w.Key("kv_pool_gib");
-  if (s.kv_pool) w.Value(s.kv_pool->gib); else w.Null();
-  w.Key("kv_pool_tokens");
-  if (s.kv_pool) w.Value(s.kv_pool->tokens); else w.Null();
   w.Key("decode_rule");
   if (s.decode_rule) WriteDecodeRule(w, *s.decode_rule); else w.Null();
   const EngineSettings& e = s.engine;
@@ -475,6 +502,7 @@ void WriteLowerSections(W& w, const Response& response) {
     SchemaWriter<W>(w, Fields::kCard).Write(response.model);
   }
   if ((response.sections & kSectionOffload) != 0) WriteOffload(w, response.offload);
+  if ((response.sections & kSectionPool) != 0) WritePool(w, response.pool);
 }
 
 // The response's sections; those after the matrix by `write_lower` (WriteLowerSections), which a

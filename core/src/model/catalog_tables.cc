@@ -30,6 +30,7 @@ std::vector<LayerGroup> LayerGroups(std::span<const LayerGroupRow> rows) {
     groups.push_back(LayerGroup{.kind = row.kind, .layers = row.layers, .kv_heads = row.kv_heads, .key_dim = row.key_dim,
                                 .value_dim = row.value_dim, .index_dim = row.index_dim, .window_tokens = row.window_tokens,
                                 .compress_ratio = row.compress_ratio, .state_elements = row.state_elements,
+                                .state_f32_elements = row.state_f32_elements,
                                 .query_heads = row.query_heads, .query_key_dim = row.query_key_dim,
                                 .query_value_dim = row.query_value_dim});
   }

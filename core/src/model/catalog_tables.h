@@ -8,7 +8,10 @@
 // same order and with the same defaults, as constants: a C string for std::string,
 // std::span for std::vector, and whole numbers in 32 bits (every catalog count fits; half the
 // bytes of a row's numbers, most of them small, which vramcalc.wasm downloads before the first
-// numbers). MoeSpec is a constant already and used as it is.
+// numbers), a layer group's in 16 bits but its state's (every catalog dimension, window and
+// layer count is below 32,768; a constant that is not is a compile error; with LayerKind in 8
+// bits a row is 32 bytes, not 56: 344 B of vramcalc.wasm's gzip).
+// MoeSpec is a constant already and used as it is.
 // So the generator's designated initializers are the structs' own, and the compiler checks them
 // against these rows; CatalogFromTables copies every member (tests/core/builtin_data_test.cc: the
 // copy of each row equals what ParseCatalog reads from assets/, and a default row copies to a
@@ -34,17 +37,18 @@ struct SourceRow {
 
 struct LayerGroupRow {
   LayerKind kind = LayerKind::kFull;
-  int32_t layers = 0;
-  int32_t kv_heads = 0;
-  int32_t key_dim = 0;
-  int32_t value_dim = 0;
-  int32_t index_dim = 0;
-  int32_t window_tokens = 0;
-  int32_t compress_ratio = 0;
+  int16_t layers = 0;
+  int16_t kv_heads = 0;
+  int16_t key_dim = 0;
+  int16_t value_dim = 0;
+  int16_t index_dim = 0;
+  int16_t window_tokens = 0;
+  int16_t compress_ratio = 0;
   int32_t state_elements = 0;
-  int32_t query_heads = 0;
-  int32_t query_key_dim = 0;
-  int32_t query_value_dim = 0;
+  int32_t state_f32_elements = 0;
+  int16_t query_heads = 0;
+  int16_t query_key_dim = 0;
+  int16_t query_value_dim = 0;
 };
 
 struct ModelRow {

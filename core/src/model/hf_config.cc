@@ -119,6 +119,7 @@ struct Shape {
   int64_t attention_layers = -1;
   int64_t state_layers = 0;
   int64_t state_elements = 0;
+  int64_t state_f32_elements = 0;  // of state_elements, kept in float32 (model_spec.h)
   double state_mixer = 0;
   int64_t dense_ffn_layers = -1;
   bool attention_gate = false;
@@ -280,6 +281,7 @@ void GatedDeltaNet(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.attention_layers = m.num_hidden_layers - linear;
   shape.state_layers = linear;
   shape.state_elements = (kernel - 1) * conv_channels + nv * dk * dv;
+  if (c.Text("mamba_ssm_dtype") == "float32") shape.state_f32_elements = nv * dk * dv;
   shape.state_mixer = h * static_cast<double>(2 * nk * dk + 2 * nv * dv + 2 * nv + nv * dv) +
                       static_cast<double>(conv_channels * kernel);
   shape.attention_gate = c.Flag("attn_output_gate", true);
@@ -324,6 +326,9 @@ void Mamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.attention_layers = count('*');
   shape.state_layers = count('M');
   shape.state_elements = (kernel - 1) * conv_channels + inner * state;
+  // The SSM state in float32 unless the config names another type (vLLM's default for Nemotron-H).
+  const std::string ssm_dtype = c.Text("mamba_ssm_cache_dtype");
+  if (ssm_dtype.empty() || ssm_dtype == "float32") shape.state_f32_elements = inner * state;
   shape.state_mixer = h * static_cast<double>(inner + conv_channels + heads + inner) + static_cast<double>(conv_channels * kernel);
   shape.dense_ffn_layers = count('-');
   if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * h * static_cast<double>(c.Count("intermediate_size"));
@@ -523,7 +528,8 @@ std::vector<LayerGroup> LayerGroups(const ModelSpec& m, const Shape& shape) {
   const int64_t attention_layers = shape.attention_layers < 0 ? m.num_hidden_layers : shape.attention_layers;
   std::vector<LayerGroup> groups = AttentionGroups(m, shape, attention_layers);
   if (shape.state_layers > 0) {
-    groups.push_back(LayerGroup{.kind = LayerKind::kState, .layers = shape.state_layers, .state_elements = shape.state_elements});
+    groups.push_back(LayerGroup{.kind = LayerKind::kState, .layers = shape.state_layers, .state_elements = shape.state_elements,
+                                .state_f32_elements = shape.state_f32_elements});
   }
   if (shape.kv_shared_layers > 0) groups.push_back(LayerGroup{.kind = LayerKind::kShared, .layers = shape.kv_shared_layers});
   const int64_t rest = m.num_hidden_layers - attention_layers - shape.state_layers - shape.kv_shared_layers;

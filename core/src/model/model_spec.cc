@@ -33,6 +33,9 @@ std::optional<Error> ValidateGroup(const LayerGroup& group, const std::string& f
   if ((group.state_elements > 0) != rule.has_state) {
     return Invalid(field, "state_elements must be positive for a state group and 0 for every other kind.");
   }
+  if (group.state_f32_elements < 0 || group.state_f32_elements > group.state_elements) {
+    return Invalid(field, "state_f32_elements are part of the state: from 0 to state_elements.");
+  }
   if ((group.compress_ratio > 1) != rule.compressed || group.compress_ratio < 0) {
     return Invalid(field, "compress_ratio must be above 1 for a compressed group and 0 for every other kind.");
   }

@@ -73,6 +73,7 @@ void VisitFields(V& v, G& g) {
   v.Count("compress_ratio", g.compress_ratio, kZeroByDefault);
   v.Count("window_tokens", g.window_tokens, kZeroByDefault);
   v.Count("state_elements", g.state_elements, kZeroByDefault);
+  v.Count("state_f32_elements", g.state_f32_elements, kZeroByDefault);
   v.Count("query_heads", g.query_heads, kZeroByDefault);
   v.Count("query_key_dim", g.query_key_dim, kZeroByDefault);
   v.Count("query_value_dim", g.query_value_dim, kZeroByDefault);

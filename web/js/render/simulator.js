@@ -78,9 +78,9 @@ function showFigure(element, shown) {
 }
 
 /**
- * The engine profiles' figures: what a device may hold and why, the KV pool an engine
- * preallocates, the weights left in host RAM and the overhead by source. The reference
- * profile shows none of them (its page has none).
+ * The engine profiles' figures: what a device may hold and why, the weights left in host RAM and
+ * the overhead by source (the KV pool an engine preallocates comes with the full module:
+ * render/kv-pool.js). The reference profile shows none of them (its page has none).
  */
 function renderEngineFigures(root, sim, { t, lang }) {
   const engine = sim.runtime !== 'reference';
@@ -91,11 +91,6 @@ function renderEngineFigures(root, sim, { t, lang }) {
     visible: fmt.gb(lang, sim.visible_gib),
     memory: fmt.gb(lang, sim.memory_gib),
   }));
-  const pool = sim.kv_pool_tokens !== null && sim.kv_pool_tokens !== undefined;
-  const poolTokens = putPart(root, 'kv-pool', pool ? t('pool.tokens', { tokens: fmt.integer(lang, sim.kv_pool_tokens) }) : '',
-    sim.kv_pool_tokens ?? 0);
-  showFigure(poolTokens, pool);
-  putPart(root, 'kv-pool-gib', pool ? t('pool.gib', { gib: fmt.gb(lang, sim.kv_pool_gib) }) : '');
   const host = putPart(root, 'host', t('host.note', { gib: fmt.gb(lang, sim.host_gib) }), sim.host_gib);
   showFigure(host, sim.host_gib > 0);
   const parts = engine ? OVERHEAD_PARTS.filter((key) => sim.overhead_parts[key] > 0.005) : [];

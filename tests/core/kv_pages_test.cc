@@ -1,0 +1,174 @@
+// vLLM's hybrid KV cache manager (core/ESTIMATION.md section 5.7, vramcalc/kv_pages.h) against
+// the figures vLLM prints at start-up ("Available KV cache memory", "GPU KV cache size",
+// "Maximum concurrency for L tokens per request") and the block sizes it reports, each quoted
+// with its source; and hand calculations of its grouping rule from vllm/v1/core/kv_cache_utils.py.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+#include <string_view>
+
+#include "vramcalc/catalog.h"
+#include "vramcalc/estimate.h"
+#include "vramcalc/kv_pages.h"
+#include "vramcalc/runtime_profile.h"
+
+namespace vramcalc {
+namespace {
+
+const ModelSpec& Model(std::string_view id) {
+  const ModelSpec* model = BuiltinCatalog().value().FindModel(id);
+  if (model == nullptr) ADD_FAILURE() << "no catalog model " << id;
+  return *model;
+}
+
+// vLLM's pages of a catalog model: 16-token blocks, the state in bf16 (its float32 elements in
+// float32), the KV cache at `kv_bytes` per element, on one of `devices` tensor-parallel GPUs.
+KvPages PagesOf(std::string_view id, double kv_bytes, int64_t devices = 1) {
+  const std::optional<KvPages> pages = KvPagesOf(Model(id), kv_bytes, 2, 16, devices);
+  if (!pages) ADD_FAILURE() << id << " has no pages";
+  return pages.value_or(KvPages{});
+}
+
+int64_t BlocksIn(double gib, const KvPages& pages) {
+  return static_cast<int64_t>(std::floor(gib * kBytesPerGib / pages.BlockBytes()));
+}
+
+// Qwen3.6-35B-A3B NVFP4 on an RTX 5090, vLLM 0.24.0, fp8 KV cache, --max-model-len 131072,
+// max_num_batched_tokens 8192 (noonghunna/club-3090 issue #612): "Available KV cache memory:
+// 5.98 GiB", "GPU KV cache size: 567,978 tokens", "Maximum concurrency for 131,072 tokens per
+// request: 4.33x".
+TEST(KvPages, Qwen36MoeOnAnRtx5090MatchesItsStartUpLog) {
+  const KvPages pages = PagesOf("qwen3.6-35b-a3b", 1);
+  // A Gated DeltaNet state: conv 24,576 elements in bf16 + recurrent 524,288 in float32 (the
+  // config's mamba_ssm_dtype) = 2,146,304 B; an fp8 attention token 2 × 2 heads × 256 = 1,024 B;
+  // so the attention block is 16 × cdiv(2,146,304, 16 × 1,024) = 2,096 tokens and a page is a state.
+  EXPECT_EQ(pages.block_tokens, 2096);
+  EXPECT_EQ(pages.page_bytes, 2146304);
+  // 10 attention and 30 state layers: groups of 10, the attention group and 3 state groups.
+  EXPECT_EQ(pages.group_layers, 10);
+  EXPECT_EQ(pages.Groups(), 4);
+  EXPECT_EQ(pages.padding_layers, 0);
+  const int64_t blocks = BlocksIn(5.98, pages);
+  EXPECT_EQ(blocks, 299);
+  // cdiv(131,072, 2,096) = 63 attention blocks + 2 per state group (prefix caching's "align").
+  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
+  const int64_t per_request = pages.BlocksPerRequest(131072, request);
+  EXPECT_EQ(per_request, 69);
+  const double concurrency = static_cast<double>(blocks) / static_cast<double>(per_request);
+  EXPECT_NEAR(concurrency, 4.33, 0.005);
+  EXPECT_EQ(static_cast<int64_t>(concurrency * 131072), 567978);
+}
+
+// Qwen3.5-27B on an H20, vLLM 0.19.0, --max-model-len 32768, max_num_batched_tokens 16384
+// (vllm-project/vllm issue #40691): "GPU KV cache size: 290,864 tokens", "Maximum concurrency
+// for 32,768 tokens per request: 33.04x". v0.19 logged blocks // groups × block size.
+TEST(KvPages, Qwen35DenseOnAnH20MatchesItsStartUpLog) {
+  const KvPages pages = PagesOf("qwen3.5-27b", 2);
+  // State: conv 30,720 × 2 B + recurrent 786,432 × 4 B = 3,207,168 B; a bf16 token 2 × 4 × 256 ×
+  // 2 = 4,096 B: 16 × cdiv(3,207,168, 65,536) = 784 tokens.
+  EXPECT_EQ(pages.block_tokens, 784);
+  EXPECT_EQ(pages.group_layers, 16);  // 16 attention, 48 state layers
+  EXPECT_EQ(pages.Groups(), 4);
+  // 1,487 blocks give both figures, with one block per state group (the run's "none" mode):
+  // 1,487 // 4 × 784 = 290,864 and 1,487 / (cdiv(32,768, 784) + 3) = 1,487 / 45 = 33.04.
+  const int64_t blocks = 1487;
+  EXPECT_EQ(blocks / pages.Groups() * pages.block_tokens, 290864);
+  const int64_t per_request = pages.BlocksPerRequest(32768, {.max_num_batched_tokens = 16384, .state_blocks = 1});
+  EXPECT_EQ(per_request, 45);
+  EXPECT_NEAR(static_cast<double>(blocks) / static_cast<double>(per_request), 33.04, 0.005);
+}
+
+// Qwen3-Next on two GPUs: "block size is 544 (Qwen3-Next TP2)" (vLLM PR #54076 as quoted in
+// code-index file 71206461717). Per GPU 1 KV head × 512 × 2 B = 1,024 B a token and half the
+// state, (12,288 + 262,144) × 2 B = 548,864 B (no float32 in this config): 16 × cdiv(548,864, 16,384).
+TEST(KvPages, Qwen3NextOnTwoGpusHasItsLoggedBlockSize) {
+  EXPECT_EQ(PagesOf("qwen3-next-80b-a3b-instruct", 2, 2).block_tokens, 544);
+  EXPECT_EQ(PagesOf("qwen3-next-80b-a3b-instruct", 2, 1).block_tokens, 16 * 34);  // 1,097,728 / 32,768 → 34
+}
+
+// Gemma 3 27B by the grouping rule (_get_kv_cache_groups_uniform_page_size): 10 full and 52
+// sliding layers → groups of 10, one full and cdiv(52, 10) = 6 sliding, 8 padding layers ("Add 8
+// padding layers, may waste at most 15.38% KV cache memory"). A 131,072-token request with
+// max_num_batched_tokens 8,192 pins 8,192 full blocks + 6 × (cdiv(1,023 + 8,192, 16) + 1) = 3,462.
+TEST(KvPages, Gemma3GroupsItsSlidingLayersByTenWithPadding) {
+  const KvPages pages = PagesOf("gemma-3-27b", 2);
+  EXPECT_EQ(pages.group_layers, 10);
+  EXPECT_EQ(pages.Groups(), 7);
+  EXPECT_EQ(pages.padding_layers, 8);
+  EXPECT_EQ(pages.page_bytes, 16 * 2 * 16 * 128 * 2);  // 131,072 B
+  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
+  EXPECT_EQ(pages.BlocksPerRequest(131072, request), 8192 + 6 * 577);
+  // 13,107 blocks (16 GiB) hold 1.12 such requests; the longest alone: 13,107 − 3,462 = 9,645 full blocks.
+  EXPECT_EQ(BlocksIn(16, pages), 13107);
+  EXPECT_EQ(pages.LongestRequest(13107, request, kMaxContextTokens), 9645 * 16);
+}
+
+// gpt-oss-20b: "12 sw + 12 full" layers make 2 groups of 12 (the comment in kv_cache_utils.py);
+// a page is 16 × 8 × (64 + 64) × 2 = 32,768 B; with 2,048 batched tokens a 131,072-token request
+// pins 8,192 + cdiv(127 + 2,048, 16) + 1 = 8,329 blocks.
+TEST(KvPages, GptOss20bHasTwoGroupsOfTwelve) {
+  const KvPages pages = PagesOf("gpt-oss-20b", 2);
+  EXPECT_EQ(pages.group_layers, 12);
+  EXPECT_EQ(pages.Groups(), 2);
+  EXPECT_EQ(pages.padding_layers, 0);
+  EXPECT_EQ(pages.page_bytes, 32768);
+  EXPECT_EQ(pages.BlocksPerRequest(131072, {.max_num_batched_tokens = 2048, .state_blocks = 2}), 8329);
+}
+
+// StarCoder2-3B, every layer sliding (bigcode/starcoder2-3b: 30 layers, 24 heads of 128, 2 KV
+// heads, sliding_window 4,096), vLLM PR #19029: "GPU KV cache size: 2,198,512 tokens" (137,407
+// blocks of 16) and, with the window counted, "Maximum concurrency for 16,384 tokens per
+// request: 178.68x": a request keeps cdiv(4,095 + 8,192, 16) + 1 = 769 blocks.
+TEST(KvPages, StarCoder2WithEveryLayerSlidingMatchesItsLoggedConcurrency) {
+  ModelSpec m;
+  m.num_hidden_layers = 30;
+  m.layer_groups = {LayerGroup{.kind = LayerKind::kWindow, .layers = 30, .kv_heads = 2, .key_dim = 128, .value_dim = 128,
+                               .window_tokens = 4096, .query_heads = 24, .query_key_dim = 128, .query_value_dim = 128}};
+  const std::optional<KvPages> pages = KvPagesOf(m, 2, 2, 16, 1);
+  ASSERT_TRUE(pages);
+  EXPECT_EQ(pages->Groups(), 1);
+  const int64_t per_request = pages->BlocksPerRequest(16384, {.max_num_batched_tokens = 8192, .state_blocks = 2});
+  EXPECT_EQ(per_request, 769);
+  EXPECT_NEAR(137407.0 / static_cast<double>(per_request), 178.68, 0.005);
+}
+
+// Models whose further specs vLLM keeps apart (DeepSeek-V3.2's indexer keys, V4's compressed
+// latents) have no pages here: their pool stays the layout's.
+TEST(KvPages, IndexerAndCompressedAttentionAreLeftToTheLayout) {
+  EXPECT_FALSE(KvPagesOf(Model("deepseek-v3.2"), 2, 2, 16, 1));
+  EXPECT_FALSE(KvPagesOf(Model("deepseek-v4-flash"), 2, 2, 16, 1));
+}
+
+// The pool of a scenario: vLLM pages it and a request of the context pins what BlocksPerRequest
+// says; a dense model's pool is one group whose tokens are its blocks × 16 (as before); SGLang
+// keeps no pages.
+TEST(KvPages, TheScenariosPoolIsPagedUnderVllmOnly) {
+  const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, Platform::kCuda, false, ""};
+  Scenario s;
+  s.model = &Model("gemma-3-27b");
+  s.format = FindQuantFormat("BF16");
+  s.kv_dtype = FindKvDtype("fp16");
+  s.context_tokens = 131072;
+  s.device = &h100;
+  s.runtime = FindRuntimeProfile("vllm");
+  const std::optional<KvPool> pool = KvPoolOf(s);
+  ASSERT_TRUE(pool);
+  const KvPages pages = PagesOf("gemma-3-27b", 2);
+  EXPECT_EQ(pool->blocks, BlocksIn(pool->gib, pages));
+  EXPECT_EQ(pool->padding_layers, 8);
+  // On an H100 max_num_batched_tokens is 8,192: 11,654 blocks of 1.25 MiB = 14.23 GiB a request.
+  EXPECT_NEAR(pool->request_gib, 11654 * 1.25 / 1024, 1e-9);
+  EXPECT_NEAR(pool->concurrency, static_cast<double>(pool->blocks) / 11654, 1e-12);
+  EXPECT_EQ(pool->tokens, static_cast<int64_t>(std::floor(pool->concurrency * 131072)));
+  s.model = &Model("qwen2.5-7b");
+  const std::optional<KvPool> dense = KvPoolOf(s);
+  ASSERT_TRUE(dense);
+  EXPECT_EQ(dense->groups, 1);
+  EXPECT_EQ(dense->tokens, dense->blocks * 16);
+  s.runtime = FindRuntimeProfile("sglang");
+  EXPECT_EQ(KvPoolOf(s).value().group_layers, 0);
+}
+
+}  // namespace
+}  // namespace vramcalc
