@@ -133,6 +133,32 @@ TEST(KvPages, StarCoder2WithEveryLayerSlidingMatchesItsLoggedConcurrency) {
   EXPECT_NEAR(137407.0 / static_cast<double>(per_request), 178.68, 0.005);
 }
 
+// Llama 4 Scout: 12 global and 36 chunked layers (attention_chunk_size 8,192). vLLM switches its
+// hybrid manager off for chunked local attention ("There is a latency regression when using
+// chunked local attention with the hybrid KV cache manager. Disabling it, by default.",
+// VllmConfig.__post_init__, vLLM PR #21761), so every layer keeps the whole context: one group of
+// 48 layers, and 48 × 2 × 8 × 128 × 2 B = 192 KiB a token, 24 GiB at 131,072 tokens. llama.cpp
+// keeps a chunked layer's chunk and ubatch as for a window.
+TEST(KvPages, Llama4sChunkedLayersKeepTheWholeContextUnderVllmOnly) {
+  const KvPages pages = PagesOf("llama-4-scout-17b-16e", 2);
+  EXPECT_EQ(pages.Groups(), 1);
+  EXPECT_EQ(pages.BlocksPerRequest(131072, {.max_num_batched_tokens = 8192, .state_blocks = 2}), 131072 / 16);
+  EXPECT_EQ(pages.BlockBytes() * 131072 / 16, 24.0 * kBytesPerGib);
+  const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, Platform::kCuda, false, ""};
+  Scenario s;
+  s.model = &Model("llama-4-scout-17b-16e");
+  s.format = FindQuantFormat("BF16");
+  s.kv_dtype = FindKvDtype("fp16");
+  s.context_tokens = 131072;
+  s.device = &h100;
+  s.runtime = FindRuntimeProfile("vllm");
+  EXPECT_EQ(FootprintOf(s).kv_cache_bytes, 24.0 * kBytesPerGib);
+  s.runtime = FindRuntimeProfile("llamacpp");
+  s.format = FindQuantFormat("Q4_K_M");
+  // 12 × 2 × 8 × 128 × 2 B × 131,072 cells + 36 layers × the same per cell × (8,192 + 512) cells.
+  EXPECT_EQ(FootprintOf(s).kv_cache_bytes, 12.0 * 4096 * 131072 + 36.0 * 4096 * (8192 + 512));
+}
+
 // Models whose further specs vLLM keeps apart (DeepSeek-V3.2's indexer keys, V4's compressed
 // latents) have no pages here: their pool stays the layout's.
 TEST(KvPages, IndexerAndCompressedAttentionAreLeftToTheLayout) {

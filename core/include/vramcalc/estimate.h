@@ -107,8 +107,9 @@ struct KvLayout {
 // token of the whole context (ceil(S / ratio) entries, taken as S / ratio: under one entry per layer).
 // With head_divisor N > 1 (tensor parallel, KvSplit::kHeadsMinOne) it is one device's share:
 // max(1, kv_heads / N) heads per group, so latents (one "head") stay whole on every device.
+// windows false: windowed and chunked groups keep the whole context too.
 KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element = 0,
-                    int64_t head_divisor = 1);
+                    int64_t head_divisor = 1, bool windows = true);
 
 // How an engine allocates cells (section 5.3): every sequence's cells rounded up to `granule`; a
 // windowed tier keeps at most its cap + window_extra tokens, rounded up, plus spare granules.

@@ -40,6 +40,10 @@ enum class LayerKind : uint8_t {
   // DeepSeek-V4's compressed attention: a window of latents plus one compressed latent per
   // compress_ratio tokens (ratio 4 with indexer keys, "CSA"; ratio 128 without, "HCA").
   kCompressed,
+  // Llama 4's chunked local attention: the tokens of the current chunk of window_tokens
+  // (attention_chunk_size). llama.cpp and mlx-lm cache it as a window of that size; vLLM keeps
+  // every layer of such a model whole (it switches its hybrid KV cache manager off for it).
+  kChunked,
 };
 // Each kind's rule: what its numbers must hold (ValidateModel checks every group against it).
 struct LayerKindRule {
@@ -61,6 +65,7 @@ inline constexpr LayerKindInfo kLayerKindInfo[] = {
     {LayerKind::kShared, "shared", {false, false, false, false}},
     {LayerKind::kNone, "none", {false, false, false, false}},
     {LayerKind::kCompressed, "compressed", {true, true, false, true}},
+    {LayerKind::kChunked, "chunked", {true, true, false, false}},
 };
 inline constexpr Vocabulary<LayerKind, LayerKindInfo> kLayerKinds{kLayerKindInfo};
 

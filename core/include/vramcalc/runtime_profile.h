@@ -92,6 +92,8 @@ struct KvRule {
   // vLLM's hybrid KV cache manager (kv_pages.h): the pool in blocks of layer groups, a state
   // group taking state_blocks blocks per request; 0: no such allocator.
   int64_t state_blocks = 0;
+  // A model with chunked local attention keeps every layer whole (vLLM: the hybrid manager off).
+  bool chunked_whole = false;
 };
 
 // llama.cpp's compute buffer on the device holding the output layer (section 5.4), in bytes, with

@@ -58,7 +58,7 @@ KvCompression KvCompressionOf(const ModelSpec& model) {
   if (any(LayerKind::kCompressed)) return KvCompression::kCompressedLatent;
   if (any(LayerKind::kLatent)) return KvCompression::kLatent;
   const bool grouped = model.num_key_value_heads < model.num_attention_heads;
-  const bool windowed = any(LayerKind::kWindow);
+  const bool windowed = any(LayerKind::kWindow) || any(LayerKind::kChunked);
   if (grouped && windowed) return KvCompression::kGroupedHeadsAndWindow;
   if (grouped) return KvCompression::kGroupedHeads;
   if (windowed) return KvCompression::kWindow;
@@ -87,7 +87,7 @@ void AddToTier(KvLayout& layout, int64_t tokens_cap, double bytes_per_token) {
 }  // namespace
 
 KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element,
-                    int64_t head_divisor) {
+                    int64_t head_divisor, bool windows) {
   KvLayout layout;
   for (const LayerGroup& group : model.layer_groups) {
     // Elements per token over the group's layers (an exact integer), then bytes.
@@ -100,7 +100,7 @@ KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double 
       AddToTier(layout, group.window_tokens, static_cast<double>(cached) * kv_bytes_per_element);
       AddToTier(layout, 0, static_cast<double>(cached + indexed) * kv_bytes_per_element / static_cast<double>(group.compress_ratio));
     } else {
-      AddToTier(layout, group.window_tokens, static_cast<double>(cached + indexed) * kv_bytes_per_element);
+      AddToTier(layout, windows ? group.window_tokens : 0, static_cast<double>(cached + indexed) * kv_bytes_per_element);
     }
   }
   const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
@@ -145,8 +145,10 @@ namespace {
 KvLayout ScenarioLayout(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
   const int64_t divisor = runtime.kv.split == KvSplit::kHeadsMinOne ? s.device_count : 1;
+  const bool whole = runtime.kv.chunked_whole && std::any_of(s.model->layer_groups.begin(), s.model->layer_groups.end(),
+                                                             [](const LayerGroup& g) { return g.kind == LayerKind::kChunked; });
   KvLayout layout =
-      KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, runtime.kv.state_bytes_per_element, divisor);
+      KvLayoutOf(*s.model, s.kv_dtype->bytes_per_element, runtime.kv.state_bytes_per_element, divisor, !whole);
   if (divisor > 1) {
     for (KvLayout::Tier& tier : layout.tiers) tier.bytes_per_token *= static_cast<double>(divisor);
     layout.state_bytes *= static_cast<double>(divisor);

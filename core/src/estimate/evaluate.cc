@@ -195,7 +195,7 @@ std::optional<Error> CheckCombination(const Scenario& s) {
                                                 ") only with flash attention on.", "flash_attention"};
   }
   const bool windowed = std::any_of(s.model->layer_groups.begin(), s.model->layer_groups.end(),
-                                    [](const LayerGroup& g) { return g.kind == LayerKind::kWindow; });
+                                    [](const LayerGroup& g) { return g.window_tokens > 0 && g.compress_ratio == 0; });
   if (s.runtime->kv.granule_tokens == 256 && s.runtime->compute.logits == 0 && quantized_kv && windowed) {
     return Error{"unsupported_combination", "mlx-lm cannot quantize the sliding-window cache of " + s.model->name + ".",
                  "kv_dtype"};

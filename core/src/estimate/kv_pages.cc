@@ -11,7 +11,7 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // What a layer group keeps on one device, as vLLM's spec of its layers: attention heads split
 // among the devices (at least one each; a latent stays whole), a state divided among them.
 // kind kNone: the group keeps nothing (layers sharing an earlier cache, layers without a mixer).
-KvPageSpec SpecOf(const LayerGroup& g, double kv_bytes, double state_bytes, int64_t divisor) {
+KvPageSpec SpecOf(const LayerGroup& g, double kv_bytes, double state_bytes, int64_t divisor, bool windows) {
   KvPageSpec spec{.kind = LayerKind::kNone, .layers = g.layers};
   if (g.kind == LayerKind::kState) {
     spec.kind = LayerKind::kState;
@@ -22,8 +22,8 @@ KvPageSpec SpecOf(const LayerGroup& g, double kv_bytes, double state_bytes, int6
   }
   const int64_t heads = divisor > 1 ? std::max<int64_t>(1, g.kv_heads / divisor) : g.kv_heads;
   if (heads == 0 || g.key_dim == 0) return spec;
-  spec.kind = g.window_tokens > 0 ? LayerKind::kWindow : LayerKind::kFull;
-  spec.window_tokens = g.window_tokens;
+  spec.kind = windows && g.window_tokens > 0 ? LayerKind::kWindow : LayerKind::kFull;
+  spec.window_tokens = spec.kind == LayerKind::kWindow ? g.window_tokens : 0;
   spec.bytes_per_token = static_cast<double>(heads * (g.key_dim + g.value_dim)) * kv_bytes;
   return spec;
 }
@@ -138,9 +138,13 @@ int64_t KvPages::LongestRequest(int64_t blocks, const KvPageRequest& request, in
 std::optional<KvPages> KvPagesOf(const ModelSpec& model, double kv_bytes_per_element, double state_bytes_per_element,
                                  int64_t block_tokens, int64_t head_divisor) {
   KvPages pages;
+  // Chunked local attention switches the hybrid manager off: every layer keeps the whole context.
+  const bool windows = std::none_of(model.layer_groups.begin(), model.layer_groups.end(),
+                                    [](const LayerGroup& g) { return g.kind == LayerKind::kChunked; });
   for (const LayerGroup& g : model.layer_groups) {
     if (g.kind == LayerKind::kCompressed || g.index_dim > 0) return std::nullopt;
-    const KvPageSpec spec = SpecOf(g, kv_bytes_per_element, state_bytes_per_element, std::max<int64_t>(1, head_divisor));
+    const KvPageSpec spec =
+        SpecOf(g, kv_bytes_per_element, state_bytes_per_element, std::max<int64_t>(1, head_divisor), windows);
     if (spec.kind != LayerKind::kNone && !Add(pages, spec)) return std::nullopt;
   }
   if (pages.spec_count == 0) return std::nullopt;

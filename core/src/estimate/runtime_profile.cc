@@ -195,9 +195,12 @@ constexpr RuntimeProfile Vllm() {
   // hybrid KV cache manager (kv_pages.h): prefix caching is on by default, so a Mamba group
   // keeps its state in "align" mode, 2 blocks per request (MambaModelConfig
   // .verify_and_update_config, MambaSpec.max_memory_usage_bytes; start-up logs in
-  // tests/core/kv_pages_test.cc).
+  // tests/core/kv_pages_test.cc). A model with chunked local attention (Llama 4) runs with the
+  // hybrid manager off ("There is a latency regression when using chunked local attention with
+  // the hybrid KV cache manager. Disabling it, by default.", VllmConfig.__post_init__, PR #21761):
+  // every layer keeps the whole context.
   p.kv = {.granule_tokens = 16, .window_extra = WindowExtra::kBatchedTokensMinusOne, .window_spare_granules = 1,
-          .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2, .state_blocks = 2};
+          .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2, .state_blocks = 2, .chunked_whole = true};
   p.activation = kVllmActivation;
   p.decode = kVllmDecode;
   // Tensor parallelism: 1/N of the reads per GPU, two all-reduces per layer. No same-machine

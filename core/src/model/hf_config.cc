@@ -106,6 +106,7 @@ struct Shape {
   std::optional<Latent> latent;
   int64_t window = 0;        // tokens a windowed layer keeps
   int64_t local_layers = 0;  // how many layers are windowed
+  bool chunked = false;      // the windowed layers attend within chunks (Llama 4)
   std::string pattern;       // how they interleave, for the layer group's note
   // Experts, in parameters: one routed expert, all shared experts of a layer, the layers with
   // experts, and a dense layer's MLP when a type sizes it apart.
@@ -197,6 +198,7 @@ void WindowOnEveryLayer(const Config& c, const ModelSpec& m, Shape& shape) {
 void ChunkedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
   if (!c.Has("attention_chunk_size")) return;
   shape.window = c.Count("attention_chunk_size");
+  shape.chunked = true;
   const int64_t every = c.CountOr("no_rope_layer_interval", 4);
   shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / every;
   shape.pattern = std::to_string(every - 1) + " chunked : 1 global";
@@ -515,7 +517,7 @@ std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, 
   }
   if (shape.local_layers > 0) {
     groups.push_back(attention);
-    groups.back().kind = LayerKind::kWindow;
+    groups.back().kind = shape.chunked ? LayerKind::kChunked : LayerKind::kWindow;
     groups.back().layers = shape.local_layers;
     groups.back().window_tokens = shape.window;
   }
@@ -635,6 +637,7 @@ void ReadWindow(const Config& c, const ModelType& type, const ModelSpec& m, Shap
   } else if (type.layer_types_window != nullptr) {  // else the type's layout read them
     for (const std::string_view kind : LayerTypes(c, m)) {
       if (kind == "sliding_attention" || kind == "chunked_attention") ++shape.local_layers;
+      if (kind == "chunked_attention") shape.chunked = true;
     }
     shape.pattern = "layer_types: " + std::to_string(shape.local_layers) + " windowed, " +
                     std::to_string(m.num_hidden_layers - shape.local_layers) + " global";
