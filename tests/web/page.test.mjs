@@ -497,6 +497,32 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
       await page.locator(byTestId('cmd-vllm')).textContent());
     await assertHealthy(env, page, 'after copying');
   });
+
+  test('the answer at a glance: verdict, total and speed in the first screen at 1280×800 and 390×844',
+    { timeout: TEST_TIMEOUT_MS }, async () => {
+      const { page } = env;
+      const viewport = page.viewportSize();
+      const offload = '#model=qwen3-30b-a3b-instruct-2507&device=rtx-5070-12gb&runtime=llamacpp&context=4096';
+      try {
+        for (const [width, height] of [[1280, 800], [390, 844]]) {
+          await page.setViewportSize({ width, height });
+          for (const [hash, verdict] of [['', `Knapp (>90 % nutzbar) · ${Q4_AT_32K} · 27,3 tok/s`], [offload, /^Läuft mit Auslagerung · /]]) {
+            await openPage(env, page, hash);
+            await settle(page);
+            const box = await page.locator(byTestId('answer')).boundingBox();
+            assert.ok(box && box.y >= 0 && box.y + box.height <= height, `${width}×${height} ${hash}: ${JSON.stringify(box)}`);
+            // The figures' own verdict, total and decode (with offload: the plan that runs).
+            const text = await shownText(page, 'answer');
+            // The reference page's verdict, total and decode; with offload its verdict.
+            if (typeof verdict === 'string') assert.equal(text, verdict); else assert.match(text, verdict);
+            assert.equal(text, `${await shownText(page, 'fit')} · ${await shownText(page, 'total')} · ${await shownText(page, 'decode')}`);
+          }
+        }
+      } finally {
+        if (viewport) await page.setViewportSize(viewport);
+      }
+      await assertHealthy(env, page, 'the answer at a glance');
+    });
 });
 
 // The first numbers need only vramcalc.wasm; the curve (its plot), the hardware table, the
