@@ -10,19 +10,19 @@ namespace vramcalc {
 
 // The class a runtime profile keys its constants by: decode efficiency (estimation model 1.5)
 // and overheads (1.3). "consumer" also holds workstation cards (RTX A6000, RTX PRO 6000).
-enum class DeviceClass { kConsumer, kApple, kDatacenter };
+enum class DeviceClass : uint8_t { kConsumer, kApple, kDatacenter };
 inline constexpr int kDeviceClassCount = 3;
 inline constexpr Named<DeviceClass> kDeviceClassNames[] = {
     {DeviceClass::kConsumer, "consumer"}, {DeviceClass::kApple, "apple"}, {DeviceClass::kDatacenter, "datacenter"}};
 inline constexpr Vocabulary<DeviceClass> kDeviceClasses{kDeviceClassNames};
 
-enum class Vendor { kNvidia, kAmd, kApple };
+enum class Vendor : uint8_t { kNvidia, kAmd, kApple };
 inline constexpr Named<Vendor> kVendorNames[] = {
     {Vendor::kNvidia, "nvidia"}, {Vendor::kAmd, "amd"}, {Vendor::kApple, "apple"}};
 inline constexpr Vocabulary<Vendor> kVendors{kVendorNames};
 
 // The software stack a device runs engines on: which engines it can run (runtime_profile.h).
-enum class Platform { kCuda, kRocm, kVulkan, kMetal };
+enum class Platform : uint8_t { kCuda, kRocm, kVulkan, kMetal };
 inline constexpr int kPlatformCount = 4;
 inline constexpr Named<Platform> kPlatformNames[] = {
     {Platform::kCuda, "cuda"}, {Platform::kRocm, "rocm"}, {Platform::kVulkan, "vulkan"}, {Platform::kMetal, "metal"}};

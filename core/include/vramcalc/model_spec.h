@@ -13,13 +13,13 @@
 
 namespace vramcalc {
 
-enum class Topology { kDense, kMoe };
+enum class Topology : uint8_t { kDense, kMoe };
 inline constexpr Named<Topology> kTopologyNames[] = {{Topology::kDense, "dense"},
                                                      {Topology::kMoe, "moe"}};
 inline constexpr Vocabulary<Topology> kTopologies{kTopologyNames};
 
 // The model's attention as its card names it. What its layers cache is in the layer groups.
-enum class Attention { kMha, kGqa, kMqa, kMla };
+enum class Attention : uint8_t { kMha, kGqa, kMqa, kMla };
 inline constexpr Named<Attention> kAttentionNames[] = {
     {Attention::kMha, "mha"}, {Attention::kGqa, "gqa"}, {Attention::kMqa, "mqa"}, {Attention::kMla, "mla"}};
 inline constexpr Vocabulary<Attention> kAttentions{kAttentionNames};

@@ -128,7 +128,7 @@ struct ActivationRule {
 // class (and unified memory or not) from a bandwidth up, for dense or mixture-of-experts
 // models; its constants are fitted to a cited calibration set (tests/calibration/decode.json)
 // and its error on that set is recorded beside them, for the page to show.
-enum class Tristate { kAny, kNo, kYes };
+enum class Tristate : uint8_t { kAny, kNo, kYes };
 inline constexpr Named<Tristate> kTristateNames[] = {{Tristate::kAny, "any"}, {Tristate::kNo, "no"}, {Tristate::kYes, "yes"}};
 inline constexpr Vocabulary<Tristate> kTristates{kTristateNames};
 struct DecodeError {
