@@ -54,22 +54,22 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 0.956, 0.956, 1.03, 1.5, {7, 9.23, 23.39, 150.31}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}},
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.866, 0.866, 3.97, 4.0, {19, 3.22, 8.28, 12.83}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.536, 0.536, 2.33, 4.0, {12, 11.34, 20.90, 21.54}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.928, 0.635, 3.91, 4.0, {25, 7.96, 22.00, 31.21}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 0.669, 0.669, 5.50, 4.0, {20, 8.79, 55.02, 147.40}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 1.6, {10, 11.93, 44.68, 46.41}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.736, 0.736, 3.99, 1.6, {3, 0.01, 0.08, 0.08}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.772, 0.772, 1.10, 1.5, {16, 10.56, 24.15, 25.59}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 0.956, 0.956, 1.03, 1.5, {7, 9.23, 23.39, 150.31}, {}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}, {}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}, {}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.866, 0.866, 3.97, 4.0, {19, 3.22, 8.28, 12.83}, {}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.536, 0.536, 2.33, 4.0, {12, 11.34, 20.90, 21.54}, {}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.928, 0.635, 3.91, 4.0, {25, 7.96, 22.00, 31.21}, {}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 0.669, 0.669, 5.50, 4.0, {20, 8.79, 55.02, 147.40}, {}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 1.6, {10, 11.93, 44.68, 46.41}, {}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.736, 0.736, 3.99, 1.6, {3, 0.01, 0.08, 0.08}, {}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.772, 0.772, 1.10, 1.5, {16, 10.56, 24.15, 25.59}, {}},
 };
-constexpr DecodeRule kVllmDecode[] = {{kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 2.0, {5, 15.41, 21.65, 21.65}}};
+constexpr DecodeRule kVllmDecode[] = {{kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 2.0, {5, 15.41, 21.65, 21.65}, {}}};
 constexpr DecodeRule kMlxDecode[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.805, 0.661, 1.37, 2.3, {8, 5.42, 11.93, 13.44}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.857, 0.857, 3.16, 2.3, {7, 8.18, 27.51, 28.84}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.783, 0.783, 2.94, 2.3, {4, 7.25, 12.55, 12.55}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.805, 0.661, 1.37, 2.3, {8, 5.42, 11.93, 13.44}, {}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.857, 0.857, 3.16, 2.3, {7, 8.18, 27.51, 28.84}, {}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.783, 0.783, 2.94, 2.3, {4, 7.25, 12.55, 12.55}, {}},
 };
 
 // What every engine profile shares: it names an engine and what it runs, stops the max context

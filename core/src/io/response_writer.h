@@ -40,7 +40,20 @@ void IdArray(W& w, std::string_view key, const Items& items, IdOf id_of) {
   w.EndArray();
 }
 
-// A decode rule and its error on its calibration rows (estimation model section 6).
+// An error on calibration runs (points 0: none, unknown).
+template <typename W>
+void WriteDecodeError(W& w, std::string_view key, const DecodeError& error) {
+  w.Key(key);
+  w.BeginObject();
+  w.Field("points", static_cast<int64_t>(error.points));
+  w.Field("median_error_pct", error.median_pct);
+  w.Field("p90_error_pct", error.p90_pct);
+  w.Field("worst_error_pct", error.worst_pct);
+  w.EndObject();
+}
+
+// A decode rule, its error on the calibration rows it was fitted to and on the held-out sources'
+// rows (estimation model section 6; the offload rule's `holdout` has the same fields).
 template <typename W>
 void WriteDecodeRule(W& w, const DecodeRule& rule) {
   w.BeginObject();
@@ -55,6 +68,7 @@ void WriteDecodeRule(W& w, const DecodeRule& rule) {
   w.Field("median_error_pct", rule.error.median_pct);
   w.Field("p90_error_pct", rule.error.p90_pct);
   w.Field("worst_error_pct", rule.error.worst_pct);
+  WriteDecodeError(w, "holdout", rule.holdout);
   w.EndObject();
 }
 
@@ -421,17 +435,6 @@ void WriteCommands(W& w, const std::vector<Command>& commands) {
     w.Field("language", command.language);
     w.Field("text", command.text);
   });
-}
-
-template <typename W>
-void WriteDecodeError(W& w, std::string_view key, const DecodeError& error) {
-  w.Key(key);
-  w.BeginObject();
-  w.Field("points", static_cast<int64_t>(error.points));
-  w.Field("median_error_pct", error.median_pct);
-  w.Field("p90_error_pct", error.p90_pct);
-  w.Field("worst_error_pct", error.worst_pct);
-  w.EndObject();
 }
 
 // Section 7: the host, the plans and the one that runs (null: none does).
