@@ -153,6 +153,12 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     // Fitted to the 4 runs of its fit source (the fifth, conselara.dev's, is held out).
     await waitForText(env, page, 'decode-error', '± 1.2 % (median error on 4 published runs)');
     assert.deepEqual(await table.locator('tbody th').allInnerTexts(), ['CUDA · all GPUs']);
+    // SGLang has no published runs, hence no rules: said so, not a made-up error (until the
+    // datacenter rules, llama.cpp on this H100 said the same).
+    await page.locator(byTestId('runtime')).selectOption('sglang');
+    await waitForText(env, page, 'decode-error',
+      'no published runs of this engine on CUDA · datacenter GPUs yet: the reference page\'s constants, error unknown');
+    assert.equal(await table.isVisible(), false);
     // The reference profile: the reference page, without either.
     await page.locator(byTestId('runtime')).selectOption('reference');
     await waitForHash(env, page, (hash) => [null, 'reference'].includes(hashParams(hash).get('runtime')),
