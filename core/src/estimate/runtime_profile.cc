@@ -54,7 +54,7 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // 1.5 ms (what CUDA graphs save per token, llama.cpp #6763, PR #6766), ROCm 1.6 ms, Metal 4 ms,
 // MLX 2.3 ms and vLLM 2 ms (runtimes.md §5.1–5.2). CUDA datacenter cards have two rules: from
 // 900 GB/s (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
-// bandwidth than on the GDDR ones below (A40, L40S, L4, A10): XiongjieDai's llama-bench runs
+// bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
 // (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms.
 using enum Platform;
 using enum Tristate;
