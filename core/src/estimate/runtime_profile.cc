@@ -59,26 +59,26 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 0.903, 0.903, 2.50, 1.5, {41, 2.49, 6.37, 19.25}, {7, 19.39, 44.93, 71.29}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.50, 1.5, {4, 8.57, 28.19, 28.19}, {4, 19.09, 126.89, 126.89}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}, {}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 1.5, {24, 3.13, 6.08, 11.39}, {1, 168.58, 168.58, 168.58}},
     {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.5, {36, 6.91, 16.42, 20.09}, {14, 7.52, 17.34, 28.37}},
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.887, 0.887, 5.45, 4.0, {5, 4.41, 7.44, 7.44}, {14, 2.81, 6.27, 18.64}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.472, 0.472, 1.92, 4.0, {10, 2.66, 7.38, 15.95}, {2, 28.10, 28.10, 28.10}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.987, 0.548, 3.80, 4.0, {10, 1.74, 2.67, 4.78}, {15, 15.54, 23.90, 27.39}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.860, 0.860, 3.32, 4.0, {12, 2.99, 8.48, 9.66}, {7, 2.46, 7.36, 18.62}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.793, 0.793, 4.00, 4.0, {2, 0.41, 0.41, 0.41}, {10, 38.64, 53.34, 59.63}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.978, 0.978, 4.30, 4.0, {11, 3.07, 9.15, 11.40}, {14, 13.59, 39.75, 63.51}},
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 0.669, 0.669, 5.50, 4.0, {20, 8.79, 55.02, 147.40}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 1.6, {7, 10.35, 11.93, 13.06}, {3, 44.68, 46.41, 46.41}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 1.6, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.878, 0.878, 3.74, 1.5, {6, 2.73, 12.13, 12.13}, {10, 25.05, 37.30, 60.21}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.833, 0.833, 1.68, 1.5, {10, 6.92, 17.03, 20.81}, {6, 5.49, 31.67, 31.67}},
 };
 constexpr DecodeRule kVllmDecode[] = {
     {kCuda, std::nullopt, kAny, 0, kAny, 0.845, 0.845, 2.31, 2.0, {4, 1.22, 3.03, 3.03}, {1, 30.25, 30.25, 30.25}},
 };
 constexpr DecodeRule kMlxDecode[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.778, 0.778, 1.43, 2.3, {5, 6.41, 14.71, 14.71}, {3, 4.04, 8.55, 8.55}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.556, 0.556, 2.30, 2.3, {2, 11.66, 11.66, 11.66}, {5, 28.79, 31.06, 31.06}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.661, 0.661, 2.30, 2.3, {2, 0.64, 0.64, 0.64}, {2, 20.84, 20.84, 20.84}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.961, 0.961, 2.30, 2.3, {2, 9.97, 9.97, 9.97}, {6, 21.89, 28.95, 28.95}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.927, 0.927, 3.05, 2.3, {5, 5.01, 8.68, 8.68}, {2, 36.62, 36.62, 36.62}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.848, 0.848, 3.14, 2.3, {3, 0.05, 0.08, 0.08}, {1, 19.96, 19.96, 19.96}},
 };
 
 // What every engine profile shares: it names an engine and what it runs, stops the max context
@@ -117,13 +117,13 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = 0.446,
-    .cpu_layer_ms = 0.157,
+    .ram_efficiency = 0.417,
+    .cpu_layer_ms = 0.179,
     .host_reserve_gib = 4,
     // 10 runs of one rig (RTX 2080, quad-channel DDR4); the hold-out: 5 runs of 3 other sources,
     // every one of them estimated too slow.
-    .error = {10, 6.21, 13.40, 19.22},
-    .holdout = {5, 31.51, 59.80, 59.80},
+    .error = {10, 10.28, 13.45, 22.90},
+    .holdout = {5, 33.16, 60.71, 60.71},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
@@ -143,10 +143,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 0.090 ms per extra GPU is the mean
+  // -sm layer: a token walks the GPUs one after another; 1.224 ms per extra GPU is the mean
   // extra time of five measured 2- and 4-GPU runs (PR #19378, RTX 4090s) over one device's time
   // under the consumer rule (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.090};
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 1.224};
   p.offload = &kLlamaCppOffload;
   return p;
 }
