@@ -127,12 +127,14 @@ struct ActivationRule {
 // of kernel launches and synchronization. A rule holds for the devices of one platform and
 // class (and unified memory or not) from a bandwidth up, for dense or mixture-of-experts
 // models; its constants are fitted to a cited calibration set (tests/calibration/decode.json)
-// and its error on that set is recorded beside them, for the page to show.
+// with a hold-out split by source, and its error is recorded beside them for the page to show:
+// `error` on the rows it was fitted to, `holdout` on the rows of the held-out sources (0 points:
+// none, unknown).
 enum class Tristate : uint8_t { kAny, kNo, kYes };
 inline constexpr Named<Tristate> kTristateNames[] = {{Tristate::kAny, "any"}, {Tristate::kNo, "no"}, {Tristate::kYes, "yes"}};
 inline constexpr Vocabulary<Tristate> kTristates{kTristateNames};
 struct DecodeError {
-  int points = 0;           // calibration rows the rule was fitted to
+  int points = 0;           // calibration rows the error is taken over
   double median_pct = 0;    // |predicted / measured − 1|, in percent
   double p90_pct = 0;
   double worst_pct = 0;
@@ -149,7 +151,8 @@ struct DecodeRule {
   // Where the rows cannot fix t0 (too few model sizes), its prior, from the per-token cost
   // CUDA graphs and Metal command buffers save (estimation model section 6).
   double t0_prior_ms = 0;
-  DecodeError error;           // on the rule's calibration rows
+  DecodeError error;           // on the rows it was fitted to
+  DecodeError holdout;         // on the held-out sources' rows
 };
 // Several devices: a layer split reads one device after another, a token no faster than on one
 // device, plus a hop per extra device; tensor parallelism reads 1/N on each device, plus an

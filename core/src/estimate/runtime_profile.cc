@@ -45,31 +45,40 @@ constexpr std::string_view kOllamaCommands[] = {"ollama-engine", "ollama-bench"}
 // (server/sched.go generationBatchForContext, fb30760).
 constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 2048}};
 
-// ---- decode (estimation model section 6): fitted to tests/calibration/decode.json by
-// tests/core/decode_calibration_test.cc, which also recomputes each rule's recorded error.
-// Columns: platform, class, unified memory, from bandwidth, MoE, η, η_kv, t0 (ms per 32
-// layers), t0's prior, {runs, median, p90, worst error in %}. The priors, used where a rule's
-// runs cannot fix t0: CUDA and Vulkan 1.5 ms (what CUDA graphs save per token, llama.cpp #6763,
-// PR #6766), ROCm 1.6 ms, Metal 4 ms, MLX 2.3 ms and vLLM 2 ms (runtimes.md §5.1–5.2).
+// ---- decode (estimation model section 6): fitted to the rows of tests/calibration/decode.json
+// whose sources are not held out, by tests/core/decode_calibration_test.cc, which also
+// recomputes each rule's recorded errors. Columns: platform, class, unified memory, from
+// bandwidth, MoE, η, η_kv, t0 (ms per 32 layers), t0's prior, {runs, median, p90, worst error in
+// %} on the fitted rows, the same on the held-out sources' rows ({}: none). The priors, used
+// where a rule's runs cannot fix t0 (fewer than three, or an unphysical fit): CUDA and Vulkan
+// 1.5 ms (what CUDA graphs save per token, llama.cpp #6763, PR #6766), ROCm 1.6 ms, Metal 4 ms,
+// MLX 2.3 ms and vLLM 2 ms (runtimes.md §5.1–5.2). CUDA datacenter cards have two rules: from
+// 900 GB/s (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
+// bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
+// (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 0.956, 0.956, 1.03, 1.5, {7, 9.23, 23.39, 150.31}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}},
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.866, 0.866, 3.97, 4.0, {19, 3.22, 8.28, 12.83}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.536, 0.536, 2.33, 4.0, {12, 11.34, 20.90, 21.54}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.928, 0.635, 3.91, 4.0, {25, 7.96, 22.00, 31.21}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 0.669, 0.669, 5.50, 4.0, {20, 8.79, 55.02, 147.40}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 1.6, {10, 11.93, 44.68, 46.41}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.736, 0.736, 3.99, 1.6, {3, 0.01, 0.08, 0.08}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.772, 0.772, 1.10, 1.5, {16, 10.56, 24.15, 25.59}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.50, 1.5, {4, 8.57, 28.19, 28.19}, {4, 19.09, 126.89, 126.89}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}, {}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 1.5, {24, 3.13, 6.08, 11.39}, {1, 168.58, 168.58, 168.58}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.5, {36, 6.91, 16.42, 20.09}, {14, 7.52, 17.34, 28.37}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.860, 0.860, 3.32, 4.0, {12, 2.99, 8.48, 9.66}, {7, 2.46, 7.36, 18.62}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.793, 0.793, 4.00, 4.0, {2, 0.41, 0.41, 0.41}, {10, 38.64, 53.34, 59.63}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.978, 0.978, 4.30, 4.0, {11, 3.07, 9.15, 11.40}, {14, 13.59, 39.75, 63.51}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 0.669, 0.669, 5.50, 4.0, {20, 8.79, 55.02, 147.40}, {}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 1.6, {7, 10.35, 11.93, 13.06}, {3, 44.68, 46.41, 46.41}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 1.6, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.833, 0.833, 1.68, 1.5, {10, 6.92, 17.03, 20.81}, {6, 5.49, 31.67, 31.67}},
 };
-constexpr DecodeRule kVllmDecode[] = {{kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 2.0, {5, 15.41, 21.65, 21.65}}};
+constexpr DecodeRule kVllmDecode[] = {
+    {kCuda, std::nullopt, kAny, 0, kAny, 0.845, 0.845, 2.31, 2.0, {4, 1.22, 3.03, 3.03}, {1, 30.25, 30.25, 30.25}},
+};
 constexpr DecodeRule kMlxDecode[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.805, 0.661, 1.37, 2.3, {8, 5.42, 11.93, 13.44}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.857, 0.857, 3.16, 2.3, {7, 8.18, 27.51, 28.84}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.783, 0.783, 2.94, 2.3, {4, 7.25, 12.55, 12.55}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.961, 0.961, 2.30, 2.3, {2, 9.97, 9.97, 9.97}, {6, 21.89, 28.95, 28.95}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.927, 0.927, 3.05, 2.3, {5, 5.01, 8.68, 8.68}, {2, 36.62, 36.62, 36.62}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.848, 0.848, 3.14, 2.3, {3, 0.05, 0.08, 0.08}, {1, 19.96, 19.96, 19.96}},
 };
 
 // What every engine profile shares: it names an engine and what it runs, stops the max context
@@ -108,13 +117,13 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = 0.419,
-    .cpu_layer_ms = 0.199,
+    .ram_efficiency = 0.417,
+    .cpu_layer_ms = 0.179,
     .host_reserve_gib = 4,
     // 10 runs of one rig (RTX 2080, quad-channel DDR4); the hold-out: 5 runs of 3 other sources,
     // every one of them estimated too slow.
-    .error = {10, 10.39, 13.60, 23.11},
-    .holdout = {5, 33.58, 60.81, 60.81},
+    .error = {10, 10.28, 13.45, 22.90},
+    .holdout = {5, 33.16, 60.71, 60.71},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
@@ -134,9 +143,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 1.419 ms per extra GPU is the mean
-  // extra time of five measured 2- and 4-GPU runs (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 1.419};
+  // -sm layer: a token walks the GPUs one after another; 1.224 ms per extra GPU is the mean
+  // extra time of five measured 2- and 4-GPU runs (PR #19378, RTX 4090s) over one device's time
+  // under the consumer rule (tests/core/decode_calibration_test.cc).
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 1.224};
   p.offload = &kLlamaCppOffload;
   return p;
 }

@@ -40,7 +40,24 @@ void IdArray(W& w, std::string_view key, const Items& items, IdOf id_of) {
   w.EndArray();
 }
 
-// A decode rule and its error on its calibration rows (estimation model section 6).
+// An error on calibration runs (points 0: none, unknown): its fields, or them as an object.
+template <typename W>
+void WriteErrorFields(W& w, const DecodeError& error) {
+  w.Field("points", static_cast<int64_t>(error.points));
+  w.Field("median_error_pct", error.median_pct);
+  w.Field("p90_error_pct", error.p90_pct);
+  w.Field("worst_error_pct", error.worst_pct);
+}
+template <typename W>
+void WriteDecodeError(W& w, std::string_view key, const DecodeError& error) {
+  w.Key(key);
+  w.BeginObject();
+  WriteErrorFields(w, error);
+  w.EndObject();
+}
+
+// A decode rule, its error on the calibration rows it was fitted to and on the held-out sources'
+// rows (estimation model section 6; the offload rule's `holdout` has the same fields).
 template <typename W>
 void WriteDecodeRule(W& w, const DecodeRule& rule) {
   w.BeginObject();
@@ -51,10 +68,8 @@ void WriteDecodeRule(W& w, const DecodeRule& rule) {
   w.Field("moe", kTristates.Id(rule.moe));
   w.Field("efficiency", rule.efficiency);
   w.Field("t0_ms_per_32_layers", rule.t0_ms_per_32_layers);
-  w.Field("points", static_cast<int64_t>(rule.error.points));
-  w.Field("median_error_pct", rule.error.median_pct);
-  w.Field("p90_error_pct", rule.error.p90_pct);
-  w.Field("worst_error_pct", rule.error.worst_pct);
+  WriteErrorFields(w, rule.error);
+  WriteDecodeError(w, "holdout", rule.holdout);
   w.EndObject();
 }
 
@@ -448,17 +463,6 @@ void WriteCommands(W& w, const std::vector<Command>& commands) {
     w.Field("language", command.language);
     w.Field("text", command.text);
   });
-}
-
-template <typename W>
-void WriteDecodeError(W& w, std::string_view key, const DecodeError& error) {
-  w.Key(key);
-  w.BeginObject();
-  w.Field("points", static_cast<int64_t>(error.points));
-  w.Field("median_error_pct", error.median_pct);
-  w.Field("p90_error_pct", error.p90_pct);
-  w.Field("worst_error_pct", error.worst_pct);
-  w.EndObject();
 }
 
 // Section 7: the host, the plans and the one that runs (null: none does).
