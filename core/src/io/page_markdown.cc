@@ -96,10 +96,14 @@ std::string DevicesOfKind(const Page& p, const Device& device) {
 // the published runs it was fitted to, or that no runs were found for the device's platform.
 std::string DecodeErrorRow(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
-  const std::string text =
-      s.decode_rule ? p.Fill("decode.error", {{"median", FormatFixed(s.decode_rule->error.median_pct, 1)},
-                                              {"points", FormatGrouped(s.decode_rule->error.points)}})
-                    : p.Fill("decode.unmeasured", {{"devices", DevicesOfKind(p, *s.device)}});
+  if (!s.decode_rule) return Row({p.Text("out.decode_error"), p.Fill("decode.unmeasured", {{"devices", DevicesOfKind(p, *s.device)}})});
+  // On the held-out sources' runs beside the fitted ones' (web/js/render/accuracy.js).
+  const DecodeRule& rule = *s.decode_rule;
+  const std::string text = p.Fill(rule.holdout.points > 0 ? "decode.error" : "decode.error_fitted",
+                                  {{"median", FormatFixed(rule.holdout.median_pct, 1)},
+                                   {"points", FormatGrouped(rule.holdout.points)},
+                                   {"fit_median", FormatFixed(rule.error.median_pct, 1)},
+                                   {"fit_points", FormatGrouped(rule.error.points)}});
   return Row({p.Text("out.decode_error"), text});
 }
 

@@ -1,6 +1,7 @@
 // The decode estimate's whole error table under an engine profile, one click away beside the
-// decode figure (its error line is accuracy.js's): the page draws it with the sections below,
-// after the first numbers.
+// decode figure (its error line is accuracy.js's): each rule's error on the runs it was fitted to
+// and on those of the sources set aside before fitting. The page draws it with the sections
+// below, after the first numbers.
 import { byId } from '../dom.js';
 import * as fmt from '../format.js';
 
@@ -17,8 +18,11 @@ const sameRule = (a, b) => Boolean(a && b) && RULE_KEYS.every((key) => a[key] ==
 
 function row(t, lang, rule) {
   const tr = document.createElement('tr');
-  const cells = [ruleLabel(t, lang, rule), fmt.integer(lang, rule.points), `${fmt.fixed(lang, rule.median_error_pct, 1)} %`,
-    `${fmt.fixed(lang, rule.p90_error_pct, 1)} %`, `${fmt.fixed(lang, rule.worst_error_pct, 1)} %`];
+  const pct = (value, points) => (points ? `${fmt.fixed(lang, value, 1)} %` : '—');
+  const { holdout } = rule;
+  const cells = [ruleLabel(t, lang, rule), fmt.integer(lang, rule.points), pct(rule.median_error_pct, rule.points),
+    pct(rule.p90_error_pct, rule.points), fmt.integer(lang, holdout.points), pct(holdout.median_error_pct, holdout.points),
+    pct(holdout.p90_error_pct, holdout.points)];
   cells.forEach((text, i) => {
     const cell = document.createElement(i === 0 ? 'th' : 'td');
     if (i === 0) cell.scope = 'row'; else cell.className = 'num';

@@ -7,8 +7,10 @@ import * as fmt from '../format.js';
 import { offloadPlan } from './simulator.js';
 
 /**
- * The decode figure's error line: the rule's median, or "not measured" under an engine profile;
- * with a part in host RAM, render/offload.js writes it (the offload rule's).
+ * The decode figure's error line: the rule's median on the runs its fit never saw (the held-out
+ * sources') beside the one on the runs it was fitted to, or only the latter where no run was
+ * held out, or "not measured" under an engine profile; with a part in host RAM,
+ * render/offload.js writes it (the offload rule's).
  */
 export function renderDecodeError(root, response, { t, lang }) {
   const line = byId(root, 'decode-error');
@@ -18,6 +20,13 @@ export function renderDecodeError(root, response, { t, lang }) {
   const shown = Boolean(rule) || sim.runtime !== 'reference';
   if (line.hidden !== !shown) line.hidden = !shown;
   if (!shown) return;
-  put(line, rule ? t('decode.error', { median: fmt.fixed(lang, rule.median_error_pct, 1), points: fmt.integer(lang, rule.points) })
-    : t('decode.unmeasured', { devices: fmt.devicesOfKind(t, sim.device_platform, sim.unified_memory, sim.device_class) }));
+  if (!rule) {
+    put(line, t('decode.unmeasured', { devices: fmt.devicesOfKind(t, sim.device_platform, sim.unified_memory, sim.device_class) }));
+    return;
+  }
+  const { holdout } = rule;
+  put(line, t(holdout.points ? 'decode.error' : 'decode.error_fitted', {
+    median: fmt.fixed(lang, holdout.median_error_pct, 1), points: fmt.integer(lang, holdout.points),
+    fit_median: fmt.fixed(lang, rule.median_error_pct, 1), fit_points: fmt.integer(lang, rule.points),
+  }));
 }
