@@ -34,6 +34,19 @@ int64_t BlocksIn(double gib, const KvPages& pages) {
   return static_cast<int64_t>(std::floor(gib * kBytesPerGib / pages.BlockBytes()));
 }
 
+// `id` in BF16 with an FP16 KV cache and 131,072 tokens under vLLM on an 80 GB H100.
+Scenario BF16On131072TokensUnderVllm(std::string_view id) {
+  static const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, Platform::kCuda, false, ""};
+  Scenario s;
+  s.model = &Model(id);
+  s.format = FindQuantFormat("BF16");
+  s.kv_dtype = FindKvDtype("fp16");
+  s.context_tokens = 131072;
+  s.device = &h100;
+  s.runtime = FindRuntimeProfile("vllm");
+  return s;
+}
+
 // Qwen3.6-35B-A3B NVFP4 on an RTX 5090, vLLM 0.24.0, fp8 KV cache, --max-model-len 131072,
 // max_num_batched_tokens 8192 (noonghunna/club-3090 issue #612): "Available KV cache memory:
 // 5.98 GiB", "GPU KV cache size: 567,978 tokens", "Maximum concurrency for 131,072 tokens per
@@ -144,14 +157,7 @@ TEST(KvPages, Llama4sChunkedLayersKeepTheWholeContextUnderVllmOnly) {
   EXPECT_EQ(pages.Groups(), 1);
   EXPECT_EQ(pages.BlocksPerRequest(131072, {.max_num_batched_tokens = 8192, .state_blocks = 2}), 131072 / 16);
   EXPECT_EQ(pages.BlockBytes() * 131072 / 16, 24.0 * kBytesPerGib);
-  const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, Platform::kCuda, false, ""};
-  Scenario s;
-  s.model = &Model("llama-4-scout-17b-16e");
-  s.format = FindQuantFormat("BF16");
-  s.kv_dtype = FindKvDtype("fp16");
-  s.context_tokens = 131072;
-  s.device = &h100;
-  s.runtime = FindRuntimeProfile("vllm");
+  Scenario s = BF16On131072TokensUnderVllm("llama-4-scout-17b-16e");
   EXPECT_EQ(FootprintOf(s).kv_cache_bytes, 24.0 * kBytesPerGib);
   s.runtime = FindRuntimeProfile("llamacpp");
   s.format = FindQuantFormat("Q4_K_M");
@@ -170,14 +176,7 @@ TEST(KvPages, IndexerAndCompressedAttentionAreLeftToTheLayout) {
 // says; a dense model's pool is one group whose tokens are its blocks × 16 (as before); SGLang
 // keeps no pages.
 TEST(KvPages, TheScenariosPoolIsPagedUnderVllmOnly) {
-  const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, Platform::kCuda, false, ""};
-  Scenario s;
-  s.model = &Model("gemma-3-27b");
-  s.format = FindQuantFormat("BF16");
-  s.kv_dtype = FindKvDtype("fp16");
-  s.context_tokens = 131072;
-  s.device = &h100;
-  s.runtime = FindRuntimeProfile("vllm");
+  Scenario s = BF16On131072TokensUnderVllm("gemma-3-27b");
   const std::optional<KvPool> pool = KvPoolOf(s);
   ASSERT_TRUE(pool);
   const KvPages pages = PagesOf("gemma-3-27b", 2);
