@@ -100,7 +100,7 @@ TEST(OffloadCalibration, TheProfileHoldsTheFitOfItsRows) {
   ASSERT_LE(efficiency, 1.0);
   ASSERT_GE(layer_ms, 0.0);
   const OffloadRule& rule = *FindRuntimeProfile("llamacpp")->offload;
-  EXPECT_NEAR(rule.ram_efficiency, efficiency, 0.0005);  // the table keeps three decimals
+  for (const double e : rule.ram_efficiency) EXPECT_NEAR(e, efficiency, 0.0005);  // the table keeps three decimals
   EXPECT_NEAR(rule.cpu_layer_ms, layer_ms, 0.0005);
   EXPECT_EQ(FindRuntimeProfile("ollama")->offload, &rule);  // Ollama runs llama-server
 }

@@ -108,7 +108,7 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = 0.419,
+    .ram_efficiency = {0.419, 0.419},  // DDR4, DDR5
     .cpu_layer_ms = 0.199,
     .host_reserve_gib = 4,
     // 10 runs of one rig (RTX 2080, quad-channel DDR4); the hold-out: 5 runs of 3 other sources,
