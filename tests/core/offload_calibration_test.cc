@@ -41,7 +41,9 @@ struct Row {
 };
 
 MemoryGeneration GenerationOf(json::Value row) {
-  return row.Find("host").Find("generation").String() == "ddr4" ? MemoryGeneration::kDdr4 : MemoryGeneration::kDdr5;
+  const std::string_view generation = row.Find("host").Find("generation").String();
+  EXPECT_TRUE(generation == "ddr4" || generation == "ddr5") << row.Find("id").String() << ": " << generation;
+  return generation == "ddr4" ? MemoryGeneration::kDdr4 : MemoryGeneration::kDdr5;
 }
 
 // A host memory type of the row's generation: the plans read only its generation from it, the
