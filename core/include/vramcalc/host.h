@@ -3,11 +3,17 @@
 #ifndef VRAMCALC_HOST_H_
 #define VRAMCALC_HOST_H_
 
+#include <cstddef>
 #include <iterator>
 #include <span>
 #include <string_view>
 
 namespace vramcalc {
+
+// The DRAM generation of a host's RAM: the offload rule's RAM efficiency is keyed by it
+// (core/ESTIMATION.md section 7).
+enum class MemoryGeneration { kDdr4, kDdr5 };
+inline constexpr std::size_t kMemoryGenerationCount = 2;
 
 // A kind of system memory: DIMMs of one speed on some 64-bit channels. Its peak bandwidth is
 // transfers per second × 8 bytes × channels (a channel carries 64 data bits; a DDR5 DIMM's two
@@ -19,16 +25,17 @@ struct HostMemoryType {
   std::string_view id;
   double mega_transfers = 0;
   int channels = 0;
+  MemoryGeneration generation = MemoryGeneration::kDdr5;  // the id's "<type>"
   constexpr double bandwidth_gbps() const { return mega_transfers * 8.0 * channels / 1000.0; }
 };
 
 inline constexpr HostMemoryType kHostMemoryTypes[] = {
-    {"ddr4-3200-2ch", 3200, 2},
-    {"ddr5-5600-2ch", 5600, 2},
-    {"ddr5-6400-2ch", 6400, 2},
-    {"ddr4-3200-4ch", 3200, 4},
-    {"ddr4-3200-8ch", 3200, 8},
-    {"ddr5-4800-12ch", 4800, 12},
+    {"ddr4-3200-2ch", 3200, 2, MemoryGeneration::kDdr4},
+    {"ddr5-5600-2ch", 5600, 2, MemoryGeneration::kDdr5},
+    {"ddr5-6400-2ch", 6400, 2, MemoryGeneration::kDdr5},
+    {"ddr4-3200-4ch", 3200, 4, MemoryGeneration::kDdr4},
+    {"ddr4-3200-8ch", 3200, 8, MemoryGeneration::kDdr4},
+    {"ddr5-4800-12ch", 4800, 12, MemoryGeneration::kDdr5},
 };
 // Each type's source, in kHostMemoryTypes' order (checked below); a table of its own, so that the
 // wasm modules, which never show it, carry none of it.
@@ -65,6 +72,15 @@ constexpr bool SourcesMatchTypes() {
   return true;
 }
 static_assert(SourcesMatchTypes(), "every host memory type needs its source, in kHostMemoryTypes' order");
+// Each type's generation is the one its id names.
+constexpr bool GenerationsMatchIds() {
+  for (const HostMemoryType& type : kHostMemoryTypes) {
+    const std::string_view name = type.generation == MemoryGeneration::kDdr4 ? "ddr4-" : "ddr5-";
+    if (type.id.substr(0, name.size()) != name) return false;
+  }
+  return true;
+}
+static_assert(GenerationsMatchIds(), "a host memory type's generation is the one its id names");
 // A typical desktop of 2026: 32 GB of dual-channel DDR5-5600.
 inline constexpr std::string_view kDefaultHostMemoryTypeId = "ddr5-5600-2ch";
 inline constexpr double kDefaultHostMemoryGib = 32;
@@ -89,6 +105,10 @@ struct Host {
   double memory_gib = kDefaultHostMemoryGib;
   double bandwidth_gbps = 0;
   const HostMemoryType* type = nullptr;
+  // Its type's generation; a bandwidth of one's own (no type) takes the default type's.
+  constexpr MemoryGeneration generation() const {
+    return (type != nullptr ? type : FindHostMemoryType(kDefaultHostMemoryTypeId))->generation;
+  }
 };
 
 }  // namespace vramcalc

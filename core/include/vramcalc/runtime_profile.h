@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "vramcalc/device.h"
+#include "vramcalc/host.h"
 #include "vramcalc/vocab.h"
 
 namespace vramcalc {
@@ -166,18 +167,22 @@ struct MultiDeviceRule {
 
 // Offload to host RAM (core/ESTIMATION.md section 7): what does not fit on the devices stays in
 // RAM, whole layers (llama.cpp -ngl) or the routed experts of some layers (--n-cpu-moe), and a
-// token then also reads those bytes at ram_efficiency × the host's peak bandwidth and pays
-// cpu_layer_ms for every layer with weights in RAM (the CPU's share of the graph, its
-// synchronization with the devices). Fitted to tests/calibration/offload.json with a hold-out
-// split by source: `error` on the fitted runs, `holdout` on the others.
+// token then also reads those bytes at the RAM efficiency of the host's memory generation × its
+// peak bandwidth and pays cpu_layer_ms for every layer with weights in RAM (the CPU's share of
+// the graph, its synchronization with the devices). Fitted to tests/calibration/offload.json
+// with a hold-out split by source: `error` on the fitted runs, `holdout` on the others.
 struct OffloadRule {
   bool layers = false;   // whole layers to RAM
   bool experts = false;  // routed experts to RAM
-  double ram_efficiency = 0;
+  std::array<double, kMemoryGenerationCount> ram_efficiency{};  // by MemoryGeneration
   double cpu_layer_ms = 0;
   double host_reserve_gib = 0;  // RAM the system and other programs keep
   DecodeError error;
   DecodeError holdout;
+
+  double RamEfficiency(MemoryGeneration generation) const {
+    return ram_efficiency[static_cast<std::size_t>(generation)];
+  }
 };
 
 // What the request's engine options default to.

@@ -63,7 +63,7 @@ OffloadPlan PlanOf(const Scenario& s, const Parts& parts, const OffloadRule& rul
   plan.ram_read_bytes = split.ram_reads;
   plan.cpu_layers = split.cpu_layers;
   const double bandwidth = s.host.bandwidth_gbps > 0 ? s.host.bandwidth_gbps : kDefaultHostBandwidthGbps;
-  const double ram_seconds = split.ram_reads / (bandwidth * 1e9 * rule.ram_efficiency);
+  const double ram_seconds = split.ram_reads / (bandwidth * 1e9 * rule.RamEfficiency(s.host.generation()));
   const double seconds = plan.gpu_seconds + ram_seconds + static_cast<double>(split.cpu_layers) * rule.cpu_layer_ms * 1e-3;
   plan.decode_tps = 1.0 / seconds;
   return plan;
