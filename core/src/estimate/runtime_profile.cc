@@ -56,13 +56,14 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // 900 GB/s (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
 // bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
 // (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a
-// rule for dense models and one for MoE models (issue 31); the MoE rule's two fit runs (PR #15525's
-// DeepSeek-V2-Lite on an RTX 3090, PR #19053's gpt-oss-20b on an RTX 6000 Ada) cannot fix t0.
+// rule for dense models and one for MoE models (issue 31); the MoE rule's five fit runs (gpt-oss-20b
+// and Qwen3-30B-A3B, RTX 3090 to 5090, 2025-26 builds) give no physical joint fit of η and t0, so
+// t0 is the prior.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
     {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.957, 0.957, 1.50, 1.5, {4, 7.43, 15.08, 15.08}, {3, 10.28, 30.22, 30.22}},
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.772, 0.772, 1.50, 1.5, {2, 69.72, 69.72, 69.72}, {6, 26.66, 92.18, 92.18}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.874, 0.874, 1.50, 1.5, {5, 6.10, 20.70, 20.70}, {7, 42.45, 82.78, 108.51}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}, {}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 1.5, {24, 3.13, 6.08, 11.39}, {2, 168.58, 168.58, 168.58}},
@@ -121,12 +122,12 @@ constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
     .ram_efficiency = 0.424,
-    .cpu_layer_ms = 0.154,
+    .cpu_layer_ms = 0.172,
     .host_reserve_gib = 4,
     // 10 runs of one rig (RTX 2080, quad-channel DDR4); the hold-out: 5 runs of 3 other sources,
     // every one of them estimated too slow.
-    .error = {10, 8.82, 12.79, 22.91},
-    .holdout = {5, 32.91, 60.48, 60.48},
+    .error = {10, 9.65, 13.21, 22.46},
+    .holdout = {5, 32.70, 60.53, 60.53},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
@@ -146,10 +147,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 0.233 ms per extra GPU is the mean
+  // -sm layer: a token walks the GPUs one after another; 0.736 ms per extra GPU is the mean
   // extra time of five measured 2- and 4-GPU runs (PR #19378, RTX 4090s) over one device's time
   // under the consumer rule (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.233};
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.736};
   p.offload = &kLlamaCppOffload;
   return p;
 }
