@@ -218,15 +218,17 @@ TEST(LlamaCpp, ALayerSplitIsNeverFasterThanOneDeviceOnAnyDevice) {
 // A100_SXM_4_v3.ipynb" (llama-bench, the default layer split): "| llama 8B Q4_K - Medium | 4.58
 // GiB | 8.03 B | CUDA | 99 | tg 1024 | 97.70 ± 0.05 |" on 4 × A100 80GB SXM4; A100_SXM_v3.ipynb:
 // 133.38 on one. The estimate was 1,021 tok/s (4 × 0.9 × one device's 283.6); now one device's
-// time under the rule of datacenter cards from 900 GB/s (135.5, +1.6 %) and three hops (1.224 ms
-// each, fitted to PR #19378's RTX 4090s): 1 / (1 / 135.5 + 0.003672) = 90.5, −7.4 %.
+// time under the rule of datacenter cards from 900 GB/s (135.5, +1.6 %) and three hops (0.736 ms
+// each, fitted to PR #19378's RTX 4090s): 1 / (1 / 135.5 + 0.002208) = 104.3, +6.8 %. The hop was
+// 1.224 ms (90.5, −7.4 %) until the consumer cards' MoE rule (issue 31): four of the five hop runs
+// are MoE models, whose one-device time that rule puts higher, so less is left to the hops.
 TEST(LlamaCpp, FourA100sWithALayerSplitAreSlowerThanOne) {
   const Device& a100 = *BuiltinCatalog().value().FindDevice("a100-80gb");
   Scenario s = On("llamacpp", Model("llama-3.1-8b"), "Q4_K_M", 1024, a100);
   const double one = DecodeTokensPerSecond(s, FootprintOf(s));
   s.device_count = 4;
   const double four = DecodeTokensPerSecond(s, FootprintOf(s));
-  EXPECT_NEAR(four, 1.0 / (1.0 / one + 3 * 1.224e-3), 1e-9);
+  EXPECT_NEAR(four, 1.0 / (1.0 / one + 3 * 0.736e-3), 1e-9);
   EXPECT_LT(four, one);
   EXPECT_NEAR(four, 97.70, 0.10 * 97.70);
 }

@@ -55,15 +55,19 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // MLX 2.3 ms and vLLM 2 ms (runtimes.md §5.1–5.2). CUDA datacenter cards have two rules: from
 // 900 GB/s (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
 // bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
-// (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms.
+// (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a
+// rule for dense models and one for MoE models (issue 31); the MoE rule's five fit runs (gpt-oss-20b
+// and Qwen3-30B-A3B, RTX 3090 to 5090, 2025-26 builds) give no physical joint fit of η and t0, so
+// t0 is the prior.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.50, 1.5, {4, 8.57, 28.19, 28.19}, {4, 19.09, 126.89, 126.89}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.957, 0.957, 1.50, 1.5, {4, 7.43, 15.08, 15.08}, {3, 10.28, 30.22, 30.22}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.874, 0.874, 1.50, 1.5, {5, 6.10, 20.70, 20.70}, {7, 42.45, 82.78, 108.51}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}, {}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}, {}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 1.5, {24, 3.13, 6.08, 11.39}, {1, 168.58, 168.58, 168.58}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.5, {36, 6.91, 16.42, 20.09}, {14, 7.52, 17.34, 28.37}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 1.5, {24, 3.13, 6.08, 11.39}, {2, 168.58, 168.58, 168.58}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.5, {36, 6.91, 16.42, 20.09}, {35, 8.43, 46.42, 63.42}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.860, 0.860, 3.32, 4.0, {12, 2.99, 8.48, 9.66}, {7, 2.46, 7.36, 18.62}},
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.793, 0.793, 4.00, 4.0, {2, 0.41, 0.41, 0.41}, {10, 38.64, 53.34, 59.63}},
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.978, 0.978, 4.30, 4.0, {11, 3.07, 9.15, 11.40}, {14, 13.59, 39.75, 63.51}},
@@ -115,19 +119,19 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 // Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
 // (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc on 17
 // runs of 3 sources; a RAM efficiency per memory generation because the fit runs support it (AICc
-// −70.3 against −58.2 for one efficiency and −58.8 for one per channel class, 2 against 4 or
+// −72.4 against −59.5 for one efficiency and −59.9 for one per channel class, 2 against 4 or
 // more); the DDR4 entry rests on one rig (RTX 2080, 4 channels).
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = {0.402, 0.604},  // DDR4, DDR5
-    .cpu_layer_ms = 0.110,
+    .ram_efficiency = {0.410, 0.619},  // DDR4, DDR5
+    .cpu_layer_ms = 0.109,
     .host_reserve_gib = 4,
     // Fitted: the RTX 2080 rig (10 runs, DDR4 x4), Threadripper Pro + RTX A6000 (4, DDR5 x8),
     // Ryzen 9950X + RTX 5080 (3, DDR5 x2). Hold-out: 21 runs of 6 other sources; its worst are
-    // the EPYC 9355 VM's (12 channels), estimated 54 to 107 % too fast.
-    .error = {17, 5.39, 17.98, 26.37},
-    .holdout = {21, 19.07, 58.10, 109.05},
+    // the EPYC 9355 VM's (12 channels), estimated 54 to 108 % too fast.
+    .error = {17, 4.68, 17.35, 25.78},
+    .holdout = {21, 17.31, 58.27, 108.29},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
@@ -147,10 +151,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 1.224 ms per extra GPU is the mean
+  // -sm layer: a token walks the GPUs one after another; 0.736 ms per extra GPU is the mean
   // extra time of five measured 2- and 4-GPU runs (PR #19378, RTX 4090s) over one device's time
   // under the consumer rule (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 1.224};
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.736};
   p.offload = &kLlamaCppOffload;
   return p;
 }
