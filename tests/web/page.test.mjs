@@ -518,6 +518,10 @@ describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOU
             assert.equal(text, `${await shownText(page, 'fit')} · ${await shownText(page, 'total')} · ${await shownText(page, 'decode')}`);
           }
         }
+        // Where nothing runs (Qwen3-32B on the 12 GB RTX 5070 in the reference profile, no
+        // offload there), the answer gives no speed.
+        await openPage(env, page, '#model=qwen3-32b&device=rtx-5070-12gb');
+        assert.equal(await shownText(page, 'answer'), `${await shownText(page, 'fit')} · ${await shownText(page, 'total')}`);
       } finally {
         if (viewport) await page.setViewportSize(viewport);
       }

@@ -354,7 +354,7 @@ bool PageThePool(const Scenario& s, double pool_gib, KvPool& pool) {
   if (!pages) return false;
   const KvPageRequest request{.max_num_batched_tokens = ResolvedSettings(s).max_num_batched_tokens,
                               .state_blocks = rule.state_blocks};
-  const int64_t per_request = pages->BlocksPerRequest(s.context_tokens, request);
+  const int64_t per_request = std::max<int64_t>(1, pages->BlocksPerRequest(s.context_tokens, request));
   pool.gib = pool_gib;
   pool.blocks = std::max<int64_t>(0, static_cast<int64_t>(std::floor(pool_gib * kBytesPerGib / pages->BlockBytes())));
   pool.block_tokens = pages->block_tokens;

@@ -114,10 +114,12 @@ export function renderSimulator(root, response, view) {
   const fitText = t(plan ? 'offload.fit' : `fit.${sim.fit}`);
   const fit = putPart(root, 'fit', fitText, verdict);
   if (fit && fit.className !== `fit fit-${verdict}`) fit.className = `fit fit-${verdict}`;
-  // The answer at a glance, under the title: the verdict, the total and the speed that runs.
+  // The answer at a glance, under the title: the verdict, the total and the speed that runs
+  // (none where nothing runs).
   const decode = plan ?? sim;
-  const answer = putPart(root, 'answer', fmt.keepUnits(`${fitText} · ${fmt.gb(lang, sim.total_gib)} · ${
-    fmt.decodeRate(t, lang, decode.fit, decode.decode_tps)}`), verdict);
+  const parts = [fitText, fmt.gb(lang, sim.total_gib)];
+  if (decode.fit !== 'no_fit') parts.push(fmt.decodeRate(t, lang, decode.fit, decode.decode_tps));
+  const answer = putPart(root, 'answer', fmt.keepUnits(parts.join(' · ')), verdict);
   if (answer && answer.className !== `answer fit-${verdict}`) answer.className = `answer fit-${verdict}`;
   renderShares(root, sim.share_pct, view);
   renderFigures(root, sim, response.model, plan, view);
