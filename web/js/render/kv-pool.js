@@ -3,7 +3,7 @@
 // allocator, how many requests of the chosen context it holds at once, what one of them pins,
 // the longest it admits and the layer groups' padding. It comes with vramcalc-full.wasm, which
 // computes the pool (the first module leaves it out).
-import { byId, el, putPart } from '../dom.js';
+import { byId, el, put, putPart } from '../dom.js';
 import * as fmt from '../format.js';
 
 /** The pages' line under the pool's figure, made when first needed. */
@@ -43,7 +43,7 @@ export function renderKvPool(root, response, view) {
   putPart(root, 'kv-pool-gib', pool ? view.t('pool.gib', { gib: fmt.gb(view.lang, pool.gib) }) : '');
   const pages = pool?.pages ?? null;
   const line = pagesLine(root);
-  line.textContent = pages ? pagesText(pool, response.simulator.context, view) : '';
+  put(line, pages ? pagesText(pool, response.simulator.context, view) : '');
   line.classList.toggle('refuses', Boolean(pages && pages.concurrency < 1));
   if (line.hidden === Boolean(pages)) line.hidden = !pages;
 }
