@@ -1,12 +1,12 @@
 // The catalog on the page: bring your own config.json, compare any device, tensor parallelism,
 // and the attention families' KV numbers against hand calculations.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, hashHas, launch, loadCore, numberValue, openPage,
-  repoRoot, shownText, waitForExactDataValue, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, hashHas, loadCore, numberValue, openPage, repoRoot,
+  shareBrowser, shownText, waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
 
@@ -16,12 +16,7 @@ let env;
 let core;
 
 describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
-  before(async () => {
-    env = await launch();
-    core = await loadCore();
-  }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; }, { setUp: async () => { core = await loadCore(); } });
 
   test('a pasted config.json becomes the page\'s model, and survives a reload', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;

@@ -3,12 +3,12 @@
 // then uses; an Apple chip sold in several memory sizes asks which; a GPU the catalog lacks
 // opens the own-device form with its name; nothing is requested while it detects. The mapping
 // of every recorded string, in each engine's format, is checked in Node first.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage, repoRoot, settle, waitForHash,
+  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, openPage, repoRoot, settle, shareBrowser, waitForHash,
 } from './support/harness.mjs';
 import { GPU_STRINGS } from './support/gpu-strings.mjs';
 import { cliCatalog } from './support/sweep-cli.mjs';
@@ -41,9 +41,7 @@ async function pretendGpu(page, renderer) {
 
 describe('use my GPU', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
   let env;
-  before(async () => { env = await launch({ locale: 'en-US' }); }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; }, { options: { locale: 'en-US' } });
 
   /** A fresh page that reports `renderer`, the simulator open, the detect button pressed. */
   async function detect(renderer) {

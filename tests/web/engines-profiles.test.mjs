@@ -2,13 +2,13 @@
 // options each engine offers, its figures (usable memory, KV pool, weights in RAM), the link,
 // and what a link asks of an engine that cannot run it. Expected figures come from the core
 // (loaded beside the page) and from hand calculations written out here.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, hashHas, hashParams, launch, loadCore, numberValue, openPage,
-  repoRoot, settle, shownText, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, hashHas, hashParams, loadCore, numberValue, openPage, repoRoot,
+  settle, shareBrowser, shownText, waitForHash, waitForText,
 } from './support/harness.mjs';
 
 const options = (page, testId) => page.locator(`${byTestId(testId)} option`).evaluateAll(
@@ -18,12 +18,7 @@ let env;
 let core;
 
 describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
-  before(async () => {
-    env = await launch();
-    core = await loadCore();
-  }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; }, { setUp: async () => { core = await loadCore(); } });
 
   test('choosing vLLM offers its formats and options and shows its KV pool', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;

@@ -3,19 +3,17 @@
 // reference-page.txt: the matrix's totals at 8K / 32K / 128K, the hardware table's memory and
 // decode), after a line naming the table and the page's link; the Markdown is the table as
 // shown.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { TEST_TIMEOUT_MS, assertHealthy, byTestId, launch, openPage } from './support/harness.mjs';
+import { TEST_TIMEOUT_MS, assertHealthy, byTestId, openPage, shareBrowser } from './support/harness.mjs';
 import { parseCsv } from './support/csv.mjs';
 import { REFERENCE, referenceNumber } from './support/reference.mjs';
 
 
 describe('table exports', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
   let env;
-  before(async () => { env = await launch(); }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; });
 
   async function csvOf(page, testId) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator(byTestId(testId)).click()]);

@@ -3,13 +3,12 @@
 // and max context; no model is listed as fitting beyond its own maximum context; the columns
 // sort, the filters filter, a row opens the model's simulator on the device, and the CSV and
 // Markdown exports carry the numbers shown. The views switch by their link.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage,
-  settle, waitForHash,
+  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, hashParams, launch, openPage, settle, shareBrowser, waitForHash,
 } from './support/harness.mjs';
 import { parseCsv } from './support/csv.mjs';
 import { cliCatalog, cliFits, cliPath } from './support/sweep-cli.mjs';
@@ -31,12 +30,7 @@ async function openFits(page, hash = LINK) {
 }
 
 describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
-  before(async () => {
-    env = await launch({ locale: 'en-US' });
-    catalog = cliCatalog();
-  }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; }, { options: { locale: 'en-US' }, setUp: () => { catalog = cliCatalog(); } });
 
   test('the link lists exactly what `vramcalc sweep --device` says fits, with its numbers', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;

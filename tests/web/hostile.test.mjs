@@ -4,12 +4,12 @@
 // still computing (the slider moves the numbers), no NaN / undefined / Infinity / [object in
 // the page's text but for the quoted input itself, and no console error.
 // (The CLI and the wasm module: tests/wasm/hostile.test.mjs.)
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertNoProblems, byTestId, launch, loadCore, openPage, repoRoot,
+  TEST_TIMEOUT_MS, WAIT_MS, assertNoProblems, byTestId, loadCore, openPage, repoRoot, shareBrowser,
   waitForExactDataValue,
 } from './support/harness.mjs';
 import {
@@ -90,13 +90,12 @@ async function probe(page, where, config = null) {
 }
 
 describe('hostile inputs: the page', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
-  before(async () => {
-    env = await launch();
-    strings = Object.fromEntries(await Promise.all(['de', 'en'].map(async (lang) =>
-      [lang, JSON.parse(await readFile(path.join(repoRoot, 'assets/i18n', `${lang}.json`), 'utf8'))])));
-  }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; }, {
+    setUp: async () => {
+      strings = Object.fromEntries(await Promise.all(['de', 'en'].map(async (lang) =>
+        [lang, JSON.parse(await readFile(path.join(repoRoot, 'assets/i18n', `${lang}.json`), 'utf8'))])));
+    },
+  });
 
   /**
    * One link: every [key, encoded value] of `pairs` must be named in the notice, in `lang`;

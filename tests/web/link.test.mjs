@@ -1,10 +1,10 @@
 // The URL hash: a shared link reopens the same view, a reload keeps it, an edited hash is
 // followed, and garbage in the hash is reported as text (never run as HTML) while the defaults
 // apply.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, launch, openPage, settle, shownText, waitForDataValue,
+  TEST_TIMEOUT_MS, WAIT_MS, assertHealthy, byTestId, openPage, settle, shareBrowser, shownText, waitForDataValue,
   waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
@@ -41,9 +41,7 @@ async function snapshot(page) {
 }
 
 describe('links', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
-  before(async () => { env = await launch(); }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; });
 
   test('a shared link reopens the same view, and a reload keeps it', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;

@@ -3,11 +3,11 @@
 // --fit chooses, the other splits, the host's RAM controls and their link (ram, ramtype, rambw),
 // bad values, a host whose RAM is too small as well, and the widget's attributes. Expected
 // figures come from the core's own answer (vramcalc-full.wasm loaded beside the page).
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, assertHealthy, assertNoProblems, byTestId, dataValue, hashHas, hashParams, launch, loadCore, openPage, plainSpaces,
-  settle, shownText, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, assertHealthy, assertNoProblems, byTestId, dataValue, hashHas, hashParams, loadCore, openPage,
+  plainSpaces, settle, shareBrowser, shownText, waitForHash, waitForText,
 } from './support/harness.mjs';
 
 // Qwen3-30B-A3B at Q4_K_M (18 GB) on a 12 GB RTX 5070 under llama.cpp: it does not fit.
@@ -24,12 +24,7 @@ const offloadOf = (request = {}) => core.evaluate({ ...SCENARIO, ...request, sec
 const gb = (gib) => `${gib.toFixed(2)} GB`;
 
 describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
-  before(async () => {
-    env = await launch();
-    core = await loadCore();
-  }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; }, { setUp: async () => { core = await loadCore(); } });
 
   test('a model that does not fit runs with offload: the chosen plan, its flags and speed', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;

@@ -6,11 +6,11 @@
 // Needs the wasm build (`emcmake cmake -S . -B build-wasm -G Ninja && cmake --build build-wasm`)
 // and Debian's Chromium at /usr/bin/chromium (CHROMIUM overrides the path). Run with
 // `npm run test:web`. Shared set-up: support/harness.mjs; reference values: support/reference.mjs.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, WAIT_MS, assertCleanBodyText, assertClose, assertHealthy, byTestId, dataValue, hashHas, hashParams, launch,
-  loadCore, missingPrerequisites, numberValue, openPage, settle, shownText, waitForDataValue,
+  TEST_TIMEOUT_MS, WAIT_MS, assertCleanBodyText, assertClose, assertHealthy, byTestId, dataValue, hashHas, hashParams,
+  launch, loadCore, missingPrerequisites, numberValue, openPage, settle, shareBrowser, shownText, waitForDataValue,
   waitForExactDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
@@ -67,12 +67,7 @@ test('the site and Chromium are present', async () => {
 });
 
 describe('vramcalc page: controls, tables, copy buttons', { timeout: TEST_TIMEOUT_MS * 10 }, () => {
-  before(async () => {
-    env = await launch();
-    core = await loadCore();
-  }, { timeout: TEST_TIMEOUT_MS });
-  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
-  beforeEach(() => { env.problems.length = 0; });
+  shareBrowser((launched) => { env = launched; }, { setUp: async () => { core = await loadCore(); } });
 
   test('the context slider by keyboard: ArrowRight, ArrowLeft, Home, End', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;

@@ -5,6 +5,7 @@
 // One browser context per test file: `launch()` in before(), `env.close()` in after(),
 // `env.problems.length = 0` in beforeEach() so each test answers for what happens while it runs.
 import assert from 'node:assert/strict';
+import { after, before, beforeEach } from 'node:test';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,22 @@ export async function missingPrerequisites() {
     await access(file).catch(() => missing.push(`${file} is missing: ${hint}`));
   }
   return missing.length > 0 ? missing.join('\n') : null;
+}
+
+/**
+ * The hooks a block of page tests shares (call it inside `describe`): one browser, launched with
+ * `options` before the first test and handed to `use`, then `setUp()` awaited (the core, strings
+ * or a catalog beside it); closed after the last test; its problems cleared before each.
+ */
+export function shareBrowser(use, { options, setUp } = {}) {
+  let env;
+  before(async () => {
+    env = await launch(options);
+    use(env);
+    await setUp?.();
+  }, { timeout: TEST_TIMEOUT_MS });
+  after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
+  beforeEach(() => { env.problems.length = 0; });
 }
 
 /**
