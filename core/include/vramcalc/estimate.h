@@ -6,6 +6,7 @@
 #ifndef VRAMCALC_ESTIMATE_H_
 #define VRAMCALC_ESTIMATE_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -99,6 +100,19 @@ struct KvLayout {
 
   std::span<const Tier> used() const { return std::span<const Tier>(tiers).first(tier_count); }
 };
+
+// One layer of `group` on one of `head_divisor` tensor-parallel devices: its KV heads, max(1,
+// kv_heads / N) (a latent, one "head", stays whole), and its recurrent state in bytes at
+// `state_bytes_per_element`, the config's float32 elements in float32 (4 B, or the wider
+// element), before it is divided among the devices.
+inline int64_t KvHeadsOnDevice(const LayerGroup& group, int64_t head_divisor) {
+  return head_divisor > 1 ? std::max<int64_t>(1, group.kv_heads / head_divisor) : group.kv_heads;
+}
+inline double StateBytesPerLayer(const LayerGroup& group, double state_bytes_per_element) {
+  const double f32_bytes = state_bytes_per_element > 0 ? std::max(state_bytes_per_element, 4.0) : 0.0;
+  return static_cast<double>(group.state_elements - group.state_f32_elements) * state_bytes_per_element +
+         static_cast<double>(group.state_f32_elements) * f32_bytes;
+}
 
 // 1.2 and Part 2 over the layer groups: each group caches kv_heads × (key_dim + value_dim) + index_dim
 // elements per token and layer (GQA: keys and values per KV head; MLA: one latent), windowed

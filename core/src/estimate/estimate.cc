@@ -91,7 +91,7 @@ KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double 
   KvLayout layout;
   for (const LayerGroup& group : model.layer_groups) {
     // Elements per token over the group's layers (an exact integer), then bytes.
-    const int64_t heads = head_divisor > 1 ? std::max<int64_t>(1, group.kv_heads / head_divisor) : group.kv_heads;
+    const int64_t heads = KvHeadsOnDevice(group, head_divisor);
     const int64_t cached = group.layers * heads * (group.key_dim + group.value_dim);
     const int64_t indexed = group.layers * group.index_dim;
     if (heads == 0 || cached == 0) continue;
@@ -106,12 +106,8 @@ KvLayout KvLayoutOf(const ModelSpec& model, double kv_bytes_per_element, double 
   const auto end = layout.tiers.begin() + static_cast<std::ptrdiff_t>(layout.tier_count);
   internal::StableSortSmall(layout.tiers.begin() + 1, end,
                             [](const KvLayout::Tier& a, const KvLayout::Tier& b) { return a.tokens_cap < b.tokens_cap; });
-  // The config's float32 elements stay float32 where the state is kept narrower.
-  const double f32_bytes = state_bytes_per_element > 0 ? std::max(state_bytes_per_element, 4.0) : 0.0;
   for (const LayerGroup& g : model.layer_groups) {
-    layout.state_bytes += static_cast<double>(g.layers) *
-                          (static_cast<double>(g.state_elements - g.state_f32_elements) * state_bytes_per_element +
-                           static_cast<double>(g.state_f32_elements) * f32_bytes);
+    layout.state_bytes += static_cast<double>(g.layers) * StateBytesPerLayer(g, state_bytes_per_element);
   }
   layout.state_bytes /= static_cast<double>(std::max<int64_t>(1, head_divisor));
   return layout;

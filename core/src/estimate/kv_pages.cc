@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vramcalc/estimate.h"
+
 namespace vramcalc {
 namespace {
 
@@ -15,12 +17,10 @@ KvPageSpec SpecOf(const LayerGroup& g, double kv_bytes, double state_bytes, int6
   KvPageSpec spec{.kind = LayerKind::kNone, .layers = g.layers};
   if (g.kind == LayerKind::kState) {
     spec.kind = LayerKind::kState;
-    spec.state_bytes = (static_cast<double>(g.state_elements - g.state_f32_elements) * state_bytes +
-                        static_cast<double>(g.state_f32_elements) * std::max(state_bytes, 4.0)) /
-                       static_cast<double>(divisor);
+    spec.state_bytes = StateBytesPerLayer(g, state_bytes) / static_cast<double>(divisor);
     return spec;
   }
-  const int64_t heads = divisor > 1 ? std::max<int64_t>(1, g.kv_heads / divisor) : g.kv_heads;
+  const int64_t heads = KvHeadsOnDevice(g, divisor);
   if (heads == 0 || g.key_dim == 0) return spec;
   spec.kind = windows && g.window_tokens > 0 ? LayerKind::kWindow : LayerKind::kFull;
   spec.window_tokens = spec.kind == LayerKind::kWindow ? g.window_tokens : 0;
