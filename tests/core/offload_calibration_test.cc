@@ -50,7 +50,7 @@ MemoryGeneration GenerationOf(json::Value row) {
 // bandwidth is the row's own.
 const HostMemoryType* TypeOf(MemoryGeneration generation) {
   for (const HostMemoryType& type : HostMemoryTypes()) {
-    if (type.generation == generation) return &type;
+    if (type.generation() == generation) return &type;
   }
   return nullptr;
 }

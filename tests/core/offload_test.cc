@@ -170,14 +170,14 @@ TEST(Offload, TheRamEfficiencyIsTheHostGenerations) {
   EXPECT_EQ(host.generation(), MemoryGeneration::kDdr5);  // no type: the default type's
   host.type = FindHostMemoryType("ddr4-3200-4ch");
   EXPECT_EQ(host.generation(), MemoryGeneration::kDdr4);
-  EXPECT_EQ(FindHostMemoryType("ddr5-4800-12ch")->generation, MemoryGeneration::kDdr5);
+  EXPECT_EQ(FindHostMemoryType("ddr5-4800-12ch")->generation(), MemoryGeneration::kDdr5);
   const OffloadRule& rule = *FindRuntimeProfile("llamacpp")->offload;
   for (const char* id : {"ddr4-3200-4ch", "ddr5-6400-2ch"}) {
     Scenario s = LlamaCpp("qwen3-30b-a3b", "Q4_K_M", "rtx-4070-ti-super-16gb", 4096);
     s.host.type = FindHostMemoryType(id);
     s.host.bandwidth_gbps = s.host.type->bandwidth_gbps();
     const OffloadPlan plan = ExpertOffloadPlan(s, 24);
-    const double ram_seconds = plan.ram_read_bytes / (s.host.bandwidth_gbps * 1e9 * rule.RamEfficiency(s.host.type->generation));
+    const double ram_seconds = plan.ram_read_bytes / (s.host.bandwidth_gbps * 1e9 * rule.RamEfficiency(s.host.type->generation()));
     EXPECT_NEAR(1.0 / plan.decode_tps, plan.gpu_seconds + ram_seconds + 24 * rule.cpu_layer_ms * 1e-3, 1e-12) << id;
   }
 }

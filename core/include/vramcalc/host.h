@@ -25,17 +25,20 @@ struct HostMemoryType {
   std::string_view id;
   double mega_transfers = 0;
   int channels = 0;
-  MemoryGeneration generation = MemoryGeneration::kDdr5;  // the id's "<type>"
   constexpr double bandwidth_gbps() const { return mega_transfers * 8.0 * channels / 1000.0; }
+  // The id's "<type>": "ddr4" or "ddr5" (checked below).
+  constexpr MemoryGeneration generation() const {
+    return id.starts_with("ddr4-") ? MemoryGeneration::kDdr4 : MemoryGeneration::kDdr5;
+  }
 };
 
 inline constexpr HostMemoryType kHostMemoryTypes[] = {
-    {"ddr4-3200-2ch", 3200, 2, MemoryGeneration::kDdr4},
-    {"ddr5-5600-2ch", 5600, 2, MemoryGeneration::kDdr5},
-    {"ddr5-6400-2ch", 6400, 2, MemoryGeneration::kDdr5},
-    {"ddr4-3200-4ch", 3200, 4, MemoryGeneration::kDdr4},
-    {"ddr4-3200-8ch", 3200, 8, MemoryGeneration::kDdr4},
-    {"ddr5-4800-12ch", 4800, 12, MemoryGeneration::kDdr5},
+    {"ddr4-3200-2ch", 3200, 2},
+    {"ddr5-5600-2ch", 5600, 2},
+    {"ddr5-6400-2ch", 6400, 2},
+    {"ddr4-3200-4ch", 3200, 4},
+    {"ddr4-3200-8ch", 3200, 8},
+    {"ddr5-4800-12ch", 4800, 12},
 };
 // Each type's source, in kHostMemoryTypes' order (checked below); a table of its own, so that the
 // wasm modules, which never show it, carry none of it.
@@ -72,15 +75,14 @@ constexpr bool SourcesMatchTypes() {
   return true;
 }
 static_assert(SourcesMatchTypes(), "every host memory type needs its source, in kHostMemoryTypes' order");
-// Each type's generation is the one its id names.
-constexpr bool GenerationsMatchIds() {
+// Each type's id names a generation the offload rule knows.
+constexpr bool IdsNameAGeneration() {
   for (const HostMemoryType& type : kHostMemoryTypes) {
-    const std::string_view name = type.generation == MemoryGeneration::kDdr4 ? "ddr4-" : "ddr5-";
-    if (type.id.substr(0, name.size()) != name) return false;
+    if (!type.id.starts_with("ddr4-") && !type.id.starts_with("ddr5-")) return false;
   }
   return true;
 }
-static_assert(GenerationsMatchIds(), "a host memory type's generation is the one its id names");
+static_assert(IdsNameAGeneration(), "a host memory type's id starts with ddr4- or ddr5-");
 // A typical desktop of 2026: 32 GB of dual-channel DDR5-5600.
 inline constexpr std::string_view kDefaultHostMemoryTypeId = "ddr5-5600-2ch";
 inline constexpr double kDefaultHostMemoryGib = 32;
@@ -107,7 +109,7 @@ struct Host {
   const HostMemoryType* type = nullptr;
   // Its type's generation; a bandwidth of one's own (no type) takes the default type's.
   constexpr MemoryGeneration generation() const {
-    return (type != nullptr ? type : FindHostMemoryType(kDefaultHostMemoryTypeId))->generation;
+    return (type != nullptr ? type : FindHostMemoryType(kDefaultHostMemoryTypeId))->generation();
   }
 };
 
