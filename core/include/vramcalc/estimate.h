@@ -114,6 +114,14 @@ inline double StateBytesPerLayer(const LayerGroup& group, double state_bytes_per
          static_cast<double>(group.state_f32_elements) * f32_bytes;
 }
 
+// The model's recurrent layers (LayerKind::kState: linear attention, SSM, short convolution),
+// whose state update decode pays for on top of a layer's fixed cost (section 6).
+inline int64_t RecurrentLayers(const ModelSpec& model) {
+  int64_t layers = 0;
+  for (const LayerGroup& group : model.layer_groups) layers += group.kind == LayerKind::kState ? group.layers : 0;
+  return layers;
+}
+
 // 1.2 and Part 2 over the layer groups: each group caches kv_heads × (key_dim + value_dim) + index_dim
 // elements per token and layer (GQA: keys and values per KV head; MLA: one latent), windowed
 // groups up to their window; state groups keep state_elements × state_bytes_per_element.

@@ -244,7 +244,9 @@ double DecodeSeconds(const Scenario& s, const DecodeRule& rule, double weight_by
   const MultiDeviceRule& multi = s.runtime->multi_device_decode;
   const double n = static_cast<double>(s.device_count);
   const double layers = static_cast<double>(s.model->num_hidden_layers);
-  const double fixed = rule.t0_ms_per_32_layers * 1e-3 * layers / 32.0;
+  const double fixed =
+      (rule.t0_ms_per_32_layers * layers + rule.state_ms_per_32_layers * static_cast<double>(RecurrentLayers(*s.model))) *
+      1e-3 / 32.0;
   const double bandwidth = s.device->bandwidth_gbps * 1e9;
   const double reads = weight_bytes / (bandwidth * rule.efficiency) + cache_bytes / (bandwidth * rule.kv_efficiency);
   if (s.device_count <= 1) return reads + fixed;

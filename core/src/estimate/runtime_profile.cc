@@ -48,41 +48,43 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // ---- decode (estimation model section 6): fitted to the rows of tests/calibration/decode.json
 // whose sources are not held out, by tests/core/decode_calibration_test.cc, which also
 // recomputes each rule's recorded errors. Columns: platform, class, unified memory, from
-// bandwidth, MoE, η, η_kv, t0 (ms per 32 layers), t0's prior, {runs, median, p90, worst error in
-// %} on the fitted rows, the same on the held-out sources' rows ({}: none). The priors, used
-// where a rule's runs cannot fix t0 (fewer than three, or an unphysical fit): CUDA and Vulkan
-// 1.5 ms (what CUDA graphs save per token, llama.cpp #6763, PR #6766), ROCm 1.6 ms, Metal 4 ms,
-// MLX 2.3 ms and vLLM 2 ms (runtimes.md §5.1–5.2). CUDA datacenter cards have two rules: from
-// 900 GB/s (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
+// bandwidth, MoE, η, η_kv, t0 (ms per 32 layers), ts (ms per 32 recurrent layers on top of t0),
+// {runs, median, p90, worst error in %} on the fitted rows, the same on the held-out sources'
+// rows ({}: none). Where a rule's runs cannot fix t0 (fewer than three, or an unphysical fit),
+// t0 is its platform's prior (the test's T0PriorMs: CUDA and Vulkan 1.5 ms, what CUDA graphs
+// save per token, llama.cpp #6763, PR #6766; ROCm 1.6 ms, Metal 4 ms, MLX 2.3 ms and vLLM 2 ms,
+// runtimes.md §5.1–5.2). An η above 1 is pinned at 1. CUDA datacenter cards have two rules: from 900 GB/s
+// (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
 // bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
 // (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a
-// rule for dense models and one for MoE models (issue 31); the MoE rule's five fit runs (gpt-oss-20b
-// and Qwen3-30B-A3B, RTX 3090 to 5090, 2025-26 builds) give no physical joint fit of η and t0, so
-// t0 is the prior.
+// rule for dense models and one for MoE models (issue 31). ts is fitted where three fit runs or
+// more are of recurrent models (Qwen3.5/3.6, Nemotron-H) and three or more are not: the consumer
+// CUDA rules (jiegec/kb's RTX 4090 runs), Apple base and Max, mlx-lm base; elsewhere it is 0 and
+// the rule is fitted to its other models.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.957, 0.957, 1.50, 1.5, {4, 7.43, 15.08, 15.08}, {3, 10.28, 30.22, 30.22}},
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.874, 0.874, 1.50, 1.5, {5, 6.10, 20.70, 20.70}, {7, 42.45, 82.78, 108.51}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 1.5, {20, 1.13, 4.54, 6.03}, {}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 1.5, {38, 1.84, 8.21, 11.57}, {}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 1.5, {24, 3.13, 6.08, 11.39}, {2, 168.58, 168.58, 168.58}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.5, {36, 6.91, 16.42, 20.09}, {35, 8.43, 46.42, 63.42}},
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.860, 0.860, 3.32, 4.0, {12, 2.99, 8.48, 9.66}, {7, 2.46, 7.36, 18.62}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.793, 0.793, 4.00, 4.0, {2, 0.41, 0.41, 0.41}, {10, 38.64, 53.34, 59.63}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 0.978, 0.978, 4.30, 4.0, {11, 3.07, 9.15, 11.40}, {14, 13.59, 39.75, 63.51}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 0.669, 0.669, 5.50, 4.0, {20, 8.79, 55.02, 147.40}, {}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 1.6, {7, 10.35, 11.93, 13.06}, {3, 44.68, 46.41, 46.41}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 1.6, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.833, 0.833, 1.68, 1.5, {10, 6.92, 17.03, 20.81}, {6, 5.49, 31.67, 31.67}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.940, 0.940, 0.11, 3.38, {11, 3.85, 6.78, 8.75}, {4, 18.79, 41.63, 41.63}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 1.000, 0.275, 1.46, 1.82, {20, 3.57, 7.29, 20.85}, {8, 8.42, 67.06, 98.06}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 0.00, {38, 1.84, 8.21, 11.57}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {2, 168.58, 168.58, 168.58}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 31.12}, {35, 8.43, 46.42, 63.42}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 3.10, 15.27, {13, 7.06, 12.85, 18.06}, {16, 10.24, 44.77, 54.70}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.507, 0.507, 2.33, 8.88, {20, 8.63, 24.11, 32.72}, {4, 47.63, 51.05, 51.05}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.94, 54.66, 128.10}, {}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {8, 11.79, 13.06, 121.92}, {3, 44.68, 46.41, 46.41}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.403, 0.403, 1.60, 0.00, {2, 13.04, 13.04, 13.04}, {1, 31.50, 31.50, 31.50}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.833, 0.833, 1.68, 0.00, {10, 6.92, 17.03, 20.81}, {6, 5.49, 31.67, 31.67}},
 };
 constexpr DecodeRule kVllmDecode[] = {
-    {kCuda, std::nullopt, kAny, 0, kAny, 0.845, 0.845, 2.31, 2.0, {4, 1.22, 3.03, 3.03}, {1, 30.25, 30.25, 30.25}},
+    {kCuda, std::nullopt, kAny, 0, kAny, 0.845, 0.845, 2.31, 0.00, {4, 1.22, 3.03, 3.03}, {1, 30.25, 30.25, 30.25}},
 };
 constexpr DecodeRule kMlxDecode[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.961, 0.961, 2.30, 2.3, {2, 9.97, 9.97, 9.97}, {6, 21.89, 28.95, 28.95}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.927, 0.927, 3.05, 2.3, {5, 5.01, 8.68, 8.68}, {2, 36.62, 36.62, 36.62}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.848, 0.848, 3.14, 2.3, {3, 0.05, 0.08, 0.08}, {1, 19.96, 19.96, 19.96}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.763, 0.689, 1.21, 1.41, {10, 6.72, 12.55, 13.01}, {2, 9.62, 9.62, 9.62}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 28.79, 31.06, 31.06}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {3, 98.73, 123.04, 123.04}, {3, 1.66, 19.55, 19.55}},
 };
 
 // What every engine profile shares: it names an engine and what it runs, stops the max context
@@ -119,19 +121,19 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 // Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
 // (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc on 17
 // runs of 3 sources; a RAM efficiency per memory generation because the fit runs support it (AICc
-// −72.4 against −59.5 for one efficiency and −59.9 for one per channel class, 2 against 4 or
+// −68.0 against −54.7 for one efficiency and −55.5 for one per channel class, 2 against 4 or
 // more); the DDR4 entry rests on one rig (RTX 2080, 4 channels).
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = {0.410, 0.619},  // DDR4, DDR5
-    .cpu_layer_ms = 0.109,
+    .ram_efficiency = {0.387, 0.614},  // DDR4, DDR5
+    .cpu_layer_ms = 0.067,
     .host_reserve_gib = 4,
     // Fitted: the RTX 2080 rig (10 runs, DDR4 x4), Threadripper Pro + RTX A6000 (4, DDR5 x8),
     // Ryzen 9950X + RTX 5080 (3, DDR5 x2). Hold-out: 21 runs of 6 other sources; its worst are
     // the EPYC 9355 VM's (12 channels), estimated 54 to 108 % too fast.
-    .error = {17, 4.68, 17.35, 25.78},
-    .holdout = {21, 17.31, 58.27, 108.29},
+    .error = {17, 6.35, 19.52, 24.89},
+    .holdout = {21, 15.75, 72.51, 107.92},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
@@ -151,10 +153,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 0.736 ms per extra GPU is the mean
-  // extra time of five measured 2- and 4-GPU runs (PR #19378, RTX 4090s) over one device's time
-  // under the consumer rule (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.736};
+  // -sm layer: a token walks the GPUs one after another; 0.888 ms per extra GPU is the mean
+  // extra time of three measured 2- and 4-GPU runs at depth 0 (PR #19378, RTX 4090s) over one
+  // device's time under the consumer rules (tests/core/decode_calibration_test.cc).
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.888};
   p.offload = &kLlamaCppOffload;
   return p;
 }
