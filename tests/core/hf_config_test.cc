@@ -154,7 +154,17 @@ INSTANTIATE_TEST_SUITE_P(
         // LFM2.5-1.2B (lfm2): no head_dim key, 2,048 / 32 = 64.
         Expected{"lfm2", 16, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 0, 0, 0},
         // Nemotron-3-Nano-30B-A3B (nemotron_h): 6 attention, 23 Mamba2 and 23 expert layers.
-        Expected{"nemotron_h", 52, 2688, 32, 2, 128, 262144, Attention::kGqa, 0, 0, 128, 6, 1}),
+        Expected{"nemotron_h", 52, 2688, 32, 2, 128, 262144, Attention::kGqa, 0, 0, 128, 6, 1},
+        // Command R 08-2024 (cohere): no head_dim key, 8,192 / 64 = 128; no window.
+        Expected{"cohere", 40, 8192, 64, 8, 128, 131072, Attention::kGqa, 0, 0, 0, 0, 0},
+        // A Seed-OSS-36B checkpoint (seed_oss): head_dim 128 although 5,120 / 80 = 64.
+        Expected{"seed_oss", 64, 5120, 80, 8, 128, 524288, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Olmo-3-7B (olmo3, assembled): MHA; layer_types 24 sliding at 4,096, 8 full.
+        Expected{"olmo3", 32, 4096, 32, 32, 128, 65536, Attention::kMha, 4096, 24, 0, 0, 0},
+        // ERNIE-4.5-21B-A3B (ernie4_5_moe, assembled): 64 experts top-6, 2 shared.
+        Expected{"ernie4_5_moe", 28, 2560, 20, 4, 128, 131072, Attention::kGqa, 0, 0, 64, 6, 2},
+        // Granite-4.0-H-Small (granitemoehybrid, assembled): 72 experts top-10 beside 1 shared MLP.
+        Expected{"granitemoehybrid", 40, 4096, 32, 8, 128, 131072, Attention::kGqa, 0, 0, 72, 10, 1}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, ParameterCountsFromTheShapes) {
@@ -205,7 +215,8 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}, {"olmo2", "olmo-2-7b"},
                 {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct"}, {"deepseek_v4", "deepseek-v4-flash"},
                 {"gemma4", "gemma-4-e4b"}, {"gemma4_31b", "gemma-4-31b"}, {"smollm3", "smollm3-3b"},
-                {"exaone4", "exaone-4.0-1.2b"}, {"kimi_k25", "kimi-k2.5"}};
+                {"exaone4", "exaone-4.0-1.2b"}, {"kimi_k25", "kimi-k2.5"}, {"cohere", "command-r-08-2024"},
+                {"granitemoehybrid", "granite-4.0-h-small"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);
@@ -417,7 +428,13 @@ INSTANTIATE_TEST_SUITE_P(
         // LFM2.5-1.2B: layer_types holds 10 conv and 6 full_attention layers; a conv layer keeps
         // (conv_L_cache 3 − 1) × conv_dim 2,048 = 4,096 elements (architectures-2026.md §4.6):
         // 10 × 4,096 × 4 B = 163,840 B per sequence. KV: 6 × 2 × 8 heads × 64 × 2 B.
-        HybridCase{"lfm2", 6, 10, 0, 4096, 0, 6 * 2 * 8 * 64 * 2, 163840}),
+        HybridCase{"lfm2", 6, 10, 0, 4096, 0, 6 * 2 * 8 * 64 * 2, 163840},
+        // Granite-4.0-H-Small: layer_types holds 36 mamba and 4 attention layers; Mamba2 conv
+        // (mamba_d_conv 4 − 1) × (128 heads × 64 + 2 × 1 group × 128) = 25,344 and SSM 128 × 64 ×
+        // 128 = 1,048,576 elements; 36 × 1,073,920 × 4 B = 154,644,480 B (147.48 MiB) per sequence,
+        // architectures-2026.md §4.5. KV: 4 × 2 × 8 heads × 128 × 2 B = 16,384 B/token. No
+        // mamba_ssm_cache_dtype: all in the model's dtype.
+        HybridCase{"granitemoehybrid", 4, 36, 0, 1073920, 0, 4 * 2 * 8 * 128 * 2, 154644480}),
     [](const ::testing::TestParamInfo<HybridCase>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, NemotronHReadsLayersBlockTypeLikeItsPattern) {
@@ -459,6 +476,48 @@ TEST(HfConfig, HybridParameterCountsFromTheShapes) {
   const ModelSpec nano = Parse("nemotron_h");
   EXPECT_NEAR(nano.params_total, 31577940288.0, 31577940288.0 * 1e-4);
   EXPECT_NE(nano.params_formula.find("23 × recurrent mixer"), std::string::npos) << nano.params_formula;
+}
+
+TEST(HfConfig, TheNineLateTypesAgreeWithAHandCount) {
+  // Norms and biases left out, as everywhere in the importer (under 0.1 %).
+  // Command R 08-2024 (cohere, tied): 256,000 × 8,192 + 40 × (q, o 2 × 8,192² + k, v 2 × 8,192 ×
+  // 1,024 + MLP 3 × 8,192 × 24,576) = 32,296,140,800. The card says "35 billion" (the v01 figure);
+  // the catalog entry's count from the same shapes with norms is 32,296,476,672. KV per token at
+  // 16 bits: 40 layers × 8 KV heads × (128 + 128) × 2 B = 163,840 B.
+  const ModelSpec command_r = Parse("cohere");
+  EXPECT_EQ(command_r.params_total, 32296140800.0);
+  EXPECT_TRUE(command_r.tie_word_embeddings);  // CohereConfig's default: the config has no key
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(command_r, 2.0), 1, 1), 163840.0);
+  // Seed-OSS-36B (seed_oss, untied): 2 × 155,136 × 5,120 + 64 × (q, o 2 × 5,120 × 80 × 128 + k, v
+  // 2 × 5,120 × 8 × 128 + MLP 3 × 5,120 × 27,648) = 36,149,657,600, the card's "36B". KV:
+  // 64 × 8 × 256 × 2 B = 262,144 B/token.
+  const ModelSpec seed = Parse("seed_oss");
+  EXPECT_EQ(seed.params_total, 36149657600.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(seed, 2.0), 1, 1), 262144.0);
+  // Olmo-3-7B (olmo3, untied): 2 × 100,278 × 4,096 + 32 × (4 × 4,096² + 3 × 4,096 × 11,008) =
+  // 7,297,482,752 (the card's "7B"; with the 32 × 4 norms of 4,096 and the final norm,
+  // 7,298,011,136). KV at 32,768 tokens: 8 full layers × 32 × 256 × 2 B × 32,768 + 24 sliding
+  // layers × 32 × 256 × 2 B × 4,096 = 4,294,967,296 + 1,610,612,736 = 5,905,580,032 B.
+  const ModelSpec olmo = Parse("olmo3");
+  EXPECT_EQ(olmo.params_total, 7297482752.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(olmo, 2.0), 32768, 1), 5905580032.0);
+  // ERNIE-4.5-21B-A3B (ernie4_5_moe, tied): 103,424 × 2,560 + 28 × attention (2 × 2,560² + 2 × 2,560
+  // × 512) + layer 0's MLP 3 × 2,560 × 12,288 + 27 MoE layers × (2 shared as one MLP 3 × 2,560 ×
+  // 3,072 + router 2,560 × 64 + 64 experts × 3 × 2,560 × 1,536) = 21,825,290,240 (card: 21B total);
+  // with 6 experts per token 3,352,002,560 (card: 3B active). KV: 28 × 4 × 256 × 2 B = 57,344 B.
+  const ModelSpec ernie = Parse("ernie4_5_moe");
+  EXPECT_EQ(ernie.params_total, 21825290240.0);
+  EXPECT_EQ(ernie.params_active, 3352002560.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(ernie, 2.0), 1, 1), 57344.0);
+  // Granite-4.0-H-Small (granitemoehybrid, tied): 100,352 × 4,096 + 36 Mamba2 mixers of in_proj
+  // 4,096 × (8,192 + 8,448 + 128), conv 8,448 × 4 and out_proj 8,192 × 4,096 (102,269,952) + 4
+  // attention layers of 2 × 4,096² + 2 × 4,096 × 1,024 + 40 × (shared MLP 3 × 4,096 × 1,536 +
+  // router 4,096 × 72 + 72 experts × 3 × 4,096 × 768) = 32,206,393,344 (card: 32B total); with 10
+  // experts 8,802,177,024 (card: 9B active). The catalog entry, with norms and biases:
+  // 32,207,337,984 and 8,803,121,664.
+  const ModelSpec granite = Parse("granitemoehybrid");
+  EXPECT_EQ(granite.params_total, 32206393344.0);
+  EXPECT_EQ(granite.params_active, 8802177024.0);
 }
 
 TEST(HfConfig, ThePageNamesEveryTypeItReads) {

@@ -178,6 +178,14 @@ void EveryNthGlobal(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.pattern = std::to_string(every - 1) + " local : 1 global";
 }
 
+// OLMo 3 without layer_types: transformers' Olmo3Config makes every 4th layer full attention
+// ("sliding_attention" if (i + 1) % 4 != 0), the others windowed.
+void EveryFourthGlobal(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / 4;
+  shape.pattern = "3 local : 1 global";
+}
+
 // Qwen: with use_sliding_window, the layers from max_window_layers on.
 void QwenWindow(const Config& c, const ModelSpec& m, Shape& shape) {
   if (!c.Flag("use_sliding_window", false)) return;
@@ -258,6 +266,26 @@ Experts DeepSeekExperts(const Config& c, const ModelSpec& m, Shape& shape) {
   return experts;
 }
 
+// ERNIE 4.5 MoE: moe_num_experts of moe_intermediate_size, moe_k per token, and
+// moe_num_shared_experts as one MLP that many times as wide, on the layers i from
+// moe_layer_start_index to moe_layer_end_index (-1: the last) with (i + 1) % moe_layer_interval
+// == 0; the others a dense MLP of intermediate_size (transformers' Ernie4_5_MoeDecoderLayer and
+// Ernie4_5_MoeSparseMoeBlock).
+Experts ErnieExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Experts experts{c.Count("moe_num_experts"), c.Count("moe_k"), c.CountOrZero("moe_num_shared_experts")};
+  const double expert_width = static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * expert_width;
+  shape.shared = static_cast<double>(experts.shared) * shape.expert;
+  const int64_t start = c.CountOrZero("moe_layer_start_index"), interval = c.Count("moe_layer_interval");
+  const Value last = c.Raw("moe_layer_end_index");
+  const bool to_the_end = last && last.IsInteger() && last.Integer() == -1;
+  const int64_t end = to_the_end ? m.num_hidden_layers - 1 : c.CountOrZero("moe_layer_end_index");
+  int64_t layers = 0;
+  for (int64_t i = start; i <= std::min(end, m.num_hidden_layers - 1); ++i) layers += (i + 1) % interval == 0 ? 1 : 0;
+  shape.moe_layers = static_cast<double>(layers);
+  return experts;
+}
+
 // ---- mixers other than attention, by family ---------------------------------------------------
 
 void AllAttention(const Config&, const ModelSpec&, Shape&) {}
@@ -315,26 +343,66 @@ std::string NemotronPattern(const Config& c, const ModelSpec& m) {
 
 // A Mamba2 layer keeps (conv_kernel − 1) × (inner + 2 × n_groups × state) conv and heads ×
 // head dim × state SSM elements per sequence (vLLM's mamba2_state_shape), inner = heads × head
-// dim; its weights are in_proj (z, x, B, C, dt), the conv and out_proj. Nemotron-H's MLPs are
-// relu² (up and down, no gate).
+// dim; its weights are in_proj (z, x, B, C, dt), the conv and out_proj. Returns the SSM part.
+struct Mamba2Dims {
+  int64_t heads, head_dim, groups, state, kernel;
+};
+int64_t Mamba2Mixer(const Mamba2Dims& d, const ModelSpec& m, Shape& shape) {
+  const int64_t inner = d.heads * d.head_dim;
+  const int64_t conv_channels = inner + 2 * d.groups * d.state;
+  shape.state_elements = (d.kernel - 1) * conv_channels + inner * d.state;
+  shape.state_mixer = static_cast<double>(m.hidden_size) * static_cast<double>(inner + conv_channels + d.heads + inner) +
+                      static_cast<double>(conv_channels * d.kernel);
+  return inner * d.state;
+}
+
+// Nemotron-H's Mamba2 layers, its attention layers and its MLPs, which are relu² (up and down,
+// no gate).
 void Mamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   const std::string pattern = NemotronPattern(c, m);
   const auto count = [&pattern](char kind) { return static_cast<int64_t>(std::count(pattern.begin(), pattern.end(), kind)); };
-  const int64_t heads = c.Count("mamba_num_heads"), head_dim = c.Count("mamba_head_dim");
-  const int64_t groups = c.Count("n_groups"), state = c.Count("ssm_state_size"), kernel = c.Count("conv_kernel");
-  const int64_t inner = heads * head_dim;
-  const int64_t conv_channels = inner + 2 * groups * state;
-  const double h = static_cast<double>(m.hidden_size);
+  const int64_t ssm = Mamba2Mixer({c.Count("mamba_num_heads"), c.Count("mamba_head_dim"), c.Count("n_groups"),
+                                   c.Count("ssm_state_size"), c.Count("conv_kernel")}, m, shape);
   shape.attention_layers = count('*');
   shape.state_layers = count('M');
-  shape.state_elements = (kernel - 1) * conv_channels + inner * state;
   // The SSM state in float32 unless the config names another type (vLLM's default for Nemotron-H).
   const std::string ssm_dtype = c.Text("mamba_ssm_cache_dtype");
-  if (ssm_dtype.empty() || ssm_dtype == "float32") shape.state_f32_elements = inner * state;
-  shape.state_mixer = h * static_cast<double>(inner + conv_channels + heads + inner) + static_cast<double>(conv_channels * kernel);
+  if (ssm_dtype.empty() || ssm_dtype == "float32") shape.state_f32_elements = ssm;
   shape.dense_ffn_layers = count('-');
-  if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * h * static_cast<double>(c.Count("intermediate_size"));
+  if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
   shape.moe_layers = static_cast<double>(count('E'));  // NemotronExperts sizes their experts
+}
+
+// Granite 4.0 H (granitemoehybrid): layer_types marks the Mamba2 ("mamba") and attention layers;
+// the Mamba2 sizes are mamba_n_heads, mamba_d_head ("auto": mamba_expand × hidden_size / heads),
+// mamba_n_groups, mamba_d_state and mamba_d_conv (transformers' GraniteMoeHybridConfig). Every
+// layer has a SwiGLU shared MLP of shared_intermediate_size (GraniteExperts adds the routed ones).
+void GraniteMamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
+  int64_t mamba = 0;
+  for (const std::string_view kind : LayerTypes(c, m)) {
+    if (kind != "mamba" && kind != "attention") c.Fail("layer_types", "layer_types must hold \"mamba\" or \"attention\".");
+    mamba += kind == "mamba" ? 1 : 0;
+  }
+  const int64_t heads = c.Count("mamba_n_heads");
+  const Value d_head = c.Raw("mamba_d_head");
+  const bool derived = d_head && d_head.IsString() && d_head.String() == "auto";
+  const int64_t head_dim = derived ? c.Count("mamba_expand") * m.hidden_size / heads : c.Count("mamba_d_head");
+  if (c.failed()) return;
+  Mamba2Mixer({heads, head_dim, c.Count("mamba_n_groups"), c.Count("mamba_d_state"), c.Count("mamba_d_conv")}, m, shape);
+  shape.attention_layers = m.num_hidden_layers - mamba;
+  shape.state_layers = mamba;
+  shape.dense_layer_mlp = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("shared_intermediate_size"));
+}
+
+// Granite 4.0 H's experts: num_local_experts SwiGLU experts of intermediate_size on every layer,
+// num_experts_per_tok per token, beside the shared MLP; none (a dense hybrid, H-Micro) when 0.
+Experts GraniteExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const int64_t local = c.CountOrZero("num_local_experts");
+  if (local == 0) return {};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
+  shape.shared = shape.dense_layer_mlp;
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return Experts{local, c.Count("num_experts_per_tok"), 1};
 }
 
 // Nemotron-H's experts: n_routed_experts relu² experts of moe_intermediate_size and
@@ -563,6 +631,20 @@ Value Gemma4Defaults() {
   return kGemma4.root();
 }
 
+// Olmo3Config's sliding_window when a config leaves it out (configuration_olmo3.py).
+Value Olmo3Defaults() {
+  static const json::Document kOlmo3 = json::Document::Parse(R"({"sliding_window": 4096})").value();
+  return kOlmo3.root();
+}
+
+// Ernie4_5_MoeConfig's expert layout when a config leaves it out (configuration_ernie4_5_moe.py):
+// experts from layer 1 on, on every layer to the last, two shared experts.
+Value Ernie45MoeDefaults() {
+  static const json::Document kErnie = json::Document::Parse(R"({"moe_layer_start_index": 1,
+      "moe_layer_end_index": -1, "moe_layer_interval": 1, "moe_num_shared_experts": 2})").value();
+  return kErnie.root();
+}
+
 struct ModelType {
   std::string_view type;
   void (*window)(const Config&, const ModelSpec&, Shape&);  // when the config has no layer_types
@@ -577,12 +659,14 @@ struct ModelType {
 };
 
 constexpr ModelType kModelTypes[] = {
+    {"cohere", NoWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"cohere2", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"deepseek_v2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v3", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v32", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v4", NoWindow, DeepSeekExperts, CompressedAttention, false, false, "sliding_window", NoDefaults},
     {"ernie4_5", NoWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"ernie4_5_moe", NoWindow, ErnieExperts, AllAttention, false, true, "sliding_window", Ernie45MoeDefaults},
     {"exaone4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"gemma2", AlternatingWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"gemma3", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
@@ -594,6 +678,7 @@ constexpr ModelType kModelTypes[] = {
     {"glm4_moe_lite", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"glm_moe_dsa", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"gpt_oss", AlternatingWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"granitemoehybrid", NoWindow, GraniteExperts, GraniteMamba2Hybrid, false, false, nullptr, NoDefaults},
     {"hunyuan_v1_dense", NoWindow, NoExperts, NoCrossLayerAttention, false, true, "sliding_window", NoDefaults},
     {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"kimi_k25", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
@@ -607,6 +692,7 @@ constexpr ModelType kModelTypes[] = {
     {"mixtral", WindowOnEveryLayer, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"nemotron_h", NoWindow, NemotronExperts, Mamba2Hybrid, false, false, "sliding_window", NoDefaults},
     {"olmo2", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"olmo3", EveryFourthGlobal, NoExperts, AllAttention, false, false, "sliding_window", Olmo3Defaults},
     {"phi3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"qwen2", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"qwen2_moe", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
@@ -619,6 +705,7 @@ constexpr ModelType kModelTypes[] = {
     {"qwen3_next", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
     {"qwen3_vl_moe_text", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"qwen3_vl_text", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"seed_oss", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"smollm3", QwenWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
 };
 
