@@ -164,7 +164,9 @@ INSTANTIATE_TEST_SUITE_P(
         // ERNIE-4.5-21B-A3B (ernie4_5_moe, assembled): 64 experts top-6, 2 shared.
         Expected{"ernie4_5_moe", 28, 2560, 20, 4, 128, 131072, Attention::kGqa, 0, 0, 64, 6, 2},
         // Granite-4.0-H-Small (granitemoehybrid, assembled): 72 experts top-10 beside 1 shared MLP.
-        Expected{"granitemoehybrid", 40, 4096, 32, 8, 128, 131072, Attention::kGqa, 0, 0, 72, 10, 1}),
+        Expected{"granitemoehybrid", 40, 4096, 32, 8, 128, 131072, Attention::kGqa, 0, 0, 72, 10, 1},
+        // An LFM2-8B-A1B fine-tune (lfm2_moe): no head_dim key, 2,048 / 32 = 64; 32 experts top-4.
+        Expected{"lfm2_moe", 24, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 32, 4, 0}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, ParameterCountsFromTheShapes) {
@@ -434,7 +436,11 @@ INSTANTIATE_TEST_SUITE_P(
         // 128 = 1,048,576 elements; 36 × 1,073,920 × 4 B = 154,644,480 B (147.48 MiB) per sequence,
         // architectures-2026.md §4.5. KV: 4 × 2 × 8 heads × 128 × 2 B = 16,384 B/token. No
         // mamba_ssm_cache_dtype: all in the model's dtype.
-        HybridCase{"granitemoehybrid", 4, 36, 0, 1073920, 0, 4 * 2 * 8 * 128 * 2, 154644480}),
+        HybridCase{"granitemoehybrid", 4, 36, 0, 1073920, 0, 4 * 2 * 8 * 128 * 2, 154644480},
+        // LFM2-8B-A1B: layer_types holds 18 conv and 6 full_attention layers; no conv_dim key, so a
+        // conv layer keeps (conv_L_cache 3 − 1) × hidden 2,048 = 4,096 elements: 18 × 4,096 × 4 B =
+        // 294,912 B per sequence. KV: 6 × 2 × 8 heads × 64 × 2 B = 12,288 B/token.
+        HybridCase{"lfm2_moe", 6, 18, 0, 4096, 0, 6 * 2 * 8 * 64 * 2, 294912}),
     [](const ::testing::TestParamInfo<HybridCase>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, NemotronHReadsLayersBlockTypeLikeItsPattern) {
@@ -518,6 +524,14 @@ TEST(HfConfig, TheNineLateTypesAgreeWithAHandCount) {
   const ModelSpec granite = Parse("granitemoehybrid");
   EXPECT_EQ(granite.params_total, 32206393344.0);
   EXPECT_EQ(granite.params_active, 8802177024.0);
+  // LFM2-8B-A1B (lfm2_moe, tied): 65,536 × 2,048 + 6 attention layers × (2 × 2,048² + 2 × 2,048 ×
+  // 512) + 18 conv layers × (in_proj 2,048 × 6,144 + conv 2,048 × 3 + out_proj 2,048²) + the first
+  // num_dense_layers 2 MLPs of 3 × 2,048 × 7,168 + 22 MoE layers × (router 2,048 × 32 + 32 experts
+  // × 3 × 2,048 × 1,792) = 8,339,828,736 (transformers' model page: 8.3B total); with 4 experts
+  // per token 1,557,639,168 (1.5B active).
+  const ModelSpec lfm = Parse("lfm2_moe");
+  EXPECT_EQ(lfm.params_total, 8339828736.0);
+  EXPECT_EQ(lfm.params_active, 1557639168.0);
 }
 
 TEST(HfConfig, ThePageNamesEveryTypeItReads) {

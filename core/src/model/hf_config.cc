@@ -286,6 +286,14 @@ Experts ErnieExperts(const Config& c, const ModelSpec& m, Shape& shape) {
   return experts;
 }
 
+// LFM2-MoE: num_experts of moe_intermediate_size, num_experts_per_tok per token, on the layers
+// after the first num_dense_layers (whose MLP ShortConvHybrid sizes; transformers' Lfm2MoeConfig).
+Experts Lfm2MoeExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers - std::min(m.num_hidden_layers, c.CountOrZero("num_dense_layers")));
+  return Experts{c.Count("num_experts"), c.Count("num_experts_per_tok"), 0};
+}
+
 // ---- mixers other than attention, by family ---------------------------------------------------
 
 void AllAttention(const Config&, const ModelSpec&, Shape&) {}
@@ -519,14 +527,15 @@ void NoCrossLayerAttention(const Config& c, const ModelSpec&, Shape&) {
 }
 
 // LFM2: layer_types marks the short-convolution layers ("conv") and the attention ones. A conv
-// layer keeps (conv_L_cache − 1) × conv_dim elements per sequence (vLLM's short_conv_state_shape);
+// layer keeps (conv_L_cache − 1) × conv_dim elements per sequence (vLLM's short_conv_state_shape;
+// without conv_dim, as in LFM2-MoE's configs, hidden_size: transformers' Lfm2ShortConv);
 // its weights are in_proj (hidden → 3 × conv_dim), the depthwise conv and out_proj. Every layer's
 // SwiGLU MLP is intermediate_size wide, or with block_auto_adjust_ff_dim 2/3 of it times
 // block_ffn_dim_multiplier, rounded up to block_multiple_of (transformers' Lfm2MLP).
 void ShortConvHybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   int64_t conv = 0;
   for (const std::string_view kind : LayerTypes(c, m)) conv += kind == "conv" ? 1 : 0;
-  const int64_t width = c.Count("conv_dim"), kernel = c.Count("conv_L_cache");
+  const int64_t width = c.CountOr("conv_dim", m.hidden_size), kernel = c.Count("conv_L_cache");
   const double h = static_cast<double>(m.hidden_size);
   shape.attention_layers = m.num_hidden_layers - conv;
   shape.state_layers = conv;
@@ -683,6 +692,7 @@ constexpr ModelType kModelTypes[] = {
     {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"kimi_k25", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"lfm2", NoWindow, NoExperts, ShortConvHybrid, false, true, "sliding_window", NoDefaults},
+    {"lfm2_moe", NoWindow, Lfm2MoeExperts, ShortConvHybrid, false, true, "sliding_window", NoDefaults},
     {"llama", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"llama4", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
     {"llama4_text", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
