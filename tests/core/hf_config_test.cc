@@ -166,7 +166,9 @@ INSTANTIATE_TEST_SUITE_P(
         // Granite-4.0-H-Small (granitemoehybrid, assembled): 72 experts top-10 beside 1 shared MLP.
         Expected{"granitemoehybrid", 40, 4096, 32, 8, 128, 131072, Attention::kGqa, 0, 0, 72, 10, 1},
         // An LFM2-8B-A1B fine-tune (lfm2_moe): no head_dim key, 2,048 / 32 = 64; 32 experts top-4.
-        Expected{"lfm2_moe", 24, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 32, 4, 0}),
+        Expected{"lfm2_moe", 24, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 32, 4, 0},
+        // Hunyuan-A13B (hunyuan_v1_moe, assembled): 64 experts top-8 beside 1 shared MLP.
+        Expected{"hunyuan_v1_moe", 32, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 64, 8, 1}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, ParameterCountsFromTheShapes) {
@@ -532,6 +534,24 @@ TEST(HfConfig, TheNineLateTypesAgreeWithAHandCount) {
   const ModelSpec lfm = Parse("lfm2_moe");
   EXPECT_EQ(lfm.params_total, 8339828736.0);
   EXPECT_EQ(lfm.params_active, 1557639168.0);
+  // Hunyuan-A13B (hunyuan_v1_moe; no tie_word_embeddings key, HunYuanMoEV1Config's default untied):
+  // 2 × 128,167 × 4,096 + 32 × (attention 2 × 4,096² + 2 × 4,096 × 1,024 + router 4,096 × 64 + 64
+  // experts and 1 shared MLP × 3 × 4,096 × 3,072) = 80,917,880,832 (card: 80B total); with 8
+  // experts and the shared one 13,272,145,920 (card: 13B active). KV: 32 × 8 × 256 × 2 B =
+  // 131,072 B/token.
+  const ModelSpec hunyuan = Parse("hunyuan_v1_moe");
+  EXPECT_EQ(hunyuan.params_total, 80917880832.0);
+  EXPECT_EQ(hunyuan.params_active, 13272145920.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(hunyuan, 2.0), 1, 1), 131072.0);
+  // Per-layer lists (the remote-code configs' form) read when they agree; differing ones are named.
+  std::string listed = Fixture("hunyuan_v1_moe");
+  listed.replace(listed.find(R"("moe_topk": 8)"), 13, R"("moe_topk": [8, 8])");
+  listed.replace(listed.find(R"("num_hidden_layers": 32)"), 23, R"("num_hidden_layers": 2)");
+  ASSERT_TRUE(ParseHfConfig(listed).ok());
+  EXPECT_EQ(ParseHfConfig(listed).value().moe->experts_per_token, 8);
+  listed.replace(listed.find("[8, 8]"), 6, "[8, 4]");
+  ASSERT_FALSE(ParseHfConfig(listed).ok());
+  EXPECT_EQ(ParseHfConfig(listed).error().field, "model.moe_topk");
 }
 
 TEST(HfConfig, ThePageNamesEveryTypeItReads) {

@@ -294,6 +294,34 @@ Experts Lfm2MoeExperts(const Config& c, const ModelSpec& m, Shape& shape) {
   return Experts{c.Count("num_experts"), c.Count("num_experts_per_tok"), 0};
 }
 
+// A count that a config gives once or per layer (Hunyuan's num_experts, moe_topk): per-layer lists
+// must agree, the importer keeping one expert layout for all layers.
+int64_t UniformCount(const Config& c, const char* key) {
+  const Value value = c.Raw(key);
+  if (!value || !value.IsArray()) return c.Count(key);
+  int64_t first = 0;
+  for (const Value entry : value.Children()) {
+    const int64_t n = entry.IsInteger() ? entry.Integer() : 0;
+    if (n <= 0 || (first != 0 && n != first)) {
+      c.Fail(key, std::string(key) + " must be one positive count, or the same for every layer (differing counts are not supported).");
+      return 1;
+    }
+    first = n;
+  }
+  if (first == 0) c.Fail(key, std::string(key) + " must not be an empty list.");
+  return first == 0 ? 1 : first;
+}
+
+// Hunyuan MoE (hunyuan_v1_moe): on every layer num_experts experts, moe_topk per token, and one
+// shared MLP, all intermediate_size wide (transformers' HunYuanMoEV1Moe: its experts and its
+// shared_mlp are LlamaMLPs of the config's intermediate_size).
+Experts HunyuanExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
+  shape.shared = shape.expert;
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return Experts{UniformCount(c, "num_experts"), UniformCount(c, "moe_topk"), 1};
+}
+
 // ---- mixers other than attention, by family ---------------------------------------------------
 
 void AllAttention(const Config&, const ModelSpec&, Shape&) {}
@@ -689,6 +717,7 @@ constexpr ModelType kModelTypes[] = {
     {"gpt_oss", AlternatingWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"granitemoehybrid", NoWindow, GraniteExperts, GraniteMamba2Hybrid, false, false, nullptr, NoDefaults},
     {"hunyuan_v1_dense", NoWindow, NoExperts, NoCrossLayerAttention, false, true, "sliding_window", NoDefaults},
+    {"hunyuan_v1_moe", NoWindow, HunyuanExperts, NoCrossLayerAttention, false, false, "sliding_window", NoDefaults},
     {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"kimi_k25", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"lfm2", NoWindow, NoExperts, ShortConvHybrid, false, true, "sliding_window", NoDefaults},
