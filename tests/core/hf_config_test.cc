@@ -168,7 +168,9 @@ INSTANTIATE_TEST_SUITE_P(
         // An LFM2-8B-A1B fine-tune (lfm2_moe): no head_dim key, 2,048 / 32 = 64; 32 experts top-4.
         Expected{"lfm2_moe", 24, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 32, 4, 0},
         // Hunyuan-A13B (hunyuan_v1_moe, assembled): 64 experts top-8 beside 1 shared MLP.
-        Expected{"hunyuan_v1_moe", 32, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 64, 8, 1}),
+        Expected{"hunyuan_v1_moe", 32, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 64, 8, 1},
+        // MiMo-V2-Flash (mimo_v2_flash, assembled): 40 of 48 layers windowed at 128; 256 experts top-8.
+        Expected{"mimo_v2_flash", 48, 4096, 64, 4, 192, 262144, Attention::kGqa, 128, 40, 256, 8, 0}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, ParameterCountsFromTheShapes) {
@@ -552,6 +554,23 @@ TEST(HfConfig, TheNineLateTypesAgreeWithAHandCount) {
   listed.replace(listed.find("[8, 8]"), 6, "[8, 4]");
   ASSERT_FALSE(ParseHfConfig(listed).ok());
   EXPECT_EQ(ParseHfConfig(listed).error().field, "model.moe_topk");
+  // MiMo-V2-Flash (mimo_v2_flash, untied): 2 × 152,576 × 4,096 + 8 global layers of q 4,096 × 64 ×
+  // 192, k 4,096 × 4 × 192, v 4,096 × 4 × 128, o 64 × 128 × 4,096 (89,128,960) + 40 windowed
+  // layers with 8 KV heads (94,371,840) + layer 0's MLP 3 × 4,096 × 16,384 + 47 MoE layers ×
+  // (router 4,096 × 256 + 256 experts × 3 × 4,096 × 2,048) = 308,783,611,904 (card: 309B total);
+  // with 8 experts 15,450,767,360 (card: 15B active).
+  const ModelSpec mimo = Parse("mimo_v2_flash");
+  EXPECT_EQ(mimo.params_total, 308783611904.0);
+  EXPECT_EQ(mimo.params_active, 15450767360.0);
+  // K and V sized apart (192 + 128): the global layers' own 4 KV heads, the windowed ones' 8 over
+  // the last 128 tokens. At 32,768 tokens, 16 bits: 8 × 4 × 320 × 2 B × 32,768 + 40 × 8 × 320 ×
+  // 2 B × 128 = 671,088,640 + 26,214,400 = 697,303,040 B.
+  ASSERT_EQ(mimo.layer_groups.size(), 2u);
+  EXPECT_EQ(mimo.layer_groups[0].kv_heads, 4);
+  EXPECT_EQ(mimo.layer_groups[0].value_dim, 128);
+  EXPECT_EQ(mimo.layer_groups[1].kv_heads, 8);
+  EXPECT_EQ(mimo.layer_groups[1].window_tokens, 128);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(mimo, 2.0), 32768, 1), 697303040.0);
 }
 
 TEST(HfConfig, ThePageNamesEveryTypeItReads) {

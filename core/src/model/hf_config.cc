@@ -136,6 +136,10 @@ struct Shape {
   // earlier layer's KV, all layers' attention weights when they differ by type (-1: uniform),
   // and the per-layer embedding table.
   int64_t global_kv_heads = 0, global_head_dim = 0;
+  // MiMo-V2-Flash: the value head size when it is not head_dim, and the windowed layers' own
+  // query heads, KV heads and key and value sizes (0: as the other layers').
+  int64_t value_dim = 0;
+  int64_t local_query_heads = 0, local_kv_heads = 0, local_key_dim = 0, local_value_dim = 0;
   int64_t kv_shared_layers = 0;
   double attention_sum = -1;
   double per_layer_embedding = 0;
@@ -548,6 +552,59 @@ Experts Gemma4Experts(const Config& c, const ModelSpec& m, Shape& shape) {
   return Experts{c.Count("num_experts"), c.Count("top_k_experts"), 1};
 }
 
+// MiMo-V2-Flash: hybrid_layer_pattern marks each layer global (0) or sliding-window (1, over
+// sliding_window tokens, else sliding_window_size). Global layers attend with
+// num_attention_heads / num_key_value_heads of head_dim keys and v_head_dim values, windowed ones
+// with the swa_ counterparts, and q, k, v and o are sized by them (the fields of XiaomiMiMo's
+// configuration_mimo_v2_flash.py; per-layer KV heads and an asymmetric V head, NeMo
+// Megatron-Bridge's MiMoV2FlashSelfAttention). The attention sink biases add no cache.
+void MimoHybridAttention(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Value pattern = c.Raw("hybrid_layer_pattern");
+  if (!pattern.IsArray() || static_cast<int64_t>(pattern.size()) != m.num_hidden_layers) {
+    c.Fail("hybrid_layer_pattern", "hybrid_layer_pattern must give each of the " + std::to_string(m.num_hidden_layers) + " layers 0 (global) or 1 (sliding window).");
+    return;
+  }
+  int64_t windowed = 0;
+  for (const Value kind : pattern.Children()) {
+    if (!kind.IsInteger() || (kind.Integer() != 0 && kind.Integer() != 1)) c.Fail("hybrid_layer_pattern", "hybrid_layer_pattern must hold 0 or 1.");
+    windowed += kind.IsInteger() && kind.Integer() == 1 ? 1 : 0;
+  }
+  shape.value_dim = c.Count("v_head_dim");
+  shape.local_query_heads = c.Count("swa_num_attention_heads");
+  shape.local_kv_heads = c.Count("swa_num_key_value_heads");
+  shape.local_key_dim = c.Count("swa_head_dim");
+  shape.local_value_dim = c.Count("swa_v_head_dim");
+  shape.window = c.Has("sliding_window") ? c.Count("sliding_window") : c.Count("sliding_window_size");
+  shape.local_layers = windowed;
+  shape.pattern = "hybrid_layer_pattern: " + std::to_string(windowed) + " sliding-window, " + std::to_string(m.num_hidden_layers - windowed) + " global";
+  const auto attention = [&m](int64_t heads, int64_t kv_heads, int64_t key_dim, int64_t value_dim) {
+    const double h = static_cast<double>(m.hidden_size);
+    return h * static_cast<double>(heads * key_dim + kv_heads * key_dim + kv_heads * value_dim + heads * value_dim);
+  };
+  shape.attention_sum = static_cast<double>(m.num_hidden_layers - windowed) *
+                            attention(m.num_attention_heads, m.num_key_value_heads, m.head_dim, shape.value_dim) +
+                        static_cast<double>(windowed) *
+                            attention(shape.local_query_heads, shape.local_kv_heads, shape.local_key_dim, shape.local_value_dim);
+}
+
+// MiMo-V2-Flash's experts: n_routed_experts of moe_intermediate_size, num_experts_per_tok per
+// token (n_shared_experts when set), on the layers moe_layer_freq marks 1; the others a dense MLP
+// of intermediate_size.
+Experts MimoExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Value freq = c.Raw("moe_layer_freq");
+  if (!freq.IsArray() || static_cast<int64_t>(freq.size()) != m.num_hidden_layers) {
+    c.Fail("moe_layer_freq", "moe_layer_freq must give each of the " + std::to_string(m.num_hidden_layers) + " layers 0 (dense) or 1 (experts).");
+    return {};
+  }
+  int64_t moe = 0;
+  for (const Value kind : freq.Children()) moe += kind.IsInteger() && kind.Integer() == 1 ? 1 : 0;
+  const Experts experts{c.Count("n_routed_experts"), c.Count("num_experts_per_tok"), c.CountOr("n_shared_experts", 0)};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.shared = static_cast<double>(experts.shared) * shape.expert;
+  shape.moe_layers = static_cast<double>(moe);
+  return experts;
+}
+
 // Hunyuan's cross-layer attention (use_cla: cla_share_factor layers share one KV) is not read;
 // its checkpoints with it off are plain GQA.
 void NoCrossLayerAttention(const Config& c, const ModelSpec&, Shape&) {
@@ -607,9 +664,10 @@ std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, 
                        .query_heads = m.num_attention_heads, .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim,
                        .query_value_dim = l.v_head_dim}};
   }
+  const int64_t value_dim = shape.value_dim > 0 ? shape.value_dim : m.head_dim;
   const LayerGroup attention{.kind = LayerKind::kFull, .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim,
-                             .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
-                             .query_key_dim = m.head_dim, .query_value_dim = m.head_dim};
+                             .value_dim = value_dim, .query_heads = m.num_attention_heads,
+                             .query_key_dim = m.head_dim, .query_value_dim = value_dim};
   std::vector<LayerGroup> groups;
   if (attention_layers > shape.local_layers) {
     groups.push_back(attention);
@@ -625,6 +683,13 @@ std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, 
     groups.back().kind = shape.chunked ? LayerKind::kChunked : LayerKind::kWindow;
     groups.back().layers = shape.local_layers;
     groups.back().window_tokens = shape.window;
+    if (shape.local_kv_heads > 0) {  // MiMo-V2-Flash's windowed layers attend with their own geometry
+      LayerGroup& local = groups.back();
+      local.kv_heads = shape.local_kv_heads;
+      local.query_heads = shape.local_query_heads;
+      local.key_dim = local.query_key_dim = shape.local_key_dim;
+      local.value_dim = local.query_value_dim = shape.local_value_dim;
+    }
   }
   return groups;
 }
@@ -725,6 +790,7 @@ constexpr ModelType kModelTypes[] = {
     {"llama", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"llama4", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
     {"llama4_text", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
+    {"mimo_v2_flash", NoWindow, MimoExperts, MimoHybridAttention, false, false, "sliding_window", NoDefaults},
     {"minimax_m2", NoWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"ministral3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"mistral", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
