@@ -170,7 +170,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Hunyuan-A13B (hunyuan_v1_moe, assembled): 64 experts top-8 beside 1 shared MLP.
         Expected{"hunyuan_v1_moe", 32, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 64, 8, 1},
         // MiMo-V2-Flash (mimo_v2_flash, assembled): 40 of 48 layers windowed at 128; 256 experts top-8.
-        Expected{"mimo_v2_flash", 48, 4096, 64, 4, 192, 262144, Attention::kGqa, 128, 40, 256, 8, 0}),
+        Expected{"mimo_v2_flash", 48, 4096, 64, 4, 192, 262144, Attention::kGqa, 128, 40, 256, 8, 0},
+        // Gemma 3n E4B (gemma3n around gemma3n_text, assembled): 35 layers, the last 15 reuse
+        // earlier KV; of the 20 caching layers 16 are sliding at 512 tokens.
+        Expected{"gemma3n", 35, 2048, 8, 2, 256, 32768, Attention::kGqa, 512, 16, 0, 0, 0}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, ParameterCountsFromTheShapes) {
@@ -571,6 +574,23 @@ TEST(HfConfig, TheNineLateTypesAgreeWithAHandCount) {
   EXPECT_EQ(mimo.layer_groups[1].kv_heads, 8);
   EXPECT_EQ(mimo.layer_groups[1].window_tokens, 128);
   EXPECT_EQ(KvCacheBytes(KvLayoutOf(mimo, 2.0), 32768, 1), 697303040.0);
+  // Gemma 3n E4B's text decoder (gemma3n, tied): 262,400 × 2,048 + per-layer embeddings 262,144 ×
+  // 35 × 256 (2,348,810,240) with their projection 2,048 × 35 × 256 and per layer gate and
+  // projection 2 × 2,048 × 256 + AltUp's 2 × 3 × 2,048² and per layer 2,048 × 4 + 4³ + 4² + LAuReL
+  // 2 × 2,048 × 64 + 35 × (q, o 2 × 2,048 × 8 × 256 + k, v 2 × 2,048 × 2 × 256 + MLP 3 × 2,048 ×
+  // 16,384) = 6,866,103,024; less the per-layer table, 4,517,292,784 read per token. The card's
+  // "8B raw, 4B effective" counts the vision and audio encoders too, which the importer leaves out.
+  const ModelSpec e4b = Parse("gemma3n");
+  EXPECT_EQ(e4b.params_total, 6866103024.0);
+  EXPECT_EQ(e4b.per_layer_embedding_params, 2348810240.0);
+  EXPECT_EQ(e4b.params_active, 4517292784.0);
+  // KV: the 15 shared layers allocate nothing; of the 20 that cache, layers 4, 9, 14 and 19 are
+  // full. At 32,768 tokens, 16 bits: 4 × 2 × 512 × 2 B × 32,768 + 16 × 2 × 512 × 2 B × 512 =
+  // 268,435,456 + 16,777,216 = 285,212,672 B.
+  ASSERT_EQ(e4b.layer_groups.size(), 3u);
+  EXPECT_EQ(e4b.layer_groups[2].kind, LayerKind::kShared);
+  EXPECT_EQ(e4b.layer_groups[2].layers, 15);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(e4b, 2.0), 32768, 1), 285212672.0);
 }
 
 TEST(HfConfig, ThePageNamesEveryTypeItReads) {

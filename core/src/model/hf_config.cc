@@ -499,21 +499,44 @@ void CompressedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.compressed_index_dim = c.Count("index_head_dim");
 }
 
-// Gemma 4 (and its E-models): layer_types marks sliding and full layers; full layers attend with
-// global_head_dim and, with attention_k_eq_v, num_global_key_value_heads heads whose V is their
-// K (no v_proj; runtimes still store V), else num_key_value_heads. The last num_kv_shared_layers
-// reuse an earlier layer's KV: only the layers before them cache, and only they have k_proj and
-// v_proj. With hidden_size_per_layer_input the E-models add a per-layer embedding table
-// (vocab_size_per_layer_input × layers × that width), its projection from the hidden state and
-// per layer a gate and a projection; use_double_wide_mlp doubles the shared layers' MLP
-// (transformers' configuration_gemma4.py and modeling_gemma4.py).
-void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
-  const std::vector<std::string_view> types = LayerTypes(c, m);
+// Gemma 3n and Gemma 4: the last num_kv_shared_layers reuse an earlier layer's KV, so only the
+// layers before them cache, windowed where layer_types says "sliding_attention". Returns how
+// many cache (0 on an error).
+int64_t SharedKvLayers(const Config& c, const ModelSpec& m, const std::vector<std::string_view>& types, Shape& shape) {
   shape.kv_shared_layers = c.CountOrZero("num_kv_shared_layers");
   if (shape.kv_shared_layers >= m.num_hidden_layers) c.Fail("num_kv_shared_layers", "num_kv_shared_layers must leave a layer that caches.");
-  if (c.failed()) return;
+  if (c.failed()) return 0;
   const int64_t caching = m.num_hidden_layers - shape.kv_shared_layers;
   shape.attention_layers = caching;
+  for (int64_t i = 0; i < caching; ++i) shape.local_layers += types[static_cast<std::size_t>(i)] == "full_attention" ? 0 : 1;
+  shape.window = c.Count("sliding_window");
+  shape.pattern = "layer_types among the " + std::to_string(caching) + " caching layers";
+  return caching;
+}
+
+// With hidden_size_per_layer_input, Gemma 3n's and the Gemma 4 E-models' per-layer embedding
+// table (vocab_size_per_layer_input × layers × that width), its projection from the hidden state
+// and per layer a gate and a projection.
+void PerLayerEmbeddings(const Config& c, const ModelSpec& m, Shape& shape) {
+  const int64_t ple = c.CountOrZero("hidden_size_per_layer_input");
+  if (ple == 0) return;
+  const double h = static_cast<double>(m.hidden_size);
+  shape.per_layer_embedding = static_cast<double>(c.Count("vocab_size_per_layer_input")) * static_cast<double>(m.num_hidden_layers * ple);
+  shape.extra_params = shape.per_layer_embedding + h * static_cast<double>(m.num_hidden_layers * ple) +
+                       static_cast<double>(m.num_hidden_layers) * 2 * h * static_cast<double>(ple);
+  shape.extra_label = "per-layer embeddings";
+}
+
+// Gemma 4 (and its E-models): layer_types marks sliding and full layers; full layers attend with
+// global_head_dim and, with attention_k_eq_v, num_global_key_value_heads heads whose V is their
+// K (no v_proj; runtimes still store V), else num_key_value_heads. Only the layers that cache
+// have k_proj and v_proj; use_double_wide_mlp doubles the shared layers' MLP (transformers'
+// configuration_gemma4.py and modeling_gemma4.py).
+void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::vector<std::string_view> types = LayerTypes(c, m);
+  if (c.failed()) return;
+  const int64_t caching = SharedKvLayers(c, m, types, shape);
+  if (c.failed()) return;
   const bool k_eq_v = c.Flag("attention_k_eq_v", false);
   shape.global_head_dim = c.Count("global_head_dim");
   shape.global_kv_heads = k_eq_v ? c.Count("num_global_key_value_heads") : m.num_key_value_heads;
@@ -524,21 +547,32 @@ void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
     const double d = static_cast<double>(full ? shape.global_head_dim : m.head_dim);
     const double kv = static_cast<double>(full ? shape.global_kv_heads : m.num_key_value_heads);
     shape.attention_sum += 2 * h * heads * d + (i < caching ? h * kv * d * (full && k_eq_v ? 1 : 2) : 0);
-    if (i < caching && !full) ++shape.local_layers;
   }
-  shape.window = c.Count("sliding_window");
-  shape.pattern = "layer_types among the " + std::to_string(caching) + " caching layers";
-  const int64_t ple = c.CountOrZero("hidden_size_per_layer_input");
-  if (ple > 0) {
-    shape.per_layer_embedding = static_cast<double>(c.Count("vocab_size_per_layer_input")) * static_cast<double>(m.num_hidden_layers * ple);
-    shape.extra_params = shape.per_layer_embedding + h * static_cast<double>(m.num_hidden_layers * ple) +
-                         static_cast<double>(m.num_hidden_layers) * 2 * h * static_cast<double>(ple);
-    shape.extra_label = "per-layer embeddings";
-  }
+  PerLayerEmbeddings(c, m, shape);
   if (c.Flag("use_double_wide_mlp", false)) {
     shape.extra_params += static_cast<double>(shape.kv_shared_layers) * 3 * h * static_cast<double>(c.Count("intermediate_size"));
     shape.extra_label += shape.extra_label.empty() ? "double-wide MLPs" : " and double-wide MLPs";
   }
+}
+
+// Gemma 3n: the KV sharing and per-layer embeddings of the Gemma 4 E-models, with every layer's
+// q, k, v and o of head_dim (transformers' Gemma3nTextAttention builds k_proj and v_proj on the
+// shared layers too), an MLP of intermediate_size (one width, or a list that agrees), and per
+// layer AltUp's router, prediction and correction coefficients (hidden × n + n³ + n², n =
+// altup_num_inputs) and LAuReL's two projections of laurel_rank; AltUp's 2 × (n − 1) hidden ×
+// hidden projections in and out (modeling_gemma3n.py).
+void Gemma3nLayout(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::vector<std::string_view> types = LayerTypes(c, m);
+  if (c.failed()) return;
+  SharedKvLayers(c, m, types, shape);
+  const double h = static_cast<double>(m.hidden_size), layers = static_cast<double>(m.num_hidden_layers);
+  const double d = static_cast<double>(m.head_dim);
+  shape.attention_sum = layers * h * d * static_cast<double>(2 * m.num_attention_heads + 2 * m.num_key_value_heads);
+  shape.dense_layer_mlp = 3 * h * static_cast<double>(UniformCount(c, "intermediate_size"));
+  PerLayerEmbeddings(c, m, shape);
+  const double n = static_cast<double>(c.Count("altup_num_inputs")), rank = static_cast<double>(c.Count("laurel_rank"));
+  shape.extra_params += 2 * (n - 1) * h * h + layers * (h * n + n * n * n + n * n + 2 * h * rank);
+  shape.extra_label += shape.extra_label.empty() ? "AltUp and LAuReL" : ", AltUp and LAuReL";
 }
 
 // Gemma 4's experts (enable_moe_block): num_experts of moe_intermediate_size, top_k_experts per
@@ -773,6 +807,8 @@ constexpr ModelType kModelTypes[] = {
     {"gemma2", AlternatingWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"gemma3", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
     {"gemma3_text", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma3n", NoWindow, NoExperts, Gemma3nLayout, false, true, nullptr, NoDefaults},
+    {"gemma3n_text", NoWindow, NoExperts, Gemma3nLayout, false, true, nullptr, NoDefaults},
     {"gemma4", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
     {"gemma4_text", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
     {"glm4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
