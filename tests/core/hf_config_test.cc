@@ -356,6 +356,17 @@ INSTANTIATE_TEST_SUITE_P(
                    "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128167, "max_position_embeddings": 262144,
                    "intermediate_size": 14336, "use_cla": true, "cla_share_factor": 2})",
                "model.use_cla"},
+        // Granite 4.0 H with a layer kind it does not have, and MiMo-V2-Flash with a pattern that
+        // does not name every layer.
+        Broken{R"({"model_type": "granitemoehybrid", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32,
+                   "num_key_value_heads": 8, "vocab_size": 100352, "max_position_embeddings": 131072,
+                   "layer_types": ["mamba", "ssm"], "mamba_n_heads": 128, "mamba_d_head": 64, "mamba_n_groups": 1,
+                   "mamba_d_state": 128, "mamba_d_conv": 4, "shared_intermediate_size": 1536})",
+               "model.layer_types"},
+        Broken{R"({"model_type": "mimo_v2_flash", "num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 64,
+                   "num_key_value_heads": 4, "head_dim": 192, "v_head_dim": 128, "vocab_size": 152576,
+                   "max_position_embeddings": 262144, "hybrid_layer_pattern": [0, 1]})",
+               "model.hybrid_layer_pattern"},
         // Gemma 4 whose shared layers leave none to cache.
         Broken{R"({"model_type": "gemma4_text", "num_hidden_layers": 2, "hidden_size": 1536, "num_attention_heads": 8,
                    "num_key_value_heads": 1, "head_dim": 256, "vocab_size": 262144, "max_position_embeddings": 131072,
