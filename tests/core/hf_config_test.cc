@@ -154,7 +154,26 @@ INSTANTIATE_TEST_SUITE_P(
         // LFM2.5-1.2B (lfm2): no head_dim key, 2,048 / 32 = 64.
         Expected{"lfm2", 16, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 0, 0, 0},
         // Nemotron-3-Nano-30B-A3B (nemotron_h): 6 attention, 23 Mamba2 and 23 expert layers.
-        Expected{"nemotron_h", 52, 2688, 32, 2, 128, 262144, Attention::kGqa, 0, 0, 128, 6, 1}),
+        Expected{"nemotron_h", 52, 2688, 32, 2, 128, 262144, Attention::kGqa, 0, 0, 128, 6, 1},
+        // Command R 08-2024 (cohere): no head_dim key, 8,192 / 64 = 128; no window.
+        Expected{"cohere", 40, 8192, 64, 8, 128, 131072, Attention::kGqa, 0, 0, 0, 0, 0},
+        // A Seed-OSS-36B checkpoint (seed_oss): head_dim 128 although 5,120 / 80 = 64.
+        Expected{"seed_oss", 64, 5120, 80, 8, 128, 524288, Attention::kGqa, 0, 0, 0, 0, 0},
+        // Olmo-3-7B (olmo3, assembled): MHA; layer_types 24 sliding at 4,096, 8 full.
+        Expected{"olmo3", 32, 4096, 32, 32, 128, 65536, Attention::kMha, 4096, 24, 0, 0, 0},
+        // ERNIE-4.5-21B-A3B (ernie4_5_moe, assembled): 64 experts top-6, 2 shared.
+        Expected{"ernie4_5_moe", 28, 2560, 20, 4, 128, 131072, Attention::kGqa, 0, 0, 64, 6, 2},
+        // Granite-4.0-H-Small (granitemoehybrid, assembled): 72 experts top-10 beside 1 shared MLP.
+        Expected{"granitemoehybrid", 40, 4096, 32, 8, 128, 131072, Attention::kGqa, 0, 0, 72, 10, 1},
+        // An LFM2-8B-A1B fine-tune (lfm2_moe): no head_dim key, 2,048 / 32 = 64; 32 experts top-4.
+        Expected{"lfm2_moe", 24, 2048, 32, 8, 64, 128000, Attention::kGqa, 0, 0, 32, 4, 0},
+        // Hunyuan-A13B (hunyuan_v1_moe, assembled): 64 experts top-8 beside 1 shared MLP.
+        Expected{"hunyuan_v1_moe", 32, 4096, 32, 8, 128, 262144, Attention::kGqa, 0, 0, 64, 8, 1},
+        // MiMo-V2-Flash (mimo_v2_flash, assembled): 40 of 48 layers windowed at 128; 256 experts top-8.
+        Expected{"mimo_v2_flash", 48, 4096, 64, 4, 192, 262144, Attention::kGqa, 128, 40, 256, 8, 0},
+        // Gemma 3n E4B (gemma3n around gemma3n_text, assembled): 35 layers, the last 15 reuse
+        // earlier KV; of the 20 caching layers 16 are sliding at 512 tokens.
+        Expected{"gemma3n", 35, 2048, 8, 2, 256, 32768, Attention::kGqa, 512, 16, 0, 0, 0}),
     [](const ::testing::TestParamInfo<Expected>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, ParameterCountsFromTheShapes) {
@@ -205,7 +224,8 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"deepseek_v32", "deepseek-v3.2"}, {"glm_moe_dsa", "glm-5"}, {"olmo2", "olmo-2-7b"},
                 {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct"}, {"deepseek_v4", "deepseek-v4-flash"},
                 {"gemma4", "gemma-4-e4b"}, {"gemma4_31b", "gemma-4-31b"}, {"smollm3", "smollm3-3b"},
-                {"exaone4", "exaone-4.0-1.2b"}, {"kimi_k25", "kimi-k2.5"}};
+                {"exaone4", "exaone-4.0-1.2b"}, {"kimi_k25", "kimi-k2.5"}, {"cohere", "command-r-08-2024"},
+                {"granitemoehybrid", "granite-4.0-h-small"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);
@@ -336,6 +356,17 @@ INSTANTIATE_TEST_SUITE_P(
                    "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128167, "max_position_embeddings": 262144,
                    "intermediate_size": 14336, "use_cla": true, "cla_share_factor": 2})",
                "model.use_cla"},
+        // Granite 4.0 H with a layer kind it does not have, and MiMo-V2-Flash with a pattern that
+        // does not name every layer.
+        Broken{R"({"model_type": "granitemoehybrid", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32,
+                   "num_key_value_heads": 8, "vocab_size": 100352, "max_position_embeddings": 131072,
+                   "layer_types": ["mamba", "ssm"], "mamba_n_heads": 128, "mamba_d_head": 64, "mamba_n_groups": 1,
+                   "mamba_d_state": 128, "mamba_d_conv": 4, "shared_intermediate_size": 1536})",
+               "model.layer_types"},
+        Broken{R"({"model_type": "mimo_v2_flash", "num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 64,
+                   "num_key_value_heads": 4, "head_dim": 192, "v_head_dim": 128, "vocab_size": 152576,
+                   "max_position_embeddings": 262144, "hybrid_layer_pattern": [0, 1]})",
+               "model.hybrid_layer_pattern"},
         // Gemma 4 whose shared layers leave none to cache.
         Broken{R"({"model_type": "gemma4_text", "num_hidden_layers": 2, "hidden_size": 1536, "num_attention_heads": 8,
                    "num_key_value_heads": 1, "head_dim": 256, "vocab_size": 262144, "max_position_embeddings": 131072,
@@ -417,7 +448,17 @@ INSTANTIATE_TEST_SUITE_P(
         // LFM2.5-1.2B: layer_types holds 10 conv and 6 full_attention layers; a conv layer keeps
         // (conv_L_cache 3 − 1) × conv_dim 2,048 = 4,096 elements (architectures-2026.md §4.6):
         // 10 × 4,096 × 4 B = 163,840 B per sequence. KV: 6 × 2 × 8 heads × 64 × 2 B.
-        HybridCase{"lfm2", 6, 10, 0, 4096, 0, 6 * 2 * 8 * 64 * 2, 163840}),
+        HybridCase{"lfm2", 6, 10, 0, 4096, 0, 6 * 2 * 8 * 64 * 2, 163840},
+        // Granite-4.0-H-Small: layer_types holds 36 mamba and 4 attention layers; Mamba2 conv
+        // (mamba_d_conv 4 − 1) × (128 heads × 64 + 2 × 1 group × 128) = 25,344 and SSM 128 × 64 ×
+        // 128 = 1,048,576 elements; 36 × 1,073,920 × 4 B = 154,644,480 B (147.48 MiB) per sequence,
+        // architectures-2026.md §4.5. KV: 4 × 2 × 8 heads × 128 × 2 B = 16,384 B/token. No
+        // mamba_ssm_cache_dtype: all in the model's dtype.
+        HybridCase{"granitemoehybrid", 4, 36, 0, 1073920, 0, 4 * 2 * 8 * 128 * 2, 154644480},
+        // LFM2-8B-A1B: layer_types holds 18 conv and 6 full_attention layers; no conv_dim key, so a
+        // conv layer keeps (conv_L_cache 3 − 1) × hidden 2,048 = 4,096 elements: 18 × 4,096 × 4 B =
+        // 294,912 B per sequence. KV: 6 × 2 × 8 heads × 64 × 2 B = 12,288 B/token.
+        HybridCase{"lfm2_moe", 6, 18, 0, 4096, 0, 6 * 2 * 8 * 64 * 2, 294912}),
     [](const ::testing::TestParamInfo<HybridCase>& info) { return std::string(info.param.type); });
 
 TEST(HfConfig, NemotronHReadsLayersBlockTypeLikeItsPattern) {
@@ -459,6 +500,108 @@ TEST(HfConfig, HybridParameterCountsFromTheShapes) {
   const ModelSpec nano = Parse("nemotron_h");
   EXPECT_NEAR(nano.params_total, 31577940288.0, 31577940288.0 * 1e-4);
   EXPECT_NE(nano.params_formula.find("23 × recurrent mixer"), std::string::npos) << nano.params_formula;
+}
+
+TEST(HfConfig, TheNineLateTypesAgreeWithAHandCount) {
+  // Norms and biases left out, as everywhere in the importer (under 0.1 %).
+  // Command R 08-2024 (cohere, tied): 256,000 × 8,192 + 40 × (q, o 2 × 8,192² + k, v 2 × 8,192 ×
+  // 1,024 + MLP 3 × 8,192 × 24,576) = 32,296,140,800. The card says "35 billion" (the v01 figure);
+  // the catalog entry's count from the same shapes with norms is 32,296,476,672. KV per token at
+  // 16 bits: 40 layers × 8 KV heads × (128 + 128) × 2 B = 163,840 B.
+  const ModelSpec command_r = Parse("cohere");
+  EXPECT_EQ(command_r.params_total, 32296140800.0);
+  EXPECT_TRUE(command_r.tie_word_embeddings);  // CohereConfig's default: the config has no key
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(command_r, 2.0), 1, 1), 163840.0);
+  // Seed-OSS-36B (seed_oss, untied): 2 × 155,136 × 5,120 + 64 × (q, o 2 × 5,120 × 80 × 128 + k, v
+  // 2 × 5,120 × 8 × 128 + MLP 3 × 5,120 × 27,648) = 36,149,657,600, the card's "36B". KV:
+  // 64 × 8 × 256 × 2 B = 262,144 B/token.
+  const ModelSpec seed = Parse("seed_oss");
+  EXPECT_EQ(seed.params_total, 36149657600.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(seed, 2.0), 1, 1), 262144.0);
+  // Olmo-3-7B (olmo3, untied): 2 × 100,278 × 4,096 + 32 × (4 × 4,096² + 3 × 4,096 × 11,008) =
+  // 7,297,482,752 (the card's "7B"; with the 32 × 4 norms of 4,096 and the final norm,
+  // 7,298,011,136). KV at 32,768 tokens: 8 full layers × 32 × 256 × 2 B × 32,768 + 24 sliding
+  // layers × 32 × 256 × 2 B × 4,096 = 4,294,967,296 + 1,610,612,736 = 5,905,580,032 B.
+  const ModelSpec olmo = Parse("olmo3");
+  EXPECT_EQ(olmo.params_total, 7297482752.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(olmo, 2.0), 32768, 1), 5905580032.0);
+  // ERNIE-4.5-21B-A3B (ernie4_5_moe, tied): 103,424 × 2,560 + 28 × attention (2 × 2,560² + 2 × 2,560
+  // × 512) + layer 0's MLP 3 × 2,560 × 12,288 + 27 MoE layers × (2 shared as one MLP 3 × 2,560 ×
+  // 3,072 + router 2,560 × 64 + 64 experts × 3 × 2,560 × 1,536) = 21,825,290,240 (card: 21B total);
+  // with 6 experts per token 3,352,002,560 (card: 3B active). KV: 28 × 4 × 256 × 2 B = 57,344 B.
+  const ModelSpec ernie = Parse("ernie4_5_moe");
+  EXPECT_EQ(ernie.params_total, 21825290240.0);
+  EXPECT_EQ(ernie.params_active, 3352002560.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(ernie, 2.0), 1, 1), 57344.0);
+  // Granite-4.0-H-Small (granitemoehybrid, tied): 100,352 × 4,096 + 36 Mamba2 mixers of in_proj
+  // 4,096 × (8,192 + 8,448 + 128), conv 8,448 × 4 and out_proj 8,192 × 4,096 (102,269,952) + 4
+  // attention layers of 2 × 4,096² + 2 × 4,096 × 1,024 + 40 × (shared MLP 3 × 4,096 × 1,536 +
+  // router 4,096 × 72 + 72 experts × 3 × 4,096 × 768) = 32,206,393,344 (card: 32B total); with 10
+  // experts 8,802,177,024 (card: 9B active). The catalog entry, with norms and biases:
+  // 32,207,337,984 and 8,803,121,664.
+  const ModelSpec granite = Parse("granitemoehybrid");
+  EXPECT_EQ(granite.params_total, 32206393344.0);
+  EXPECT_EQ(granite.params_active, 8802177024.0);
+  // LFM2-8B-A1B (lfm2_moe, tied): 65,536 × 2,048 + 6 attention layers × (2 × 2,048² + 2 × 2,048 ×
+  // 512) + 18 conv layers × (in_proj 2,048 × 6,144 + conv 2,048 × 3 + out_proj 2,048²) + the first
+  // num_dense_layers 2 MLPs of 3 × 2,048 × 7,168 + 22 MoE layers × (router 2,048 × 32 + 32 experts
+  // × 3 × 2,048 × 1,792) = 8,339,828,736 (transformers' model page: 8.3B total); with 4 experts
+  // per token 1,557,639,168 (1.5B active).
+  const ModelSpec lfm = Parse("lfm2_moe");
+  EXPECT_EQ(lfm.params_total, 8339828736.0);
+  EXPECT_EQ(lfm.params_active, 1557639168.0);
+  // Hunyuan-A13B (hunyuan_v1_moe; no tie_word_embeddings key, HunYuanMoEV1Config's default untied):
+  // 2 × 128,167 × 4,096 + 32 × (attention 2 × 4,096² + 2 × 4,096 × 1,024 + router 4,096 × 64 + 64
+  // experts and 1 shared MLP × 3 × 4,096 × 3,072) = 80,917,880,832 (card: 80B total); with 8
+  // experts and the shared one 13,272,145,920 (card: 13B active). KV: 32 × 8 × 256 × 2 B =
+  // 131,072 B/token.
+  const ModelSpec hunyuan = Parse("hunyuan_v1_moe");
+  EXPECT_EQ(hunyuan.params_total, 80917880832.0);
+  EXPECT_EQ(hunyuan.params_active, 13272145920.0);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(hunyuan, 2.0), 1, 1), 131072.0);
+  // Per-layer lists (the remote-code configs' form) read when they agree; differing ones are named.
+  std::string listed = Fixture("hunyuan_v1_moe");
+  listed.replace(listed.find(R"("moe_topk": 8)"), 13, R"("moe_topk": [8, 8])");
+  listed.replace(listed.find(R"("num_hidden_layers": 32)"), 23, R"("num_hidden_layers": 2)");
+  ASSERT_TRUE(ParseHfConfig(listed).ok());
+  EXPECT_EQ(ParseHfConfig(listed).value().moe->experts_per_token, 8);
+  listed.replace(listed.find("[8, 8]"), 6, "[8, 4]");
+  ASSERT_FALSE(ParseHfConfig(listed).ok());
+  EXPECT_EQ(ParseHfConfig(listed).error().field, "model.moe_topk");
+  // MiMo-V2-Flash (mimo_v2_flash, untied): 2 × 152,576 × 4,096 + 8 global layers of q 4,096 × 64 ×
+  // 192, k 4,096 × 4 × 192, v 4,096 × 4 × 128, o 64 × 128 × 4,096 (89,128,960) + 40 windowed
+  // layers with 8 KV heads (94,371,840) + layer 0's MLP 3 × 4,096 × 16,384 + 47 MoE layers ×
+  // (router 4,096 × 256 + 256 experts × 3 × 4,096 × 2,048) = 308,783,611,904 (card: 309B total);
+  // with 8 experts 15,450,767,360 (card: 15B active).
+  const ModelSpec mimo = Parse("mimo_v2_flash");
+  EXPECT_EQ(mimo.params_total, 308783611904.0);
+  EXPECT_EQ(mimo.params_active, 15450767360.0);
+  // K and V sized apart (192 + 128): the global layers' own 4 KV heads, the windowed ones' 8 over
+  // the last 128 tokens. At 32,768 tokens, 16 bits: 8 × 4 × 320 × 2 B × 32,768 + 40 × 8 × 320 ×
+  // 2 B × 128 = 671,088,640 + 26,214,400 = 697,303,040 B.
+  ASSERT_EQ(mimo.layer_groups.size(), 2u);
+  EXPECT_EQ(mimo.layer_groups[0].kv_heads, 4);
+  EXPECT_EQ(mimo.layer_groups[0].value_dim, 128);
+  EXPECT_EQ(mimo.layer_groups[1].kv_heads, 8);
+  EXPECT_EQ(mimo.layer_groups[1].window_tokens, 128);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(mimo, 2.0), 32768, 1), 697303040.0);
+  // Gemma 3n E4B's text decoder (gemma3n, tied): 262,400 × 2,048 + per-layer embeddings 262,144 ×
+  // 35 × 256 (2,348,810,240) with their projection 2,048 × 35 × 256 and per layer gate and
+  // projection 2 × 2,048 × 256 + AltUp's 2 × 3 × 2,048² and per layer 2,048 × 4 + 4³ + 4² + LAuReL
+  // 2 × 2,048 × 64 + 35 × (q, o 2 × 2,048 × 8 × 256 + k, v 2 × 2,048 × 2 × 256 + MLP 3 × 2,048 ×
+  // 16,384) = 6,866,103,024; less the per-layer table, 4,517,292,784 read per token. The card's
+  // "8B raw, 4B effective" counts the vision and audio encoders too, which the importer leaves out.
+  const ModelSpec e4b = Parse("gemma3n");
+  EXPECT_EQ(e4b.params_total, 6866103024.0);
+  EXPECT_EQ(e4b.per_layer_embedding_params, 2348810240.0);
+  EXPECT_EQ(e4b.params_active, 4517292784.0);
+  // KV: the 15 shared layers allocate nothing; of the 20 that cache, layers 4, 9, 14 and 19 are
+  // full. At 32,768 tokens, 16 bits: 4 × 2 × 512 × 2 B × 32,768 + 16 × 2 × 512 × 2 B × 512 =
+  // 268,435,456 + 16,777,216 = 285,212,672 B.
+  ASSERT_EQ(e4b.layer_groups.size(), 3u);
+  EXPECT_EQ(e4b.layer_groups[2].kind, LayerKind::kShared);
+  EXPECT_EQ(e4b.layer_groups[2].layers, 15);
+  EXPECT_EQ(KvCacheBytes(KvLayoutOf(e4b, 2.0), 32768, 1), 285212672.0);
 }
 
 TEST(HfConfig, ThePageNamesEveryTypeItReads) {

@@ -136,6 +136,10 @@ struct Shape {
   // earlier layer's KV, all layers' attention weights when they differ by type (-1: uniform),
   // and the per-layer embedding table.
   int64_t global_kv_heads = 0, global_head_dim = 0;
+  // MiMo-V2-Flash: the value head size when it is not head_dim, and the windowed layers' own
+  // query heads, KV heads and key and value sizes (0: as the other layers').
+  int64_t value_dim = 0;
+  int64_t local_query_heads = 0, local_kv_heads = 0, local_key_dim = 0, local_value_dim = 0;
   int64_t kv_shared_layers = 0;
   double attention_sum = -1;
   double per_layer_embedding = 0;
@@ -176,6 +180,14 @@ void EveryNthGlobal(const Config& c, const ModelSpec& m, Shape& shape) {
   const int64_t every = c.CountOr("sliding_window_pattern", 6);
   shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / every;
   shape.pattern = std::to_string(every - 1) + " local : 1 global";
+}
+
+// OLMo 3 without layer_types: transformers' Olmo3Config makes every 4th layer full attention
+// ("sliding_attention" if (i + 1) % 4 != 0), the others windowed.
+void EveryFourthGlobal(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.window = c.Count("sliding_window");
+  shape.local_layers = m.num_hidden_layers - m.num_hidden_layers / 4;
+  shape.pattern = "3 local : 1 global";
 }
 
 // Qwen: with use_sliding_window, the layers from max_window_layers on.
@@ -258,6 +270,62 @@ Experts DeepSeekExperts(const Config& c, const ModelSpec& m, Shape& shape) {
   return experts;
 }
 
+// ERNIE 4.5 MoE: moe_num_experts of moe_intermediate_size, moe_k per token, and
+// moe_num_shared_experts as one MLP that many times as wide, on the layers i from
+// moe_layer_start_index to moe_layer_end_index (-1: the last) with (i + 1) % moe_layer_interval
+// == 0; the others a dense MLP of intermediate_size (transformers' Ernie4_5_MoeDecoderLayer and
+// Ernie4_5_MoeSparseMoeBlock).
+Experts ErnieExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Experts experts{c.Count("moe_num_experts"), c.Count("moe_k"), c.CountOrZero("moe_num_shared_experts")};
+  const double expert_width = static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * expert_width;
+  shape.shared = static_cast<double>(experts.shared) * shape.expert;
+  const int64_t start = c.CountOrZero("moe_layer_start_index"), interval = c.Count("moe_layer_interval");
+  const Value last = c.Raw("moe_layer_end_index");
+  const bool to_the_end = last && last.IsInteger() && last.Integer() == -1;
+  const int64_t end = to_the_end ? m.num_hidden_layers - 1 : c.CountOrZero("moe_layer_end_index");
+  int64_t layers = 0;
+  for (int64_t i = start; i <= std::min(end, m.num_hidden_layers - 1); ++i) layers += (i + 1) % interval == 0 ? 1 : 0;
+  shape.moe_layers = static_cast<double>(layers);
+  return experts;
+}
+
+// LFM2-MoE: num_experts of moe_intermediate_size, num_experts_per_tok per token, on the layers
+// after the first num_dense_layers (whose MLP ShortConvHybrid sizes; transformers' Lfm2MoeConfig).
+Experts Lfm2MoeExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers - std::min(m.num_hidden_layers, c.CountOrZero("num_dense_layers")));
+  return Experts{c.Count("num_experts"), c.Count("num_experts_per_tok"), 0};
+}
+
+// A count that a config gives once or per layer (Hunyuan's num_experts, moe_topk): per-layer lists
+// must agree, the importer keeping one expert layout for all layers.
+int64_t UniformCount(const Config& c, const char* key) {
+  const Value value = c.Raw(key);
+  if (!value || !value.IsArray()) return c.Count(key);
+  int64_t first = 0;
+  for (const Value entry : value.Children()) {
+    const int64_t n = entry.IsInteger() ? entry.Integer() : 0;
+    if (n <= 0 || (first != 0 && n != first)) {
+      c.Fail(key, std::string(key) + " must be one positive count, or the same for every layer (differing counts are not supported).");
+      return 1;
+    }
+    first = n;
+  }
+  if (first == 0) c.Fail(key, std::string(key) + " must not be an empty list.");
+  return first == 0 ? 1 : first;
+}
+
+// Hunyuan MoE (hunyuan_v1_moe): on every layer num_experts experts, moe_topk per token, and one
+// shared MLP, all intermediate_size wide (transformers' HunYuanMoEV1Moe: its experts and its
+// shared_mlp are LlamaMLPs of the config's intermediate_size).
+Experts HunyuanExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
+  shape.shared = shape.expert;
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return Experts{UniformCount(c, "num_experts"), UniformCount(c, "moe_topk"), 1};
+}
+
 // ---- mixers other than attention, by family ---------------------------------------------------
 
 void AllAttention(const Config&, const ModelSpec&, Shape&) {}
@@ -315,26 +383,66 @@ std::string NemotronPattern(const Config& c, const ModelSpec& m) {
 
 // A Mamba2 layer keeps (conv_kernel − 1) × (inner + 2 × n_groups × state) conv and heads ×
 // head dim × state SSM elements per sequence (vLLM's mamba2_state_shape), inner = heads × head
-// dim; its weights are in_proj (z, x, B, C, dt), the conv and out_proj. Nemotron-H's MLPs are
-// relu² (up and down, no gate).
+// dim; its weights are in_proj (z, x, B, C, dt), the conv and out_proj. Returns the SSM part.
+struct Mamba2Dims {
+  int64_t heads, head_dim, groups, state, kernel;
+};
+int64_t Mamba2Mixer(const Mamba2Dims& d, const ModelSpec& m, Shape& shape) {
+  const int64_t inner = d.heads * d.head_dim;
+  const int64_t conv_channels = inner + 2 * d.groups * d.state;
+  shape.state_elements = (d.kernel - 1) * conv_channels + inner * d.state;
+  shape.state_mixer = static_cast<double>(m.hidden_size) * static_cast<double>(inner + conv_channels + d.heads + inner) +
+                      static_cast<double>(conv_channels * d.kernel);
+  return inner * d.state;
+}
+
+// Nemotron-H's Mamba2 layers, its attention layers and its MLPs, which are relu² (up and down,
+// no gate).
 void Mamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   const std::string pattern = NemotronPattern(c, m);
   const auto count = [&pattern](char kind) { return static_cast<int64_t>(std::count(pattern.begin(), pattern.end(), kind)); };
-  const int64_t heads = c.Count("mamba_num_heads"), head_dim = c.Count("mamba_head_dim");
-  const int64_t groups = c.Count("n_groups"), state = c.Count("ssm_state_size"), kernel = c.Count("conv_kernel");
-  const int64_t inner = heads * head_dim;
-  const int64_t conv_channels = inner + 2 * groups * state;
-  const double h = static_cast<double>(m.hidden_size);
+  const int64_t ssm = Mamba2Mixer({c.Count("mamba_num_heads"), c.Count("mamba_head_dim"), c.Count("n_groups"),
+                                   c.Count("ssm_state_size"), c.Count("conv_kernel")}, m, shape);
   shape.attention_layers = count('*');
   shape.state_layers = count('M');
-  shape.state_elements = (kernel - 1) * conv_channels + inner * state;
   // The SSM state in float32 unless the config names another type (vLLM's default for Nemotron-H).
   const std::string ssm_dtype = c.Text("mamba_ssm_cache_dtype");
-  if (ssm_dtype.empty() || ssm_dtype == "float32") shape.state_f32_elements = inner * state;
-  shape.state_mixer = h * static_cast<double>(inner + conv_channels + heads + inner) + static_cast<double>(conv_channels * kernel);
+  if (ssm_dtype.empty() || ssm_dtype == "float32") shape.state_f32_elements = ssm;
   shape.dense_ffn_layers = count('-');
-  if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * h * static_cast<double>(c.Count("intermediate_size"));
+  if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
   shape.moe_layers = static_cast<double>(count('E'));  // NemotronExperts sizes their experts
+}
+
+// Granite 4.0 H (granitemoehybrid): layer_types marks the Mamba2 ("mamba") and attention layers;
+// the Mamba2 sizes are mamba_n_heads, mamba_d_head ("auto": mamba_expand × hidden_size / heads),
+// mamba_n_groups, mamba_d_state and mamba_d_conv (transformers' GraniteMoeHybridConfig). Every
+// layer has a SwiGLU shared MLP of shared_intermediate_size (GraniteExperts adds the routed ones).
+void GraniteMamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
+  int64_t mamba = 0;
+  for (const std::string_view kind : LayerTypes(c, m)) {
+    if (kind != "mamba" && kind != "attention") c.Fail("layer_types", "layer_types must hold \"mamba\" or \"attention\".");
+    mamba += kind == "mamba" ? 1 : 0;
+  }
+  const int64_t heads = c.Count("mamba_n_heads");
+  const Value d_head = c.Raw("mamba_d_head");
+  const bool derived = d_head && d_head.IsString() && d_head.String() == "auto";
+  const int64_t head_dim = derived ? c.Count("mamba_expand") * m.hidden_size / heads : c.Count("mamba_d_head");
+  if (c.failed()) return;
+  Mamba2Mixer({heads, head_dim, c.Count("mamba_n_groups"), c.Count("mamba_d_state"), c.Count("mamba_d_conv")}, m, shape);
+  shape.attention_layers = m.num_hidden_layers - mamba;
+  shape.state_layers = mamba;
+  shape.dense_layer_mlp = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("shared_intermediate_size"));
+}
+
+// Granite 4.0 H's experts: num_local_experts SwiGLU experts of intermediate_size on every layer,
+// num_experts_per_tok per token, beside the shared MLP; none (a dense hybrid, H-Micro) when 0.
+Experts GraniteExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const int64_t local = c.CountOrZero("num_local_experts");
+  if (local == 0) return {};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
+  shape.shared = shape.dense_layer_mlp;
+  shape.moe_layers = static_cast<double>(m.num_hidden_layers);
+  return Experts{local, c.Count("num_experts_per_tok"), 1};
 }
 
 // Nemotron-H's experts: n_routed_experts relu² experts of moe_intermediate_size and
@@ -391,21 +499,44 @@ void CompressedAttention(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.compressed_index_dim = c.Count("index_head_dim");
 }
 
-// Gemma 4 (and its E-models): layer_types marks sliding and full layers; full layers attend with
-// global_head_dim and, with attention_k_eq_v, num_global_key_value_heads heads whose V is their
-// K (no v_proj; runtimes still store V), else num_key_value_heads. The last num_kv_shared_layers
-// reuse an earlier layer's KV: only the layers before them cache, and only they have k_proj and
-// v_proj. With hidden_size_per_layer_input the E-models add a per-layer embedding table
-// (vocab_size_per_layer_input × layers × that width), its projection from the hidden state and
-// per layer a gate and a projection; use_double_wide_mlp doubles the shared layers' MLP
-// (transformers' configuration_gemma4.py and modeling_gemma4.py).
-void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
-  const std::vector<std::string_view> types = LayerTypes(c, m);
+// Gemma 3n and Gemma 4: the last num_kv_shared_layers reuse an earlier layer's KV, so only the
+// layers before them cache, windowed where layer_types says "sliding_attention". Returns how
+// many cache (0 on an error).
+int64_t SharedKvLayers(const Config& c, const ModelSpec& m, const std::vector<std::string_view>& types, Shape& shape) {
   shape.kv_shared_layers = c.CountOrZero("num_kv_shared_layers");
   if (shape.kv_shared_layers >= m.num_hidden_layers) c.Fail("num_kv_shared_layers", "num_kv_shared_layers must leave a layer that caches.");
-  if (c.failed()) return;
+  if (c.failed()) return 0;
   const int64_t caching = m.num_hidden_layers - shape.kv_shared_layers;
   shape.attention_layers = caching;
+  for (int64_t i = 0; i < caching; ++i) shape.local_layers += types[static_cast<std::size_t>(i)] == "full_attention" ? 0 : 1;
+  shape.window = c.Count("sliding_window");
+  shape.pattern = "layer_types among the " + std::to_string(caching) + " caching layers";
+  return caching;
+}
+
+// With hidden_size_per_layer_input, Gemma 3n's and the Gemma 4 E-models' per-layer embedding
+// table (vocab_size_per_layer_input × layers × that width), its projection from the hidden state
+// and per layer a gate and a projection.
+void PerLayerEmbeddings(const Config& c, const ModelSpec& m, Shape& shape) {
+  const int64_t ple = c.CountOrZero("hidden_size_per_layer_input");
+  if (ple == 0) return;
+  const double h = static_cast<double>(m.hidden_size);
+  shape.per_layer_embedding = static_cast<double>(c.Count("vocab_size_per_layer_input")) * static_cast<double>(m.num_hidden_layers * ple);
+  shape.extra_params = shape.per_layer_embedding + h * static_cast<double>(m.num_hidden_layers * ple) +
+                       static_cast<double>(m.num_hidden_layers) * 2 * h * static_cast<double>(ple);
+  shape.extra_label = "per-layer embeddings";
+}
+
+// Gemma 4 (and its E-models): layer_types marks sliding and full layers; full layers attend with
+// global_head_dim and, with attention_k_eq_v, num_global_key_value_heads heads whose V is their
+// K (no v_proj; runtimes still store V), else num_key_value_heads. Only the layers that cache
+// have k_proj and v_proj; use_double_wide_mlp doubles the shared layers' MLP (transformers'
+// configuration_gemma4.py and modeling_gemma4.py).
+void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::vector<std::string_view> types = LayerTypes(c, m);
+  if (c.failed()) return;
+  const int64_t caching = SharedKvLayers(c, m, types, shape);
+  if (c.failed()) return;
   const bool k_eq_v = c.Flag("attention_k_eq_v", false);
   shape.global_head_dim = c.Count("global_head_dim");
   shape.global_kv_heads = k_eq_v ? c.Count("num_global_key_value_heads") : m.num_key_value_heads;
@@ -416,21 +547,32 @@ void Gemma4Layout(const Config& c, const ModelSpec& m, Shape& shape) {
     const double d = static_cast<double>(full ? shape.global_head_dim : m.head_dim);
     const double kv = static_cast<double>(full ? shape.global_kv_heads : m.num_key_value_heads);
     shape.attention_sum += 2 * h * heads * d + (i < caching ? h * kv * d * (full && k_eq_v ? 1 : 2) : 0);
-    if (i < caching && !full) ++shape.local_layers;
   }
-  shape.window = c.Count("sliding_window");
-  shape.pattern = "layer_types among the " + std::to_string(caching) + " caching layers";
-  const int64_t ple = c.CountOrZero("hidden_size_per_layer_input");
-  if (ple > 0) {
-    shape.per_layer_embedding = static_cast<double>(c.Count("vocab_size_per_layer_input")) * static_cast<double>(m.num_hidden_layers * ple);
-    shape.extra_params = shape.per_layer_embedding + h * static_cast<double>(m.num_hidden_layers * ple) +
-                         static_cast<double>(m.num_hidden_layers) * 2 * h * static_cast<double>(ple);
-    shape.extra_label = "per-layer embeddings";
-  }
+  PerLayerEmbeddings(c, m, shape);
   if (c.Flag("use_double_wide_mlp", false)) {
     shape.extra_params += static_cast<double>(shape.kv_shared_layers) * 3 * h * static_cast<double>(c.Count("intermediate_size"));
     shape.extra_label += shape.extra_label.empty() ? "double-wide MLPs" : " and double-wide MLPs";
   }
+}
+
+// Gemma 3n: the KV sharing and per-layer embeddings of the Gemma 4 E-models, with every layer's
+// q, k, v and o of head_dim (transformers' Gemma3nTextAttention builds k_proj and v_proj on the
+// shared layers too), an MLP of intermediate_size (one width, or a list that agrees), and per
+// layer AltUp's router, prediction and correction coefficients (hidden × n + n³ + n², n =
+// altup_num_inputs) and LAuReL's two projections of laurel_rank; AltUp's 2 × (n − 1) hidden ×
+// hidden projections in and out (modeling_gemma3n.py).
+void Gemma3nLayout(const Config& c, const ModelSpec& m, Shape& shape) {
+  const std::vector<std::string_view> types = LayerTypes(c, m);
+  if (c.failed()) return;
+  SharedKvLayers(c, m, types, shape);
+  const double h = static_cast<double>(m.hidden_size), layers = static_cast<double>(m.num_hidden_layers);
+  const double d = static_cast<double>(m.head_dim);
+  shape.attention_sum = layers * h * d * static_cast<double>(2 * m.num_attention_heads + 2 * m.num_key_value_heads);
+  shape.dense_layer_mlp = 3 * h * static_cast<double>(UniformCount(c, "intermediate_size"));
+  PerLayerEmbeddings(c, m, shape);
+  const double n = static_cast<double>(c.Count("altup_num_inputs")), rank = static_cast<double>(c.Count("laurel_rank"));
+  shape.extra_params += 2 * (n - 1) * h * h + layers * (h * n + n * n * n + n * n + 2 * h * rank);
+  shape.extra_label += shape.extra_label.empty() ? "AltUp and LAuReL" : ", AltUp and LAuReL";
 }
 
 // Gemma 4's experts (enable_moe_block): num_experts of moe_intermediate_size, top_k_experts per
@@ -444,6 +586,59 @@ Experts Gemma4Experts(const Config& c, const ModelSpec& m, Shape& shape) {
   return Experts{c.Count("num_experts"), c.Count("top_k_experts"), 1};
 }
 
+// MiMo-V2-Flash: hybrid_layer_pattern marks each layer global (0) or sliding-window (1, over
+// sliding_window tokens, else sliding_window_size). Global layers attend with
+// num_attention_heads / num_key_value_heads of head_dim keys and v_head_dim values, windowed ones
+// with the swa_ counterparts, and q, k, v and o are sized by them (the fields of XiaomiMiMo's
+// configuration_mimo_v2_flash.py; per-layer KV heads and an asymmetric V head, NeMo
+// Megatron-Bridge's MiMoV2FlashSelfAttention). The attention sink biases add no cache.
+void MimoHybridAttention(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Value pattern = c.Raw("hybrid_layer_pattern");
+  if (!pattern.IsArray() || static_cast<int64_t>(pattern.size()) != m.num_hidden_layers) {
+    c.Fail("hybrid_layer_pattern", "hybrid_layer_pattern must give each of the " + std::to_string(m.num_hidden_layers) + " layers 0 (global) or 1 (sliding window).");
+    return;
+  }
+  int64_t windowed = 0;
+  for (const Value kind : pattern.Children()) {
+    if (!kind.IsInteger() || (kind.Integer() != 0 && kind.Integer() != 1)) c.Fail("hybrid_layer_pattern", "hybrid_layer_pattern must hold 0 or 1.");
+    windowed += kind.IsInteger() && kind.Integer() == 1 ? 1 : 0;
+  }
+  shape.value_dim = c.Count("v_head_dim");
+  shape.local_query_heads = c.Count("swa_num_attention_heads");
+  shape.local_kv_heads = c.Count("swa_num_key_value_heads");
+  shape.local_key_dim = c.Count("swa_head_dim");
+  shape.local_value_dim = c.Count("swa_v_head_dim");
+  shape.window = c.Has("sliding_window") ? c.Count("sliding_window") : c.Count("sliding_window_size");
+  shape.local_layers = windowed;
+  shape.pattern = "hybrid_layer_pattern: " + std::to_string(windowed) + " sliding-window, " + std::to_string(m.num_hidden_layers - windowed) + " global";
+  const auto attention = [&m](int64_t heads, int64_t kv_heads, int64_t key_dim, int64_t value_dim) {
+    const double h = static_cast<double>(m.hidden_size);
+    return h * static_cast<double>(heads * key_dim + kv_heads * key_dim + kv_heads * value_dim + heads * value_dim);
+  };
+  shape.attention_sum = static_cast<double>(m.num_hidden_layers - windowed) *
+                            attention(m.num_attention_heads, m.num_key_value_heads, m.head_dim, shape.value_dim) +
+                        static_cast<double>(windowed) *
+                            attention(shape.local_query_heads, shape.local_kv_heads, shape.local_key_dim, shape.local_value_dim);
+}
+
+// MiMo-V2-Flash's experts: n_routed_experts of moe_intermediate_size, num_experts_per_tok per
+// token (n_shared_experts when set), on the layers moe_layer_freq marks 1; the others a dense MLP
+// of intermediate_size.
+Experts MimoExperts(const Config& c, const ModelSpec& m, Shape& shape) {
+  const Value freq = c.Raw("moe_layer_freq");
+  if (!freq.IsArray() || static_cast<int64_t>(freq.size()) != m.num_hidden_layers) {
+    c.Fail("moe_layer_freq", "moe_layer_freq must give each of the " + std::to_string(m.num_hidden_layers) + " layers 0 (dense) or 1 (experts).");
+    return {};
+  }
+  int64_t moe = 0;
+  for (const Value kind : freq.Children()) moe += kind.IsInteger() && kind.Integer() == 1 ? 1 : 0;
+  const Experts experts{c.Count("n_routed_experts"), c.Count("num_experts_per_tok"), c.CountOr("n_shared_experts", 0)};
+  shape.expert = 3 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("moe_intermediate_size"));
+  shape.shared = static_cast<double>(experts.shared) * shape.expert;
+  shape.moe_layers = static_cast<double>(moe);
+  return experts;
+}
+
 // Hunyuan's cross-layer attention (use_cla: cla_share_factor layers share one KV) is not read;
 // its checkpoints with it off are plain GQA.
 void NoCrossLayerAttention(const Config& c, const ModelSpec&, Shape&) {
@@ -451,14 +646,15 @@ void NoCrossLayerAttention(const Config& c, const ModelSpec&, Shape&) {
 }
 
 // LFM2: layer_types marks the short-convolution layers ("conv") and the attention ones. A conv
-// layer keeps (conv_L_cache − 1) × conv_dim elements per sequence (vLLM's short_conv_state_shape);
+// layer keeps (conv_L_cache − 1) × conv_dim elements per sequence (vLLM's short_conv_state_shape;
+// without conv_dim, as in LFM2-MoE's configs, hidden_size: transformers' Lfm2ShortConv);
 // its weights are in_proj (hidden → 3 × conv_dim), the depthwise conv and out_proj. Every layer's
 // SwiGLU MLP is intermediate_size wide, or with block_auto_adjust_ff_dim 2/3 of it times
 // block_ffn_dim_multiplier, rounded up to block_multiple_of (transformers' Lfm2MLP).
 void ShortConvHybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   int64_t conv = 0;
   for (const std::string_view kind : LayerTypes(c, m)) conv += kind == "conv" ? 1 : 0;
-  const int64_t width = c.Count("conv_dim"), kernel = c.Count("conv_L_cache");
+  const int64_t width = c.CountOr("conv_dim", m.hidden_size), kernel = c.Count("conv_L_cache");
   const double h = static_cast<double>(m.hidden_size);
   shape.attention_layers = m.num_hidden_layers - conv;
   shape.state_layers = conv;
@@ -502,9 +698,10 @@ std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, 
                        .query_heads = m.num_attention_heads, .query_key_dim = l.qk_nope_head_dim + l.qk_rope_head_dim,
                        .query_value_dim = l.v_head_dim}};
   }
+  const int64_t value_dim = shape.value_dim > 0 ? shape.value_dim : m.head_dim;
   const LayerGroup attention{.kind = LayerKind::kFull, .kv_heads = m.num_key_value_heads, .key_dim = m.head_dim,
-                             .value_dim = m.head_dim, .query_heads = m.num_attention_heads,
-                             .query_key_dim = m.head_dim, .query_value_dim = m.head_dim};
+                             .value_dim = value_dim, .query_heads = m.num_attention_heads,
+                             .query_key_dim = m.head_dim, .query_value_dim = value_dim};
   std::vector<LayerGroup> groups;
   if (attention_layers > shape.local_layers) {
     groups.push_back(attention);
@@ -520,6 +717,13 @@ std::vector<LayerGroup> AttentionGroups(const ModelSpec& m, const Shape& shape, 
     groups.back().kind = shape.chunked ? LayerKind::kChunked : LayerKind::kWindow;
     groups.back().layers = shape.local_layers;
     groups.back().window_tokens = shape.window;
+    if (shape.local_kv_heads > 0) {  // MiMo-V2-Flash's windowed layers attend with their own geometry
+      LayerGroup& local = groups.back();
+      local.kv_heads = shape.local_kv_heads;
+      local.query_heads = shape.local_query_heads;
+      local.key_dim = local.query_key_dim = shape.local_key_dim;
+      local.value_dim = local.query_value_dim = shape.local_value_dim;
+    }
   }
   return groups;
 }
@@ -563,6 +767,20 @@ Value Gemma4Defaults() {
   return kGemma4.root();
 }
 
+// Olmo3Config's sliding_window when a config leaves it out (configuration_olmo3.py).
+Value Olmo3Defaults() {
+  static const json::Document kOlmo3 = json::Document::Parse(R"({"sliding_window": 4096})").value();
+  return kOlmo3.root();
+}
+
+// Ernie4_5_MoeConfig's expert layout when a config leaves it out (configuration_ernie4_5_moe.py):
+// experts from layer 1 on, on every layer to the last, two shared experts.
+Value Ernie45MoeDefaults() {
+  static const json::Document kErnie = json::Document::Parse(R"({"moe_layer_start_index": 1,
+      "moe_layer_end_index": -1, "moe_layer_interval": 1, "moe_num_shared_experts": 2})").value();
+  return kErnie.root();
+}
+
 struct ModelType {
   std::string_view type;
   void (*window)(const Config&, const ModelSpec&, Shape&);  // when the config has no layer_types
@@ -577,16 +795,20 @@ struct ModelType {
 };
 
 constexpr ModelType kModelTypes[] = {
+    {"cohere", NoWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"cohere2", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"deepseek_v2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v3", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v32", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"deepseek_v4", NoWindow, DeepSeekExperts, CompressedAttention, false, false, "sliding_window", NoDefaults},
     {"ernie4_5", NoWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
+    {"ernie4_5_moe", NoWindow, ErnieExperts, AllAttention, false, true, "sliding_window", Ernie45MoeDefaults},
     {"exaone4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"gemma2", AlternatingWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
     {"gemma3", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
     {"gemma3_text", EveryNthGlobal, NoExperts, AllAttention, false, true, "sliding_window", Gemma3Defaults},
+    {"gemma3n", NoWindow, NoExperts, Gemma3nLayout, false, true, nullptr, NoDefaults},
+    {"gemma3n_text", NoWindow, NoExperts, Gemma3nLayout, false, true, nullptr, NoDefaults},
     {"gemma4", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
     {"gemma4_text", NoWindow, Gemma4Experts, Gemma4Layout, false, true, nullptr, Gemma4Defaults},
     {"glm4", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
@@ -594,19 +816,24 @@ constexpr ModelType kModelTypes[] = {
     {"glm4_moe_lite", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"glm_moe_dsa", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"gpt_oss", AlternatingWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"granitemoehybrid", NoWindow, GraniteExperts, GraniteMamba2Hybrid, false, false, nullptr, NoDefaults},
     {"hunyuan_v1_dense", NoWindow, NoExperts, NoCrossLayerAttention, false, true, "sliding_window", NoDefaults},
+    {"hunyuan_v1_moe", NoWindow, HunyuanExperts, NoCrossLayerAttention, false, false, "sliding_window", NoDefaults},
     {"kimi_k2", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"kimi_k25", NoWindow, DeepSeekExperts, AllAttention, true, false, "sliding_window", NoDefaults},
     {"lfm2", NoWindow, NoExperts, ShortConvHybrid, false, true, "sliding_window", NoDefaults},
+    {"lfm2_moe", NoWindow, Lfm2MoeExperts, ShortConvHybrid, false, true, "sliding_window", NoDefaults},
     {"llama", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"llama4", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
     {"llama4_text", ChunkedAttention, Llama4Experts, AllAttention, false, false, "attention_chunk_size", NoDefaults},
+    {"mimo_v2_flash", NoWindow, MimoExperts, MimoHybridAttention, false, false, "sliding_window", NoDefaults},
     {"minimax_m2", NoWindow, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"ministral3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"mistral", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"mixtral", WindowOnEveryLayer, LocalExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"nemotron_h", NoWindow, NemotronExperts, Mamba2Hybrid, false, false, "sliding_window", NoDefaults},
     {"olmo2", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"olmo3", EveryFourthGlobal, NoExperts, AllAttention, false, false, "sliding_window", Olmo3Defaults},
     {"phi3", WindowOnEveryLayer, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"qwen2", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"qwen2_moe", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
@@ -619,6 +846,7 @@ constexpr ModelType kModelTypes[] = {
     {"qwen3_next", NoWindow, QwenExperts, GatedDeltaNet, false, false, "sliding_window", NoDefaults},
     {"qwen3_vl_moe_text", QwenWindow, QwenExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"qwen3_vl_text", QwenWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
+    {"seed_oss", NoWindow, NoExperts, AllAttention, false, false, "sliding_window", NoDefaults},
     {"smollm3", QwenWindow, NoExperts, AllAttention, false, true, "sliding_window", NoDefaults},
 };
 
