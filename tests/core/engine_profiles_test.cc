@@ -245,10 +245,10 @@ TEST(LlamaCpp, RecurrentLayersPayTheirStateUpdateOnTopOfALayersCost) {
   const Scenario s = On("llamacpp", Model("qwen3.6-35b-a3b"), "Q4_K_M", 32, rtx4090);
   const DecodeRule& rule = *DecodeRuleOf(s);
   ASSERT_GT(rule.state_ms_per_32_layers, 0.0);
-  const double tps = DecodeTokensPerSecond(s, FootprintOf(s));
+  const Footprint f = FootprintOf(s);
+  const double tps = DecodeTokensPerSecond(s, f);
   DecodeRule without = rule;
   without.state_ms_per_32_layers = 0;
-  const Footprint f = FootprintOf(s);
   const double plain = DecodeSeconds(s, without, WeightBytesOf(s).active, f.kv_cache_bytes + f.state_bytes);
   EXPECT_NEAR(1.0 / tps - plain, 30.0 / 32.0 * rule.state_ms_per_32_layers * 1e-3, 1e-12);
   EXPECT_NEAR(tps, 167.45, 0.10 * 167.45);

@@ -171,7 +171,7 @@ TEST(OffloadCalibration, TheProfileHoldsTheFitOfItsRows) {
 
 // The model is the simplest the fit split supports: an efficiency per memory generation lowers
 // the AICc by more than 2 against one efficiency, and more than an efficiency per channel class
-// (2; 4 or more) does. Recorded in runtime_profile.cc's comment: −70.3, −58.2, −58.8.
+// (2; 4 or more) does. Recorded in runtime_profile.cc's comment: −68.0, −54.7, −55.5.
 TEST(OffloadCalibration, TheFitRowsSupportAnEfficiencyPerMemoryGeneration) {
   const std::vector<Row> rows = Rows();
   const double one = Aicc(rows, kOneEfficiency), generation = Aicc(rows, kByGeneration),

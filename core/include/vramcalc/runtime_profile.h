@@ -125,13 +125,13 @@ struct ActivationRule {
 // Decode at batch 1 under an engine profile (estimation model section 6): one token takes
 // t = weights read / (bandwidth × efficiency) + KV cache read / (bandwidth × kv_efficiency)
 // + t0 × layers / 32 + ts × recurrent layers / 32, t0 the fixed per-token cost of kernel
-// launches and synchronization, ts what a recurrent layer (linear attention, SSM, short
-// convolution: LayerKind::kState) costs on top, its state update's kernels. A rule holds for the devices of one platform and
-// class (and unified memory or not) from a bandwidth up, for dense or mixture-of-experts
-// models; its constants are fitted to a cited calibration set (tests/calibration/decode.json)
-// with a hold-out split by source, and its error is recorded beside them for the page to show:
-// `error` on the rows it was fitted to, `holdout` on the rows of the held-out sources (0 points:
-// none, unknown).
+// launches and synchronization, ts what 32 recurrent layers (linear attention, SSM, short
+// convolution: LayerKind::kState) cost on top, their state update's kernels. A rule holds for
+// the devices of one platform and class (and unified memory or not) from a bandwidth up, for
+// dense or mixture-of-experts models; its constants are fitted to a cited calibration set
+// (tests/calibration/decode.json) with a hold-out split by source, and its error is recorded
+// beside them for the page to show: `error` on the rows it was fitted to, `holdout` on the rows
+// of the held-out sources (0 points: none, unknown).
 enum class Tristate : uint8_t { kAny, kNo, kYes };
 inline constexpr Named<Tristate> kTristateNames[] = {{Tristate::kAny, "any"}, {Tristate::kNo, "no"}, {Tristate::kYes, "yes"}};
 inline constexpr Vocabulary<Tristate> kTristates{kTristateNames};
@@ -150,7 +150,7 @@ struct DecodeRule {
   double efficiency = 0;       // η: the share of peak bandwidth a token's weight reads reach
   double kv_efficiency = 0;    // the same for the KV cache's reads (attention kernels are slower)
   double t0_ms_per_32_layers = 0;
-  double state_ms_per_32_layers = 0;  // ts: 0 where the fit rows hold no recurrent model
+  double state_ms_per_32_layers = 0;  // ts: 0 where the rule's fit runs cannot fix it
   DecodeError error;           // on the rows it was fitted to
   DecodeError holdout;         // on the held-out sources' rows
 };
