@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -213,36 +214,35 @@ std::vector<double> LeastSquares(const std::vector<const Row*>& rows, Columns us
   return Solve(m, v);
 }
 
-// The columns a rule's rows can fix, most first: the recurrent layers' cost when three rows or
-// more are of recurrent models and three or more are not (else it cannot be told from t0);
-// efficiencies and fixed cost together when the rows span enough (three rows or more; three
-// deep-context runs give the cache its own efficiency). Each attempt drops the cache's own
-// column, then t0 (its cited prior instead), before the recurrent column.
+// Whether `rows` can fix the recurrent layers' cost: three rows or more of recurrent models and
+// three or more of others (else it cannot be told from t0).
+bool FixesRecurrentCost(const std::vector<const Row*>& rows) {
+  const auto recurrent = std::count_if(rows.begin(), rows.end(), [](const Row* r) { return r->recurrent_layers > 0; });
+  return recurrent >= 3 && static_cast<std::ptrdiff_t>(rows.size()) - recurrent >= 3;
+}
+
+// The columns a rule's rows can fix, most first: the recurrent layers' cost where
+// FixesRecurrentCost; efficiencies and fixed cost together when the rows span enough (three rows
+// or more; three deep-context runs give the cache its own efficiency). Each attempt drops the
+// cache's own column, then t0 (its cited prior instead), before the recurrent column.
 std::vector<Columns> Attempts(const std::vector<const Row*>& rows) {
-  int deep = 0, recurrent = 0;
-  for (const Row* r : rows) {
-    deep += r->cache_bytes > 0.15 * (r->weight_bytes + r->cache_bytes) ? 1 : 0;
-    recurrent += r->recurrent_layers > 0 ? 1 : 0;
-  }
+  const bool deep = std::count_if(rows.begin(), rows.end(), [](const Row* r) {
+                      return r->cache_bytes > 0.15 * (r->weight_bytes + r->cache_bytes);
+                    }) >= 3;
   std::vector<Columns> attempts;
   if (rows.size() < 3) return attempts;
-  if (recurrent >= 3 && static_cast<int>(rows.size()) - recurrent >= 3) {
-    attempts = {{deep >= 3, true, true}, {false, true, true}, {deep >= 3, false, true}, {false, false, true}};
-  }
-  attempts.insert(attempts.end(), {{deep >= 3, true, false}, {false, true, false}, {deep >= 3, false, false}});
+  if (FixesRecurrentCost(rows)) attempts = {{deep, true, true}, {false, true, true}, {deep, false, true}, {false, false, true}};
+  attempts.insert(attempts.end(), {{deep, true, false}, {false, true, false}, {deep, false, false}});
   return attempts;
 }
 
 // The rows a rule's constants are fitted to: all of them, but where they cannot fix the recurrent
-// layers' cost (Attempts) and hold models without recurrent layers, only those: t0 alone would
-// take the recurrent layers' cost on for every model. The others still count in the error.
+// layers' cost and hold models without recurrent layers, only those: t0 alone would take the
+// recurrent layers' cost on for every model. The others still count in the error.
 std::vector<const Row*> FittedRows(const std::vector<const Row*>& rows) {
   std::vector<const Row*> plain;
-  for (const Row* r : rows) {
-    if (r->recurrent_layers == 0) plain.push_back(r);
-  }
-  const std::size_t recurrent = rows.size() - plain.size();
-  return recurrent == 0 || plain.empty() || (recurrent >= 3 && plain.size() >= 3) ? rows : plain;
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(plain), [](const Row* r) { return r->recurrent_layers == 0; });
+  return plain.size() == rows.size() || plain.empty() || FixesRecurrentCost(rows) ? rows : plain;
 }
 
 // The rule's constants from its rows: the first of Attempts() whose fit is physical (an

@@ -116,11 +116,7 @@ inline double StateBytesPerLayer(const LayerGroup& group, double state_bytes_per
 
 // The model's recurrent layers (LayerKind::kState: linear attention, SSM, short convolution),
 // whose state update decode pays for on top of a layer's fixed cost (section 6).
-inline int64_t RecurrentLayers(const ModelSpec& model) {
-  int64_t layers = 0;
-  for (const LayerGroup& group : model.layer_groups) layers += group.kind == LayerKind::kState ? group.layers : 0;
-  return layers;
-}
+int64_t RecurrentLayers(const ModelSpec& model);
 
 // 1.2 and Part 2 over the layer groups: each group caches kv_heads × (key_dim + value_dim) + index_dim
 // elements per token and layer (GQA: keys and values per KV head; MLA: one latent), windowed

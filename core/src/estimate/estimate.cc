@@ -121,6 +121,10 @@ double KvCacheBytes(const KvLayout& layout, int64_t context_tokens, int64_t batc
   return static_cast<double>(batch) * per_sequence;
 }
 
+int64_t RecurrentLayers(const ModelSpec& model) {
+  return SumOverGroups(model, [](const LayerGroup& g) { return g.kind == LayerKind::kState ? 1 : 0; });
+}
+
 double NaiveMhaKvBytes(const ModelSpec& model, int64_t context_tokens, int64_t batch) {
   const int64_t elements = SumOverGroups(model, [](const LayerGroup& g) {
     return g.query_heads * (g.query_key_dim + g.query_value_dim);
