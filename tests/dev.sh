@@ -69,7 +69,7 @@ fuzz() {
   for target in "${targets[@]}"; do
     case $target in
       request) seeds=(tests/fuzz/corpus/request) ;;
-      config) seeds=(tests/fuzz/corpus/config tests/golden/configs) ;;
+      config) seeds=(tests/fuzz/corpus/config tests/golden/configs tests/golden/descriptions) ;;
       catalog) seeds=(tests/fuzz/corpus/catalog) ;;
       object) seeds=(tests/fuzz/corpus/object) ;;
     esac

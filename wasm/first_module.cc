@@ -11,6 +11,7 @@
 #include <emscripten/bind.h>
 
 #include "answers.h"
+#include "val_value.h"
 
 namespace {
 
@@ -24,16 +25,11 @@ val EvaluateJson(std::string) {
                       "This module reads a request given as an object; vramcalc-full.wasm reads JSON text.", ""});
 }
 
-val EvaluateWithConfig(val, std::string) {
-  return ErrorAnswer({"config_import_unavailable",
-                      "This module reads no config.json; vramcalc-full.wasm does (the page and the package load it "
-                      "when a config.json is given).",
-                      "model"});
-}
+val EvaluateWithConfig(val, std::string) { return ErrorAnswer(vramcalc::wasm::ModelObjectUnavailable()); }
 
 val Sweep(val) {
   return ErrorAnswer({"sweep_unavailable",
-                      "This module has no sweep; vramcalc-full.wasm does (the page's fits view loads it).", ""});
+                      "This module has no sweep; vramcalc-full.wasm does.", ""});
 }
 
 }  // namespace

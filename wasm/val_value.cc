@@ -162,6 +162,12 @@ class Reader {
 
 }  // namespace
 
+Error ModelObjectUnavailable() {
+  return {"config_import_unavailable",
+          "This module reads no config.json or model description; vramcalc-full.wasm does.",
+          "model"};
+}
+
 Result<ValDocument> ValDocument::Read(val value) {
   auto root = std::make_shared<ValNode>();
   const Kind kind = KindOf(value);
@@ -177,9 +183,8 @@ namespace vramcalc::internal {
 
 template <>
 void ModelObject<wasm::ValValue>::Read(wasm::ValValue, Request&, Problems& p) {
-  p.Fail("config_import_unavailable", "model",
-         "This module reads no config.json; vramcalc-full.wasm does (the page and the package load it when a "
-         "config.json is given).");
+  const Error unavailable = wasm::ModelObjectUnavailable();
+  p.Fail(unavailable.code, unavailable.field, unavailable.message);
 }
 
 }  // namespace vramcalc::internal

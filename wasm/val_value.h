@@ -78,6 +78,10 @@ class ValValue : public json::Typed<ValValue> {
 // symbol, a toJSON returning undefined), as Read reads such a value.
 std::string JsonText(const emscripten::val& value);
 
+// What vramcalc.wasm answers a model given as an object (a config.json or a model description),
+// which only vramcalc-full.wasm reads (it reads the request as JSON text then).
+Error ModelObjectUnavailable();
+
 class ValDocument {
  public:
   // The object's copy, or the error JSON text of it would get (malformed_json naming the field,

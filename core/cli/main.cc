@@ -35,8 +35,12 @@ Usage:
   vramcalc evaluate --lines            one request per input line, one response per output line
   vramcalc evaluate --config FILE ['<request json>']
                                        the same for a Hugging Face config.json
+  vramcalc evaluate --model-file FILE ['<request json>']
+                                       the same for a model description (schema
+                                       "vramcalc.model/1": a catalog entry's fields
+                                       and the bytes its file states per tensor role)
   vramcalc page --model ID [options]   print the whole page for a model as Markdown
-  vramcalc page --config FILE [options]
+  vramcalc page (--config | --model-file) FILE [options]
   vramcalc models [--json]             list the catalog's models (--json: their cards)
   vramcalc devices [--json]            list the catalog's devices
   vramcalc sweep ['<request json>']    every model × format × device at once (JSON)
@@ -91,6 +95,7 @@ void PrintTable(const std::vector<std::vector<std::string>>& rows) {
 std::string EvaluateHelp() {
   std::string help = R"(Usage: vramcalc evaluate '<request json>' | -
        vramcalc evaluate --config path/to/config.json ['<request json without model>']
+       vramcalc evaluate --model-file description.json ['<request json without model>']
        vramcalc evaluate --lines < requests.jsonl
 
 Request keys (only "model" is required; defaults are the reference page's):
@@ -115,7 +120,7 @@ std::string FlagHelp(std::span<const std::string_view> names) {
 }
 
 std::string PageHelp() {
-  return "Usage: vramcalc page (--model ID | --config FILE) [--lang de|en] [options]\n\n"
+  return "Usage: vramcalc page (--model ID | --config FILE | --model-file FILE) [--lang de|en] [options]\n\n"
          "Prints every section of the page (summary, simulator, quantization matrix, hardware table,\n"
          "architecture card, commands, related models) as Markdown, in German (default) or English.\n"
          "Options, the request keys of `vramcalc evaluate --help`:\n" +
@@ -213,7 +218,8 @@ int Evaluate(Args args) {
     return all_ok ? kExitOk : kExitNotOk;
   }
   std::string config;
-  if (args.size() >= 2 && args[0] == "--config") {
+  // Either file is read by the model object's reader, which tells the two apart by "schema".
+  if (args.size() >= 2 && (args[0] == "--config" || args[0] == "--model-file")) {
     if (!ReadFile(args[1], config)) return kExitUsage;
     args.erase(args.begin(), args.begin() + 2);
     if (args.empty()) args.push_back("{}");
@@ -238,7 +244,7 @@ int Page(const Args& args) {
   bool readable = true;
   const FlagRequest request = RequestFromFlags(args, kPageFields, [&](std::string_view flag, std::string_view value) {
     if (flag == "--lang") lang_id = std::string(value);
-    else if (flag == "--config") readable = ReadFile(value, config);
+    else if (flag == "--config" || flag == "--model-file") readable = ReadFile(value, config);
     else return false;
     return true;
   });

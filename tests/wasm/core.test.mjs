@@ -186,6 +186,32 @@ describe('parity with the native CLI', () => {
     }
   });
 
+  test('every model description answers the same as `vramcalc evaluate --model-file`, its file\'s bytes under its format (vramcalc-full.wasm)', async () => {
+    // tests/golden/descriptions: a catalog entry's fields with the bytes its file's header states.
+    const dir = path.join(repoRoot, 'tests/golden/descriptions');
+    const files = (await readdir(dir)).filter((name) => name.endsWith('.json'));
+    assert.ok(files.length >= 1, 'no model description fixture');
+    for (const name of files) {
+      const file = path.join(dir, name);
+      const description = JSON.parse(await readFile(file, 'utf8'));
+      const measured = description.weights;
+      for (const extra of [{ runtime: 'llamacpp', format: measured.format, device: 'a100-80gb' },
+        { runtime: 'llamacpp', format: 'Q4_K_M' }, { runtime: 'vllm', format: measured.format, device: 'h100-80gb' }]) {
+        const wasm = evaluate({ model: description, ...extra });
+        const native = spawnSync(cliPath, ['evaluate', '--model-file', file, JSON.stringify(extra)], { encoding: 'utf8' });
+        assert.equal(native.status, 0, `vramcalc evaluate --model-file ${name}: ${native.stdout}${native.stderr}`);
+        assert.deepStrictEqual(wasm, JSON.parse(native.stdout), `wasm and native differ for ${name} ${JSON.stringify(extra)}`);
+        assert.deepStrictEqual(vramcalc.evaluateWithConfig(extra, JSON.stringify(description)), wasm, `${name} beside the request`);
+        assert.equal(wasm.ok, true, `${name} is not ok`);
+      }
+      // Under its own format every byte the file states is loaded: vLLM puts all on the GPU.
+      const all = ['embedding', 'per_layer_embedding', 'head', 'attention', 'dense_ffn', 'shared_experts', 'routed_experts', 'other']
+        .reduce((sum, role) => sum + (measured[role] ?? 0), 0);
+      const vllm = evaluate({ model: description, runtime: 'vllm', format: measured.format, device: 'h100-80gb' });
+      assert.ok(Math.abs(vllm.simulator.weights_gib * 2 ** 30 - all) < 1, `${name}: ${vllm.simulator.weights_gib} GiB`);
+    }
+  });
+
   test('vramcalc.wasm answers as vramcalc-full.wasm does, and the lower sections, JSON text, a config.json and a sweep with where they are done', () => {
     // The same core without the JSON reader, the importer, the sweep, the curve and the sections
     // below the simulator: a request object answered as the full module answers it, for the

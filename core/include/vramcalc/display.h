@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace vramcalc {
 
@@ -34,6 +35,13 @@ std::string ParamsLabel(double params);
 
 // A percentage with at most one decimal and no trailing ".0": 83.0 → "83", 8.8 → "8.8".
 std::string FormatShare(double percent);
+
+// Text from a model's own fields (its display name, a config.json's or a model description's
+// repo id) as one word of a shell command: letters, digits, ".", "_" (and "/" with `slashes`)
+// stay, every run of other bytes becomes one "-", none leads or trails (no flag), so a copied
+// command runs what it shows and nothing else: "Llama 4 Scout (17Bx16E)" →
+// "Llama-4-Scout-17Bx16E", "$(id)" → "id".
+std::string ShellWord(std::string_view text, bool slashes = false);
 
 }  // namespace vramcalc
 

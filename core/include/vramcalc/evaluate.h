@@ -95,7 +95,7 @@ struct RequestFieldHelpText {
   std::string_view help;
 };
 inline constexpr RequestFieldHelpText kRequestFieldHelp[] = {
-    {"model", "catalog id, e.g. \"{model}\" (default), or a config.json object"},
+    {"model", "catalog id, e.g. \"{model}\" (default), or a config.json or model description object"},
     {"format", "{formats} (default {format})"},
     {"context", "tokens per sequence, 1 to {max_context} (default {context})"},
     {"batch", "concurrent sequences, 1 to {max_batch} (default 1)"},

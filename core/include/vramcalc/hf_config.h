@@ -32,6 +32,13 @@ namespace vramcalc {
 // Errors name the field as "model.<field>" (e.g. "model.num_attention_heads").
 Result<ModelSpec> ParseHfConfig(std::string_view config_json);
 
+// A model description instead of a config.json: {"schema": kModelDescriptionSchema, ...} with a
+// catalog entry's fields (assets/models; "checkpoint", "release" and the Ollama tags may be left
+// out) and, optionally, "weights": the bytes per tensor role of the file it was read from
+// (model_spec.h MeasuredWeights). A request's model object (json_codec.h) is read as one when it
+// has "schema"; errors name "model.<field>" as for a config.json.
+inline constexpr std::string_view kModelDescriptionSchema = "vramcalc.model/1";
+
 // The model_type values ParseHfConfig reads, in alphabetical order.
 std::vector<std::string_view> SupportedModelTypes();
 

@@ -107,6 +107,32 @@ struct MoeSpec {
   double expert_params = 0;
 };
 
+// The weights' bytes as a file states them (a GGUF header's or a safetensors header's tensors,
+// summed by what each tensor is; a model description's "weights", hub-import.md), for the one
+// format the file is. Under that format they replace the parameters × bits of the format's
+// stored bits (estimate.h WeightBytesOf); under every other format the parameters count.
+struct MeasuredWeights {
+  std::string format;  // the request format id of the file's weights: "Q4_K_M", "BF16", "FP8", "MXFP4"
+  std::string file;    // what was read, e.g. "Qwen3-8B-Q4_K_M.gguf" (may be empty)
+  double embedding = 0;            // the token embedding
+  double per_layer_embedding = 0;  // Gemma's per-layer embeddings (placed like the token embedding)
+  double head = 0;                 // the output head; 0 when tied to the embedding
+  double attention = 0;            // attention, linear attention and SSM mixers, their norms
+  double dense_ffn = 0;            // dense MLPs (all of a dense model's, a MoE model's dense layers)
+  double shared_experts = 0;       // MoE shared experts (read by every token)
+  double routed_experts = 0;       // MoE routed experts, all of them (a token reads k of n)
+  double other = 0;                // the rest of the language model: routers, final norm, biases
+  // Not loaded by the estimate's engines with the language model: the vision and audio towers and
+  // their projector (llama.cpp's separate mmproj file) and multi-token-prediction layers.
+  double vision = 0;
+  double mtp = 0;
+
+  // The layers' own bytes but the routed experts': what the estimate calls the body.
+  double body() const { return attention + dense_ffn + shared_experts + other; }
+  // The language model's bytes: what the engines load as the model.
+  double language() const { return embedding + per_layer_embedding + head + body() + routed_experts; }
+};
+
 struct Source {
   std::string what;  // which fields it backs, e.g. "architecture", "parameters"
   std::string url;
@@ -148,6 +174,9 @@ struct ModelSpec {
   std::vector<LayerGroup> layer_groups;  // their layers add up to num_hidden_layers
   std::optional<MoeSpec> moe;
   std::vector<Source> sources;
+  // The weights' bytes as the model's file states them (a model description's; catalog entries
+  // have none).
+  std::optional<MeasuredWeights> weights;
 
   // Whether a context is longer than the model's own maximum: it is not run there, whatever
   // memory allows (the related models, the sweep).

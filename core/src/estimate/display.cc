@@ -155,4 +155,19 @@ std::string FormatShare(double percent) {
   return text;
 }
 
+std::string ShellWord(std::string_view text, bool slashes) {
+  std::string word;
+  for (const char c : text) {
+    const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || (c == '-' && !word.empty() && word.back() != '-') || (slashes && c == '/');
+    if (kept) {
+      word.push_back(c);
+    } else if (!word.empty() && word.back() != '-') {
+      word.push_back('-');
+    }
+  }
+  while (word.ends_with('-')) word.pop_back();
+  return word.empty() ? "model" : word;
+}
+
 }  // namespace vramcalc

@@ -152,11 +152,14 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const StoredBits& bits = format.stored;
   const WeightParams p = WeightParamsOf(*s.model);
   const bool tied = s.model->tie_word_embeddings;
-  const double token_embedding = p.embedding * (tied ? bits.tied : bits.embedding) / 8.0;
-  const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0) : p.head * bits.head / 8.0;
-  const double embedding = token_embedding + p.per_layer_embedding * bits.embedding / 8.0;
-  const double experts = p.experts * bits.experts / 8.0;
-  const double body = p.body * bits.body / 8.0;
+  // The file's own bytes where the model has them for this format (model_spec.h MeasuredWeights).
+  const MeasuredWeights* file = s.model->weights && s.model->weights->format == format.id ? &*s.model->weights : nullptr;
+  const double token_embedding = file ? file->embedding : p.embedding * (tied ? bits.tied : bits.embedding) / 8.0;
+  const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0)
+                           : (file ? file->head : p.head * bits.head / 8.0);
+  const double embedding = token_embedding + (file ? file->per_layer_embedding : p.per_layer_embedding * bits.embedding / 8.0);
+  const double experts = file ? file->routed_experts : p.experts * bits.experts / 8.0;
+  const double body = file ? file->body() : p.body * bits.body / 8.0;
   // With unified memory host RAM is the device's memory: on Apple the mapped file, token
   // embedding included, is a Metal buffer (gpt-oss-20b: MTL0_Mapped 11,536.18 MiB, the whole
   // 11.27 GiB file).

@@ -16,8 +16,8 @@ namespace {
 // The answer of a program without the sections after the matrix (vramcalc.wasm).
 Error SectionUnavailable() {
   return Error{"section_unavailable",
-               "This module computes the model, the simulator and the matrix, no curve, hardware table, related "
-               "models, commands or card; vramcalc-full.wasm does (the page loads it after the first numbers).",
+               "This module computes the model, the simulator and the matrix; vramcalc-full.wasm computes every "
+               "section.",
                "sections"};
 }
 

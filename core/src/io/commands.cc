@@ -45,7 +45,7 @@ std::string Lower(std::string_view text) {
 }
 
 std::string GgufFile(const ModelSpec& model, std::string_view gguf_type) {
-  return "./" + model.name + "-" + std::string(gguf_type) + ".gguf";
+  return "./" + ShellWord(model.name) + "-" + std::string(gguf_type) + ".gguf";
 }
 
 // What vLLM loads for each weight family, and the comment that says so.
@@ -64,7 +64,7 @@ VllmWeights VllmWeightsFor(const ModelSpec& model, const QuantFormat& format) {
       return {model.checkpoint, " \\\n  --quantization fp8",
               "# Loads the 16-bit checkpoint and quantizes the weights to FP8 while loading."};
     case WeightFamily::kAwq: {
-      const std::string dir = "./" + model.name + "-AWQ";
+      const std::string dir = "./" + ShellWord(model.name) + "-AWQ";
       return {dir, " \\\n  --quantization awq",
               "# Loads an AWQ INT4 export of " + model.checkpoint + " from " + dir +
                   " (made with AutoAWQ or llm-compressor)."};

@@ -54,8 +54,12 @@ std::string Headline(const CommandInputs& in, std::string_view usable_note) {
   return out;
 }
 
+// The model's own file when its description names one of this format, else one named after it.
 std::string GgufFile(const ModelSpec& model, const QuantFormat& format) {
-  return "./" + model.name + "-" + std::string(format.gguf_type) + ".gguf";
+  if (model.weights && model.weights->format == format.id && !model.weights->file.empty()) {
+    return "./" + model.weights->file;
+  }
+  return "./" + ShellWord(model.name) + "-" + std::string(format.gguf_type) + ".gguf";
 }
 
 std::string LlamaServer(const CommandInputs& in) {
@@ -109,11 +113,11 @@ ServerWeights ServerWeightsFor(const ModelSpec& model, const QuantFormat& format
     case WeightFamily::kFp8:
       return {model.checkpoint, "fp8"};
     case WeightFamily::kAwq:
-      return {"./" + model.name + "-AWQ", "awq"};
+      return {"./" + ShellWord(model.name) + "-AWQ", "awq"};
     case WeightFamily::kGptq:
-      return {"./" + model.name + "-GPTQ", "gptq"};
+      return {"./" + ShellWord(model.name) + "-GPTQ", "gptq"};
     case WeightFamily::kNvfp4:
-      return {"./" + model.name + "-NVFP4", "modelopt_fp4"};
+      return {"./" + ShellWord(model.name) + "-NVFP4", "modelopt_fp4"};
     default:
       return {model.checkpoint, ""};
   }
@@ -169,7 +173,7 @@ std::string SglangLaunch(const CommandInputs& in) {
 // into a folder named after both.
 std::string MlxBits(const QuantFormat& format) { return format.id == "MLX_8BIT" ? "8" : "4"; }
 std::string MlxDir(const ModelSpec& model, const QuantFormat& format) {
-  return "./" + model.name + (format.family == WeightFamily::kMlx ? "-" + MlxBits(format) + "bit" : "-bf16");
+  return "./" + ShellWord(model.name) + (format.family == WeightFamily::kMlx ? "-" + MlxBits(format) + "bit" : "-bf16");
 }
 
 std::string MlxLm(const CommandInputs& in) {

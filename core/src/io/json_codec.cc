@@ -59,9 +59,9 @@ Result<json::Document> ParseText(std::string_view text, std::string_view what, c
 
 using internal::Problems;
 
-// A config.json in place of a catalog id: bring your own model.
+// A config.json or a model description in place of a catalog id: bring your own model.
 void ReadConfigModel(Value value, Request& out, Problems& p) {
-  Result<ModelSpec> custom = internal::ParseHfConfigObject(value);
+  Result<ModelSpec> custom = internal::ParseModelObject(value);
   if (!custom.ok()) {
     const Error& e = custom.error();
     p.Fail(e.code, e.field, e.message);
@@ -117,6 +117,12 @@ Result<Request> ParseRequest(std::string_view request_json, std::string_view con
   }
   const Result<json::Document> config = ParseText(config_json, "config.json", "model", kMaxNestingDepth - 1);
   if (!config.ok()) return config.error();
+  if (!config.value().root().IsObject()) {  // not a catalog id: that goes in the request
+    return Error{"invalid_type",
+                 "A config.json or model description is a JSON object, not " +
+                     std::string(config.value().root().TypeName()) + ".",
+                 "model"};
+  }
   // The request beside a config.json names everything but the model.
   const Result<json::Document> parsed =
       ParseRequestObject(request_json.empty() ? "{}" : request_json, R"({"format": "Q8_0"})");

@@ -22,10 +22,13 @@ namespace vramcalc::internal {
 class SchemaReader {
  public:
   // Reads `object` (at `path`, for messages) into `out`; the first problem goes to `error`.
+  // Its fields with any of `relaxed` among their flags may be left out or empty (a model
+  // description's card fields, kCardField: where to get the model).
   template <typename T>
-  static void Read(json::Value object, const std::string& path, T& out, std::optional<Error>& error) {
+  static void Read(json::Value object, const std::string& path, T& out, std::optional<Error>& error,
+                   unsigned relaxed = 0) {
     if (!object.IsObject()) return Fail(error, path, "must be a JSON object");
-    SchemaReader reader(object, path, error);
+    SchemaReader reader(object, path, error, relaxed);
     VisitFields(reader, out);
     reader.RejectUnknown();
   }
@@ -51,6 +54,7 @@ class SchemaReader {
   }
 
   void Text(std::string_view key, std::string& out, unsigned flags) {
+    if (flags & relaxed_) flags |= kOptional | kMayBeEmpty;
     const json::Value value = Member(key, flags);
     if (!value) return;
     if (!value.IsString()) return Fail(key, "must be a string, not " + std::string(value.TypeName()));
@@ -62,7 +66,9 @@ class SchemaReader {
     const json::Value value = Member(key, flags);
     if (!value) return;
     if (!value.IsNumber()) return Fail(key, "must be a number, not " + std::string(value.TypeName()));
-    if (!(value.Number() > 0)) return Fail(key, "must be a positive number");
+    if (!(value.Number() > 0 || (value.Number() == 0 && (flags & kMayBeZero)))) {
+      return Fail(key, (flags & kMayBeZero) ? "must be zero or a positive number" : "must be a positive number");
+    }
     out = value.Number();
   }
 
@@ -121,8 +127,8 @@ class SchemaReader {
   }
 
  private:
-  SchemaReader(json::Value object, std::string path, std::optional<Error>& error)
-      : object_(object), path_(std::move(path)), error_(error) {}
+  SchemaReader(json::Value object, std::string path, std::optional<Error>& error, unsigned relaxed)
+      : object_(object), path_(std::move(path)), error_(error), relaxed_(relaxed) {}
 
   // After every field was read: a key the schema did not ask for (and that does not start
   // with "_") is an error.
@@ -150,6 +156,7 @@ class SchemaReader {
   json::Value object_;
   std::string path_;
   std::optional<Error>& error_;
+  unsigned relaxed_;
   std::vector<std::string_view> asked_;  // the keys the schema asked for
 };
 

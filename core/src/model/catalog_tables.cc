@@ -67,6 +67,7 @@ ModelSpec ModelFromRow(const ModelRow& row) {
       .layer_groups = LayerGroups(row.layer_groups),
       .moe = row.moe,
       .sources = Sources(row.sources),
+      .weights = std::nullopt,  // a model description's, never a catalog entry's
   };
 }
 

@@ -1056,7 +1056,9 @@ ModelSpec ReadCommon(const Config& c, const Config& outer, std::string_view type
     while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
     name.resize(cut);
   }
-  m.checkpoint = name;
+  // Shown in comments and used in commands: one line, and the repo id or path one shell word.
+  for (char& ch : name) ch = static_cast<unsigned char>(ch) < 0x20 ? ' ' : ch;
+  m.checkpoint = name.empty() ? "" : ShellWord(name, true);
   m.name = name.empty() ? "Custom " + std::string(type) : name;
   m.family = "config.json (" + std::string(type) + ")";
   m.license = "—";

@@ -6,7 +6,7 @@
 //
 // A visitor V has:
 //   Text(key, std::string&, flags)        a string
-//   Number(key, double&, flags)           a positive finite number
+//   Number(key, double&, flags)           a positive finite number (or zero with kMayBeZero)
 //   Count(key, int64_t&, flags)           a positive whole number (zero with kMayBeZero)
 //   Flag(key, bool&, flags)               true or false
 //   Enum(key, E&, vocabulary, flags)      one of a vocabulary's ids
@@ -30,7 +30,7 @@ enum FieldFlags : unsigned {
   kRequired = 0,
   kOptional = 1u << 0,    // absent: the struct's default stays
   kMayBeEmpty = 1u << 1,  // strings
-  kMayBeZero = 1u << 2,   // counts
+  kMayBeZero = 1u << 2,   // counts and numbers
   // Where to get a model (its checkpoint, Ollama tags, release): the card section's, not the
   // model section's (json_output.cc), and left out of vramcalc.wasm's catalog, which has no card
   // section (wasm/CMakeLists.txt names them for core/catalog_source.mjs).
@@ -59,6 +59,23 @@ void VisitFields(V& v, S& moe) {
   v.Count("experts_per_token", moe.experts_per_token, kRequired);
   v.Count("shared_experts", moe.shared_experts, kMayBeZero);
   v.Number("expert_params", moe.expert_params, kOptional);
+}
+
+template <typename V, Either<MeasuredWeights> W>
+void VisitFields(V& v, W& w) {
+  constexpr unsigned kZeroByDefault = kOptional | kMayBeZero;
+  v.Text("format", w.format, kRequired);
+  v.Text("file", w.file, kOptional | kMayBeEmpty);
+  v.Number("embedding", w.embedding, kRequired);
+  v.Number("per_layer_embedding", w.per_layer_embedding, kZeroByDefault);
+  v.Number("head", w.head, kZeroByDefault);
+  v.Number("attention", w.attention, kRequired);
+  v.Number("dense_ffn", w.dense_ffn, kZeroByDefault);
+  v.Number("shared_experts", w.shared_experts, kZeroByDefault);
+  v.Number("routed_experts", w.routed_experts, kZeroByDefault);
+  v.Number("other", w.other, kZeroByDefault);
+  v.Number("vision", w.vision, kZeroByDefault);
+  v.Number("mtp", w.mtp, kZeroByDefault);
 }
 
 template <typename V, Either<LayerGroup> G>
