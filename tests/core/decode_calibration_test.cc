@@ -621,9 +621,9 @@ void ExpectAnswerCarries(std::string_view device, const Counted& rows) {
 }
 
 TEST(DecodeCalibration, TheAnswerCarriesTheRulesErrorsOnItsFitAndHoldOutRows) {
-  // RTX 4090, a dense model: consumer and workstation cards (seven single-run threads, every second
+  // RTX 4090, a dense model: consumer and workstation cards (eight single-run sources, every second
   // one held out); H100 PCIe: datacenter cards from 900 GB/s, dense and MoE models (held out:
-  // pavlokhmel.com's HBM cards).
+  // pavlokhmel.com's HBM cards and vnadein's V100 run).
   ExpectAnswerCarries("rtx-4090-24gb", RowsOfKind("consumer", 0, true));
   ExpectAnswerCarries("h100-80gb-pcie", RowsOfKind("datacenter", 900, false));
 }

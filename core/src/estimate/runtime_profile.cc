@@ -58,24 +58,25 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
 // (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a
 // rule for dense models and one for MoE models (issue 31). ts is fitted where three fit runs or
-// more are of recurrent models (Qwen3.5/3.6, Nemotron-H) and three or more are not: the consumer
-// CUDA rules (jiegec/kb's RTX 4090 runs), Apple base and Max, mlx-lm base; elsewhere it is 0 and
-// the rule is fitted to its other models.
+// more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H) and three or more are not:
+// the consumer CUDA rules (jiegec/kb's RTX 4090 runs), CUDA datacenter from 900 GB/s
+// (Qwen3-Coder-Next on an A100 SXM, letusfly85/coding-agent-bench), Apple base and Max, mlx-lm
+// base; elsewhere it is 0 and the rule is fitted to its other models.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.940, 0.940, 0.11, 3.38, {11, 3.85, 6.78, 8.75}, {4, 18.79, 41.63, 41.63}},
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 1.000, 0.275, 1.46, 1.82, {20, 3.57, 7.29, 20.85}, {8, 8.42, 67.06, 98.06}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.977, 0.977, 1.65, 1.79, {12, 5.25, 8.86, 14.43}, {4, 9.38, 31.63, 31.63}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.991, 0.385, 1.62, 1.94, {21, 1.75, 2.47, 7.34}, {7, 44.38, 62.50, 88.61}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 0.00, {38, 1.84, 8.21, 11.57}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {2, 168.58, 168.58, 168.58}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 31.12}, {35, 8.43, 46.42, 63.42}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.26, {39, 6.69, 13.54, 20.09}, {36, 12.69, 46.42, 63.42}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 3.10, 15.27, {13, 7.06, 12.85, 18.06}, {16, 10.24, 44.77, 54.70}},
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.507, 0.507, 2.33, 8.88, {20, 8.63, 24.11, 32.72}, {4, 47.63, 51.05, 51.05}},
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.94, 54.66, 128.10}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {8, 11.79, 13.06, 121.92}, {3, 44.68, 46.41, 46.41}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.403, 0.403, 1.60, 0.00, {2, 13.04, 13.04, 13.04}, {1, 31.50, 31.50, 31.50}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 0.00, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.833, 0.833, 1.68, 0.00, {10, 6.92, 17.03, 20.81}, {6, 5.49, 31.67, 31.67}},
 };
 constexpr DecodeRule kVllmDecode[] = {
@@ -121,19 +122,19 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 // Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
 // (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc on 17
 // runs of 3 sources; a RAM efficiency per memory generation because the fit runs support it (AICc
-// −68.0 against −54.7 for one efficiency and −55.5 for one per channel class, 2 against 4 or
+// −69.0 against −57.0 for one efficiency and −59.0 for one per channel class, 2 against 4 or
 // more); the DDR4 entry rests on one rig (RTX 2080, 4 channels).
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = {0.387, 0.614},  // DDR4, DDR5
-    .cpu_layer_ms = 0.067,
+    .ram_efficiency = {0.397, 0.608},  // DDR4, DDR5
+    .cpu_layer_ms = 0.061,
     .host_reserve_gib = 4,
     // Fitted: the RTX 2080 rig (10 runs, DDR4 x4), Threadripper Pro + RTX A6000 (4, DDR5 x8),
     // Ryzen 9950X + RTX 5080 (3, DDR5 x2). Hold-out: 21 runs of 6 other sources; its worst are
-    // the EPYC 9355 VM's (12 channels), estimated 54 to 108 % too fast.
-    .error = {17, 6.35, 19.52, 24.89},
-    .holdout = {21, 15.75, 72.51, 107.92},
+    // the EPYC 9355 VM's (12 channels), estimated 67 to 115 % too fast.
+    .error = {17, 6.45, 20.66, 26.84},
+    .holdout = {21, 15.02, 71.97, 114.59},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
@@ -153,10 +154,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 0.888 ms per extra GPU is the mean
+  // -sm layer: a token walks the GPUs one after another; 0.721 ms per extra GPU is the mean
   // extra time of three measured 2- and 4-GPU runs at depth 0 (PR #19378, RTX 4090s) over one
   // device's time under the consumer rules (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.888};
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.721};
   p.offload = &kLlamaCppOffload;
   return p;
 }
