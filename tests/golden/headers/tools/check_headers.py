@@ -8,7 +8,15 @@ For each .gguf: architecture, tensor count, parameter count (sum of the products
 and tensor data bytes (sum of each tensor's size from its shape and its ggml type's block size).
 For each .safetensors: the same from the JSON header (bytes from data_offsets).
 It parses the files with its own reader, written from the formats' specifications, and checks
-that every GGUF tensor offset is where gguf-py's writer would put it.
+that every GGUF tensor offset is where gguf-py's writer would put it. Each line also gives the size
+the file has with its tensor data ("B with its data"), the size the offline Hub server reports
+when the published size is not known.
+
+Then, for each JSON description, it compares the "expect" figures (tensor counts, parameter counts,
+type counts, byte totals, published shard sizes: values stated by the fixture's sources, see
+../SOURCES.md) with the files written, and checks that a model.safetensors.index.json names only
+tensors its shards hold and that its total_size is their tensor data bytes. It exits 1 on any
+difference.
 
 With --gguf-py DIR (a checkout's gguf-py folder, not part of this repository) it also reads each
 GGUF with llama.cpp's GGUFReader: the header-only file is copied to a sparse temporary file
@@ -27,7 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-from make_headers import GGML_TYPES, ST_DTYPES, pad  # noqa: E402
+from make_headers import GGML_TYPES, ST_DTYPES, build, load_descriptions, pad  # noqa: E402
 
 TYPE_BY_ID = {v[0]: (k, v[1], v[2]) for k, v in GGML_TYPES.items()}
 SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?",
@@ -132,32 +140,106 @@ def gguf_py_check(path, info, gguf_py):
         return ok
 
 
+def gguf_line(path, i):
+    kv = i["kv"]
+    split = ""
+    if "split.count" in kv:
+        split = f", split {kv['split.no'] + 1}/{kv['split.count']} of {kv['split.tensors.count']} tensors"
+    print(f"{path.relative_to(ROOT)}: {path.stat().st_size:,} B, GGUF v{i['version']}, "
+          f"arch {kv.get('general.architecture')}, {len(i['tensors'])} tensors, "
+          f"{i['params']:,} params, {i['bytes']:,} tensor data bytes, "
+          f"{i['data_start'] + i['data_size']:,} B with its data{split}")
+
+
+def read_all(args):
+    """Reads and prints every fixture file; returns {relative path: facts}."""
+    facts, ok = {}, True
+    for path in sorted(ROOT.rglob("*")):
+        rel = path.relative_to(ROOT).as_posix()
+        if path.suffix == ".gguf":
+            i = read_gguf(path)
+            gguf_line(path, i)
+            if args.gguf_py:
+                ok &= gguf_py_check(path, i, args.gguf_py)
+            facts[rel] = {"tensors": len(i["tensors"]), "params": i["params"], "bytes": i["bytes"],
+                          "full_size": i["data_start"] + i["data_size"], "kv": i["kv"],
+                          "types": type_counts(t[2] for t in i["tensors"])}
+        elif path.suffix == ".safetensors":
+            i = read_safetensors(path)
+            print(f"{rel}: {path.stat().st_size:,} B, safetensors, {len(i['tensors'])} tensors, "
+                  f"{i['params']:,} params, {i['bytes']:,} tensor data bytes, "
+                  f"{path.stat().st_size + i['bytes']:,} B with its data")
+            facts[rel] = {"tensors": len(i["tensors"]), "params": i["params"], "bytes": i["bytes"],
+                          "full_size": path.stat().st_size + i["bytes"], "names": set(i["tensors"])}
+        elif path.name.endswith(".safetensors.index.json"):
+            idx = json.loads(path.read_text())
+            print(f"{rel}: index, {len(idx['weight_map'])} tensors, "
+                  f"total_size {idx['metadata'].get('total_size'):,}")
+            facts[rel] = {"index": idx}
+    return facts, ok
+
+
+def type_counts(type_ids):
+    counts = {}
+    for tid in type_ids:
+        name = TYPE_BY_ID[tid][0]
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def described_files(desc, by_id):
+    """The relative paths a description writes, in order."""
+    return list(build(desc, by_id))
+
+
+def check_index(files, facts):
+    """A sharded safetensors set: every weight_map entry is in the shard it names, total_size adds up."""
+    problems = []
+    for rel in files:
+        if not rel.endswith(".safetensors.index.json"):
+            continue
+        idx, base = facts[rel]["index"], rel.rsplit("/", 1)[0] + "/"
+        for name, shard in idx["weight_map"].items():
+            if name not in facts.get(base + shard, {}).get("names", ()):
+                problems.append(f"{name} is not in {shard}")
+        shards = {base + s for s in idx["weight_map"].values()}
+        total = sum(facts[s]["bytes"] for s in shards)
+        if total != idx["metadata"]["total_size"]:
+            problems.append(f"total_size {idx['metadata']['total_size']} != {total}")
+    return problems
+
+
+def check_expect(desc, files, facts):
+    """Compares a description's "expect" (figures its sources state) with the written files."""
+    exp, got = desc.get("expect", {}), [facts[f] for f in files if "tensors" in facts.get(f, {})]
+    params = sum(g["params"] for g in got)
+    checks = {
+        "tensor_count": lambda v: v == sum(g["tensors"] for g in got),
+        "params": lambda v: v == params,
+        "params_sum": lambda v: v == params,
+        "params_rounded_b": lambda v: v == round(params / 1e9, 2),
+        "type_counts": lambda v: v == got[0]["types"],
+        "log_model_size_mib": lambda v: v == round(got[0]["bytes"] / 2**20, 2),
+        "total_size": lambda v: v == sum(g["bytes"] for g in got),
+        "shards": lambda v: v == len(got),
+        "shard_sizes": lambda v: all(facts[f]["full_size"] == v[f.rsplit("/", 1)[1]]
+                                     for f in files if f.endswith(".safetensors")),
+    }
+    problems = [f"expect.{k} = {v}" for k, v in exp.items() if k in checks and not checks[k](v)]
+    return problems + check_index(files, facts)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gguf-py", type=Path, help="path of a gguf-py folder to cross-check with")
     args = ap.parse_args()
-    ok = True
-    for path in sorted(ROOT.rglob("*")):
-        if path.suffix == ".gguf":
-            i = read_gguf(path)
-            kv = i["kv"]
-            split = ""
-            if "split.count" in kv:
-                split = f", split {kv['split.no'] + 1}/{kv['split.count']}"
-            print(f"{path.relative_to(ROOT)}: {path.stat().st_size:,} B, GGUF v{i['version']}, "
-                  f"arch {kv.get('general.architecture')}, {len(i['tensors'])} tensors, "
-                  f"{i['params']:,} params, {i['bytes']:,} tensor data bytes{split}")
-            if args.gguf_py:
-                ok &= gguf_py_check(path, i, args.gguf_py)
-        elif path.suffix == ".safetensors":
-            i = read_safetensors(path)
-            print(f"{path.relative_to(ROOT)}: {path.stat().st_size:,} B, safetensors, "
-                  f"{len(i['tensors'])} tensors, {i['params']:,} params, "
-                  f"{i['bytes']:,} tensor data bytes")
-        elif path.name.endswith(".safetensors.index.json"):
-            idx = json.loads(path.read_text())
-            print(f"{path.relative_to(ROOT)}: index, {len(idx['weight_map'])} tensors, "
-                  f"total_size {idx['metadata'].get('total_size'):,}")
+    facts, ok = read_all(args)
+    descs, by_id = load_descriptions()
+    for desc in descs:
+        problems = check_expect(desc, described_files(desc, by_id), facts)
+        print(f"{'ok  ' if not problems else 'FAIL'} {desc['id']}: "
+              f"{'; '.join(problems) if problems else 'the figures its sources state'}")
+        ok &= not problems
     return 0 if ok else 1
 
 

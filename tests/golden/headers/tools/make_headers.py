@@ -18,6 +18,13 @@ GGUF (version 3, little endian; ggml's docs/gguf.md):
     GGUFWriter lays them out: in tensor-info order, each tensor's size rounded up to the alignment.
     The file stops at the start of the data section: no tensor data is written.
 
+A description with "split_of" (the id of another description) writes that description's GGUF as
+llama.cpp's gguf-split --split writes it (tools/gguf-split/gguf-split.cpp): "split_max_tensors"
+tensors per file in the source's order, files named <split_prefix>-0000i-of-0000n.gguf. The first
+file keeps every key of the source and then gets split.no (u16), split.tensors.count (i32) and
+split.count (u16), in the order gguf_set_val_* leaves them (each call removes the key and appends
+it; split.count is set last); the other files hold those three keys only.
+
 safetensors (the format's README): u64 little-endian N, then N bytes of UTF-8 JSON
     {"__metadata__": {...}, name: {"dtype", "shape", "data_offsets": [begin, end]}, ...}.
     Offsets are relative to the byte after the header; tensors are laid out in the order the
@@ -120,6 +127,25 @@ def gguf_bytes(f):
     return out
 
 
+def split_kvs(i, n_files, n_tensors):
+    return [{"key": "split.no", "type": "uint16", "value": i},
+            {"key": "split.tensors.count", "type": "int32", "value": n_tensors},
+            {"key": "split.count", "type": "uint16", "value": n_files}]
+
+
+def gguf_split(desc, source):
+    """The files gguf-split writes from the source description's single GGUF file."""
+    src = source["files"][0]
+    per = desc["split_max_tensors"]
+    groups = [src["tensors"][i:i + per] for i in range(0, len(src["tensors"]), per)]
+    files = {}
+    for i, group in enumerate(groups):
+        meta = (list(src["metadata"]) if i == 0 else []) + split_kvs(i, len(groups), len(src["tensors"]))
+        path = f"{desc['split_prefix']}-{i + 1:05d}-of-{len(groups):05d}.gguf"
+        files[path] = gguf_bytes({**src, "metadata": meta, "tensors": group})
+    return files
+
+
 def safetensors_bytes(f):
     tensors = f["tensors"]
     order = sorted(tensors, key=lambda t: (-ST_DTYPES[t["dtype"]], t["name"]))
@@ -142,7 +168,9 @@ def safetensors_bytes(f):
     return struct.pack("<Q", len(text)) + text
 
 
-def build(desc):
+def build(desc, by_id=None):
+    if "split_of" in desc:
+        return gguf_split(desc, by_id[desc["split_of"]])
     files = {}
     for f in desc["files"]:
         if f.get("format", desc["format"]) == "gguf":
@@ -156,14 +184,19 @@ def build(desc):
     return files
 
 
+def load_descriptions():
+    descs = [json.loads(jf.read_text(encoding="utf-8")) for jf in sorted(HERE.glob("*.json"))]
+    return descs, {d["id"]: d for d in descs}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare instead of writing")
     args = ap.parse_args()
     bad = 0
-    for jf in sorted(HERE.glob("*.json")):
-        desc = json.loads(jf.read_text(encoding="utf-8"))
-        for rel, data in build(desc).items():
+    descs, by_id = load_descriptions()
+    for desc in descs:
+        for rel, data in build(desc, by_id).items():
             path = ROOT / rel
             if args.check:
                 same = path.exists() and path.read_bytes() == data
