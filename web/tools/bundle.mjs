@@ -38,7 +38,11 @@ for (const [name, loader, format] of [['vramcalc.mjs', 'js', 'esm'], ['vramcalc-
   await writeFile(file(name), code);
 }
 
-let html = await readFile(file('index.html'), 'utf8');
+// The page's source without what only its readers need: comments, and the indentation before a
+// tag (index.html has no <pre>, and its one <textarea> is empty): fewer bytes before the first
+// numbers, the same document.
+let html = (await readFile(file('index.html'), 'utf8')).replace(/[ \t]*<!--[\s\S]*?-->\n?/g, '').replace(/\n[ \t]+</g, '\n<');
+if (/<pre[\s>]|<textarea[^>]*>[^<]/.test(html)) throw new Error('bundle: index.html has preformatted text, which keeps its indentation');
 const tag = '<script type="module" src="js/main.js" async></script>';
 if (!html.includes(tag)) throw new Error(`bundle: index.html has no ${tag}`);
 // boot.js inline where index.html loads it, allowed by its hash: it starts the module's compile
