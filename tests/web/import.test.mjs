@@ -495,6 +495,9 @@ test('tensor roles by name', () => {
     'model.visual.blocks.0.attn.qkv.weight': 'vision', 'model.vision_tower.encoder.layers.0.mlp.fc1.weight': 'vision',
     'model.multi_modal_projector.linear_1.weight': 'vision', 'model.language_model.embed_tokens_per_layer.weight': 'per_layer_embedding',
     'model.language_model.layers.0.mlp.gate_proj.weight': 'dense_ffn',
+    'backbone.embeddings.weight': 'embedding', 'backbone.layers.0.mixer.in_proj.weight': 'attention',
+    'backbone.layers.1.mixer.up_proj.weight': 'dense_ffn', 'backbone.layers.1.mixer.experts.3.down_proj.weight': 'routed_experts',
+    'model.vision_tower.embeddings.patch_embedding.weight': 'vision',
   };
   for (const [name, role] of Object.entries(hf)) assert.equal(safetensorsRole(name, { layers: 61 }), role, name);
 });

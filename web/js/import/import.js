@@ -92,7 +92,8 @@ export async function importModel(input, options = {}) {
 async function checked(result, store, { readConfig }) {
   const answer = await readConfig(result.description);
   if (!answer.ok) {
-    return { ok: false, error: { field: answer.error?.field || 'model', message: `The estimate refused the imported model: ${answer.error?.message}` } };
+    const message = `The estimate refused the imported model: ${answer.error?.message}`;
+    return { ok: false, error: { field: answer.error?.field || 'model', message } };
   }
   const language = result.lines.filter((line) => line.role !== 'vision' && line.role !== 'mtp');
   return {

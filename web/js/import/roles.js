@@ -34,24 +34,29 @@ const GGUF_ROLE_PATTERNS = [
   ['attention', /^blk\.\d+\.(attn_|ssm_|time_mix_|shortconv\.|indexer\.)/],
 ];
 
-// Hugging Face checkpoint names, as transformers' modeling files write them (model.embed_tokens,
-// lm_head, layers.N.self_attn / linear_attn / mamba / mixer, mlp.experts.*, mlp.shared_expert(s),
-// mlp.gate / router). Vision and audio towers: llama.cpp's rule for what a text model's
+// Hugging Face checkpoint names, as transformers' modeling files write them (model.embed_tokens
+// or Mamba's and Nemotron-H's backbone.embeddings, lm_head, layers.N.self_attn / linear_attn /
+// mamba / mixer, mlp.experts.*, mlp.shared_expert(s), mlp.gate / router). Vision and audio towers: llama.cpp's rule for what a text model's
 // conversion leaves out ("Skip multimodal tensors", conversion/base.py TextModel.filter_tensors:
 // visual., vision., vision_, audio., audio_, projector., patch_embed, merger., resampler., …;
 // read at Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2). MTP: Qwen3-Next's
 // and Qwen3.5's `mtp.*` (the same conversion's _Qwen35MtpMixin); DeepSeek-V3's and GLM-4.5's
 // extra layers past num_hidden_layers are found by their index (safetensorsRole's `layers`).
+const HF_VISION = new RegExp([
+  '(^|\\.)(visual|vision|audio|talker|token2wav|code2wav)\\.', 'vision_', 'audio_', 'projector\\.', 'pre_mm_projector_norm',
+  'image_newline', 'patch_embed', 'patch_merger\\.', '(^|\\.)(vit|vpm|siglip2|conformer|merger|resampler|connector)\\.',
+].join('|'));
 const HF_ROLE_PATTERNS = [
-  ['vision', /(^|\.)(visual|vision|audio|talker|token2wav|code2wav)\.|vision_|audio_|projector\.|pre_mm_projector_norm|image_newline|patch_embed|patch_merger\.|(^|\.)(vit|vpm|siglip2|conformer|merger|resampler|connector)\./],
+  ['vision', HF_VISION],
   ['mtp', /^(model\.)?mtp\.|\.nextn\./],
   ['per_layer_embedding', /(^|\.)embed_tokens_per_layer\./],
-  ['embedding', /(^|\.)(embed_tokens|wte|word_embeddings|tok_embeddings)\.(weight|bias)$/],
+  ['embedding', /(^|\.)(embed_tokens|embeddings|wte|word_embeddings|tok_embeddings)\.(weight|bias)$/],
   ['head', /(^|\.)lm_head\.(weight|bias)$/],
   ['other', /\.(mlp|block_sparse_moe|feed_forward)\.(gate|router)\.|\.shared_expert_gate\./],
   ['routed_experts', /\.experts\./],
   ['shared_experts', /\.(shared_experts?|shared_mlp)\./],
-  ['dense_ffn', /\.(mlp|feed_forward|ffn)\./],
+  // Nemotron-H names every block's module "mixer": its MLP blocks are the up and down projections.
+  ['dense_ffn', /\.(mlp|feed_forward|ffn)\.|\.mixer\.(up_proj|down_proj|gate_proj)\./],
   ['attention', /\.(self_attn|attention|attn|linear_attn|mamba|mixer|short_conv|conv|input_layernorm)\./],
 ];
 
