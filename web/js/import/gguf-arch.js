@@ -1,0 +1,183 @@
+// A GGUF header's architecture keys as the config.json the core's importer reads
+// (core/src/model/hf_config.cc: its model types and their fields). The core then derives the
+// layer groups, the experts and the attention kind, by the same rules as for a pasted
+// config.json; nothing here repeats them.
+//
+// The key names are gguf-py's (gguf-py/gguf/constants.py, Keys.LLM / Keys.Attention /
+// Keys.Rope / Keys.SSM, "{arch}." prefixed) and what llama.cpp's convert_hf_to_gguf writes for
+// each config.json field (conversion/base.py TextModel.set_gguf_parameters, conversion/qwen.py
+// Qwen3NextModel, conversion/deepseek.py DeepseekV2Model, conversion/glm.py Glm4MoeModel,
+// conversion/gpt_oss.py; read at Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2).
+
+/** GGUF key (after "{arch}.") → config.json field, by key set. A row names the sets it uses. */
+export const GGUF_KEY_SETS = Object.freeze({
+  common: [
+    ['block_count', 'num_hidden_layers'], ['embedding_length', 'hidden_size'],
+    ['attention.head_count', 'num_attention_heads'], ['attention.head_count_kv', 'num_key_value_heads'],
+    ['attention.key_length', 'head_dim'], ['context_length', 'max_position_embeddings'],
+    ['feed_forward_length', 'intermediate_size'], ['attention.sliding_window', 'sliding_window'],
+  ],
+  // Qwen MoE (Qwen2MoeModel): num_experts, moe_intermediate_size, shared_expert_intermediate_size.
+  qwenExperts: [
+    ['expert_count', 'num_experts'], ['expert_used_count', 'num_experts_per_tok'],
+    ['expert_feed_forward_length', 'moe_intermediate_size'],
+    ['expert_shared_feed_forward_length', 'shared_expert_intermediate_size'],
+  ],
+  // Mixtral, gpt-oss, MiniMax-M2: num_local_experts, each as wide as intermediate_size (gpt-oss
+  // and MiniMax-M2 write it as expert_feed_forward_length too).
+  localExperts: [
+    ['expert_count', 'num_local_experts'], ['expert_used_count', 'num_experts_per_tok'],
+    ['expert_feed_forward_length', 'intermediate_size'],
+  ],
+  // DeepSeek, GLM-4.5: routed and shared experts of moe_intermediate_size after the dense layers.
+  deepseekExperts: [
+    ['expert_count', 'n_routed_experts'], ['expert_used_count', 'num_experts_per_tok'],
+    ['expert_shared_count', 'n_shared_experts'], ['expert_feed_forward_length', 'moe_intermediate_size'],
+    ['leading_dense_block_count', 'first_k_dense_replace'],
+  ],
+  // Multi-head latent attention (DeepseekV2Model): the ranks and the rope part of the key.
+  latent: [
+    ['attention.kv_lora_rank', 'kv_lora_rank'], ['attention.q_lora_rank', 'q_lora_rank'],
+    ['rope.dimension_count', 'qk_rope_head_dim'],
+  ],
+  // DeepSeek Sparse Attention's indexer (DeepseekV32Model, GlmMoeDsaModel).
+  indexer: [['attention.indexer.head_count', 'index_n_heads'], ['attention.indexer.key_length', 'index_head_dim']],
+  // Gated DeltaNet (Qwen3NextModel.set_gguf_parameters): ssm.state_size is linear_key_head_dim,
+  // ssm.group_count linear_num_key_heads, ssm.time_step_rank linear_num_value_heads.
+  gatedDeltaNet: [
+    ['full_attention_interval', 'full_attention_interval'], ['ssm.conv_kernel', 'linear_conv_kernel_dim'],
+    ['ssm.state_size', 'linear_key_head_dim'], ['ssm.group_count', 'linear_num_key_heads'],
+    ['ssm.time_step_rank', 'linear_num_value_heads'],
+  ],
+});
+
+// config.json fields the keys give only through arithmetic, by key set.
+const DERIVED = {
+  // key_length is nope + rope (older files), or key_length_mla is (llama.cpp's MLA files, whose
+  // key_length is then kv_lora_rank + rope); value_length_mla likewise.
+  latent: {
+    qk_nope_head_dim: (k) => (k['attention.key_length_mla'] ?? k['attention.key_length']) - k['rope.dimension_count'],
+    v_head_dim: (k) => k['attention.value_length_mla'] ?? k['attention.value_length'],
+  },
+  // ssm.inner_size is linear_value_head_dim × linear_num_value_heads.
+  gatedDeltaNet: {
+    linear_value_head_dim: (k) => k['ssm.inner_size'] / k['ssm.time_step_rank'],
+  },
+};
+
+/**
+ * GGUF general.architecture → the config.json model_type the core reads, the key sets, and
+ * config.json fields the GGUF does not carry (`defaults`, each with its source). `moe_type`:
+ * the model type when the file has experts (llama.cpp writes Mixtral as "llama").
+ */
+export const GGUF_ARCHITECTURES = Object.freeze({
+  llama: { model_type: 'llama', moe_type: 'mixtral', keys: ['common', 'localExperts'] },
+  mistral3: { model_type: 'ministral3', keys: ['common'] },
+  qwen2: { model_type: 'qwen2', keys: ['common'] },
+  qwen2moe: { model_type: 'qwen2_moe', keys: ['common', 'qwenExperts'] },
+  qwen3: { model_type: 'qwen3', keys: ['common'] },
+  qwen3moe: { model_type: 'qwen3_moe', keys: ['common', 'qwenExperts'] },
+  qwen3vl: { model_type: 'qwen3_vl_text', keys: ['common'] },
+  qwen3vlmoe: { model_type: 'qwen3_vl_moe_text', keys: ['common', 'qwenExperts'] },
+  qwen3next: { model_type: 'qwen3_next', keys: ['common', 'qwenExperts', 'gatedDeltaNet'] },
+  // Qwen3.5's config.json keeps the recurrent state in float32 (mamba_ssm_dtype,
+  // tests/golden/configs/qwen3_5.json); the GGUF does not say.
+  qwen35: { model_type: 'qwen3_5_text', keys: ['common', 'gatedDeltaNet'], defaults: { mamba_ssm_dtype: 'float32' } },
+  qwen35moe: {
+    model_type: 'qwen3_5_moe_text', keys: ['common', 'qwenExperts', 'gatedDeltaNet'],
+    defaults: { mamba_ssm_dtype: 'float32' },
+  },
+  gemma2: { model_type: 'gemma2', keys: ['common'] },
+  gemma3: { model_type: 'gemma3_text', keys: ['common'] },
+  'gpt-oss': { model_type: 'gpt_oss', keys: ['common', 'localExperts'] },
+  'minimax-m2': { model_type: 'minimax_m2', keys: ['common', 'localExperts'] },
+  glm4: { model_type: 'glm4', keys: ['common'] },
+  glm4moe: { model_type: 'glm4_moe', keys: ['common', 'deepseekExperts'] },
+  // DeepSeek V2/V3, Kimi K2 and GLM-4.7-Flash are all "deepseek2" in llama.cpp.
+  deepseek2: { model_type: 'deepseek_v2', keys: ['common', 'deepseekExperts', 'latent'] },
+  deepseek32: { model_type: 'deepseek_v32', keys: ['common', 'deepseekExperts', 'latent', 'indexer'] },
+  'glm-dsa': { model_type: 'glm_moe_dsa', keys: ['common', 'deepseekExperts', 'latent', 'indexer'] },
+  phi3: { model_type: 'phi3', keys: ['common'] },
+  smollm3: { model_type: 'smollm3', keys: ['common'] },
+  seed_oss: { model_type: 'seed_oss', keys: ['common'] },
+  olmo2: { model_type: 'olmo2', keys: ['common'] },
+  ernie4_5: { model_type: 'ernie4_5', keys: ['common'] },
+  'command-r': { model_type: 'cohere', keys: ['common'] },
+  'hunyuan-dense': { model_type: 'hunyuan_v1_dense', keys: ['common'] },
+});
+
+// Architectures whose files are not a language model.
+const NOT_A_LANGUAGE_MODEL = {
+  clip: 'is a vision or audio projector (an mmproj file), not a language model: import the model\'s own GGUF, '
+    + 'and an mmproj file beside it is counted on the vision line',
+};
+
+/** A key's value: a per-layer array counts by its largest entry (the attention layers'). */
+function scalar(value) {
+  if (Array.isArray(value)) return value.length ? Math.max(...value.map(Number)) : undefined;
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
+/** The file's "{arch}.*" keys without the prefix, scalars only. */
+function archKeys(metadata, arch) {
+  const prefix = `${arch}.`;
+  const keys = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    if (key.startsWith(prefix)) keys[key.slice(prefix.length)] = scalar(value);
+  }
+  return keys;
+}
+
+/** The vocabulary: the embedding's rows, else the tokenizer's list (which files may trim). */
+function vocabSize(keys, metadata, tensors) {
+  if (keys.vocab_size) return keys.vocab_size;
+  const embedding = tensors.find((t) => t.name === 'token_embd.weight');
+  if (embedding?.shape?.length === 2) return Number(embedding.shape[1]);
+  const tokens = metadata['tokenizer.ggml.tokens'];
+  return Array.isArray(tokens) && tokens.length ? tokens.length : undefined;
+}
+
+function fail(message) {
+  return { ok: false, error: { field: 'file', message } };
+}
+
+/** The architectures this module reads, sorted (for messages and the page). */
+export function supportedGgufArchitectures() {
+  return Object.keys(GGUF_ARCHITECTURES).sort();
+}
+
+/**
+ * A config.json-like object from a GGUF header, for the core's importer.
+ * @param {Record<string, unknown>} metadata  the header's key/value pairs (@huggingface/gguf)
+ * @param {{name: string, shape: (number|bigint)[]}[]} tensors  every tensor of the file (all shards)
+ * @returns {{ok: true, arch: string, config: object, layers: number} |
+ *           {ok: false, error: {field: string, message: string}}}
+ *   `layers`: the language model's blocks (block_count less the nextn/MTP blocks llama.cpp appends)
+ */
+export function configFromGguf(metadata, tensors) {
+  const arch = metadata['general.architecture'];
+  if (typeof arch !== 'string' || arch === '') return fail('The GGUF file names no architecture (general.architecture).');
+  if (NOT_A_LANGUAGE_MODEL[arch]) return fail(`This GGUF file ("${arch}") ${NOT_A_LANGUAGE_MODEL[arch]}.`);
+  const row = GGUF_ARCHITECTURES[arch];
+  if (!row) {
+    return fail(`The GGUF architecture "${arch.slice(0, 40)}" is not supported yet; supported: `
+      + `${supportedGgufArchitectures().join(', ')}.`);
+  }
+  const keys = archKeys(metadata, arch);
+  const hasExperts = (keys.expert_count ?? 0) > 0;
+  const config = { model_type: hasExperts && row.moe_type ? row.moe_type : row.model_type, ...row.defaults };
+  for (const set of row.keys) {
+    for (const [key, field] of GGUF_KEY_SETS[set]) {
+      if (keys[key] !== undefined && keys[key] !== 0) config[field] = keys[key];
+    }
+    for (const [field, derive] of Object.entries(DERIVED[set] ?? {})) {
+      const value = derive(keys);
+      if (Number.isFinite(value)) config[field] = value;
+    }
+  }
+  const layers = (keys.block_count ?? 0) - (keys.nextn_predict_layers ?? 0);
+  config.num_hidden_layers = layers;
+  config.vocab_size = vocabSize(keys, metadata, tensors);
+  config.tie_word_embeddings = !tensors.some((t) => t.name === 'output.weight');
+  return { ok: true, arch, config, layers };
+}
