@@ -11,9 +11,16 @@ import { paintedAt } from './painted.mjs';
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** A file's size, raw and gzip at level 9. */
+/**
+ * A file's size, raw and gzip at level 9; a file the site does not have counts nothing (a
+ * browser's own request, such as the control page's /favicon.ico, answered 404).
+ */
 export const sizeOf = async (dir, file) => {
-  const bytes = await readFile(path.join(dir, file));
+  const bytes = await readFile(path.join(dir, file)).catch((error) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (bytes === null) return { file, raw: 0, gzip: 0, missing: true };
   return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 };
 

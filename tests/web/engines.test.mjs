@@ -3,7 +3,8 @@
 // in German and English, the context slider by keyboard, a shared link reopened, garbage in
 // the link, the fits view and the tables' exports, the widget in a host page under a strict
 // Content-Security-Policy, the npm package in a documentation project, the single file opened
-// from disk, and the page reloaded offline through its service worker.
+// from disk, the page reloaded offline through its service worker, and a model imported from the
+// offline Hub (tests/support/hub-server.mjs) by its repo id.
 //
 // Every page carries support/page-probe.js, so each engine reports uncaught errors, CSP
 // violations, console.error, dialogs and foreign requests the same way; the drivers add what
@@ -18,6 +19,7 @@ import { cp, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startHubServer } from '../support/hub-server.mjs';
 import { startServer } from '../support/static-server.mjs';
 import { selectedEngines } from './support/engines.mjs';
 import {
@@ -211,6 +213,8 @@ let siteServer;
 let hostServer;
 let packageProject;  // a documentation project with the npm package installed
 let packageServer;
+let hub;  // the offline Hub
+let importServer;  // the site again, naming the offline Hub (<html data-hub-url>, connect-src)
 
 async function insertAfterHead(file, markup) {
   const html = await readFile(file, 'utf8');
@@ -249,6 +253,15 @@ async function prepareSites() {
   await insertAfterHead(path.join(packageProject, 'index.html'), '<script src="test-probe.js"></script>');
   packageServer = await startServer(packageProject);
 
+  hub = await startHubServer();
+  const importRoot = path.join(work, 'import-site');
+  await cp(siteRoot, importRoot, { recursive: true });
+  const importIndex = path.join(importRoot, 'index.html');
+  const policy = "connect-src 'self'";
+  await writeFile(importIndex, (await readFile(importIndex, 'utf8'))
+    .replace('<html ', `<html data-hub-url="${hub.url}" `).replace(policy, `${policy} ${hub.url} ${hub.cdnUrl}`));
+  importServer = await startServer(importRoot);
+
   siteServer = await startServer(siteRoot);
   hostServer = await startServer(hostRoot, {
     headers: (file) => (file === 'host/index.html' ? { 'Content-Security-Policy': STRICT_CSP } : {}),
@@ -260,6 +273,8 @@ after(async () => {
   await siteServer?.close();
   await hostServer?.close();
   await packageServer?.close();
+  await importServer?.close();
+  await hub?.close();
   if (work) await rm(work, { recursive: true, force: true });
   if (packageProject) await rm(packageProject, { recursive: true, force: true });
 }, { timeout: TEST_TIMEOUT_MS });
@@ -507,6 +522,32 @@ for (const engine of selectedEngines()) {
       assert.match(violations.join('\n'), /^CSP violation: script-src/, 'reported as a CSP violation');
       assert.equal(await session.evaluate(() => window.__inlineScriptRan ?? false), false,
         'the host page runs under the strict CSP');
+    });
+
+    test('a repo id imports from the Hub once asked, and the page computes the model from its header', { timeout: TEST_TIMEOUT_MS }, async () => {
+      hub.clearRequests();
+      await open(session, new URL('#lang=en&runtime=llamacpp', importServer.url).href);
+      await session.evaluate(() => document.querySelector('#custom summary').click());
+      await waitUntil(session, () => document.querySelector('[data-testid="import-source"]') !== null, null, (shown) => shown,
+        'the panel shows the import form');
+      assert.deepEqual(hub.requests, [], 'nothing asked of the Hub before the user asks');
+      await session.evaluate(() => {
+        document.querySelector('[data-testid="import-source"]').value = 'unsloth/Qwen3.5-4B-GGUF';
+        document.querySelector('[data-testid="import-apply"]').click();
+      });
+      const text = await waitUntil(session, () => document.getElementById('custom-config').value, null,
+        (value) => value.includes('vramcalc.model/1'), 'the imported description is applied');
+      const { weights } = JSON.parse(text);
+      // tests/golden/headers/SOURCES.md: 1,509,249,024 bytes of tensor data.
+      const bytes = ['embedding', 'head', 'attention', 'dense_ffn', 'other'].reduce((sum, role) => sum + (weights[role] ?? 0), 0);
+      assert.equal(bytes, 1_509_249_024);
+      await waitUntil(session, () => location.hash, null, (hash) => hashParams(hash).get('model') === 'custom',
+        'the imported model is the page\'s');
+      assert.ok(hub.requests.length > 0, 'the import asked the Hub');
+      const { report } = await session.evaluate(readHealth);
+      assert.deepEqual([...session.problems, ...report.problems], [], 'no problems');
+      const hubOrigins = [hub.url, hub.cdnUrl];
+      assert.deepEqual(report.foreign.filter((url) => !hubOrigins.includes(new URL(url).origin)), [], 'only the Hub besides the page');
     });
 
     test('the single file opened from disk shows the reference numbers and fetches nothing',

@@ -404,7 +404,14 @@ export class PageController {
       // all are here, a paste is checked within the same task (no import() to wait for).
       const [panel] = await Promise.all([this.#panel ?? import('./custom-panel.js'), this.#core.loadFull(),
         loadStrings(this.#scenario.lang, document.baseURI), laterStylesheet()]);
-      if (!this.#panel) panel.bindConfigFiles(this.#root, (text) => this.applyConfig(text));
+      if (!this.#panel) {
+        panel.bindConfigFiles(this.#root, (text) => this.applyConfig(text), {
+          t: (key, values) => this.translator()(key, values),
+          // The core's reading of a config.json: the importer builds the model description on it.
+          readConfig: (model) => this.#core.evaluate({ model, sections: ['model'] }),
+          catalog: this.catalog,
+        });
+      }
       this.#panel = panel;
       return panel;
     } catch (error) {

@@ -1,8 +1,9 @@
-// The config.json panel's code, a chunk of its own (with the importer's module, vramcalc-full.wasm,
-// and the later strings): loaded when the panel opens, or when a config.json is applied or a
+// The config.json panel's code, a chunk of its own (with the importer's form, import-panel.js,
+// vramcalc-full.wasm and the later strings): loaded when the panel opens, or when a config.json is applied or a
 // link or a reload brings one back. The page keeps only the stored text (custom-config.js) and
 // the form's submit.
 import { byId } from './dom.js';
+import { bindImport, isModelFile } from './import-panel.js';
 
 /** The field a failed check names: the config's own key, else "config.json". */
 export function failedField(error, isJson) {
@@ -27,20 +28,35 @@ export function isJson(text) {
 export function checkConfig(core, request, text, t) {
   const check = core.evaluate(request, text);
   const json = isJson(text);
-  if (json && check.ok) return { published: check.model.checkpoint_format };
+  // A model description's bytes are of its file's format: the estimate uses that one.
+  if (json && check.ok) return { published: JSON.parse(text).weights?.format ?? check.model.checkpoint_format };
   const message = json ? check.error.message : t('custom.not_json');
   return { notice: ['custom.error', { field: check.ok ? 'config.json' : failedField(check.error, json), message }] };
 }
 
-/** Calls `apply(text)` with a chosen file or a dropped one (the form's submit is the page's). */
-export function bindConfigFiles(root, apply) {
+/**
+ * Calls `apply(text)` with a chosen config.json or a dropped one (the form's submit is the
+ * page's), and hands model files (GGUF, safetensors and their index, several at once for shards)
+ * to the importer (import-panel.js), which applies the description it makes of them.
+ * @param {{t: Function, readConfig: (config: object) => object}} importing for the importer
+ */
+export function bindConfigFiles(root, apply, importing) {
   const field = byId(root, 'custom-config');
-  const fromFile = async (file) => {
-    if (!file) return;
-    field.value = await file.text();
-    apply(field.value);
+  const importFiles = bindImport(root, { ...importing, apply: (text) => {
+    field.value = text;
+    apply(text);
+  } });
+  const fromFiles = async (files) => {
+    const list = [...(files ?? [])];
+    if (list.some(isModelFile)) return importFiles(list);
+    if (list.length === 0) return undefined;
+    field.value = await list[0].text();
+    return apply(field.value);
   };
-  byId(root, 'custom-file').addEventListener('change', (event) => fromFile(event.target.files?.[0]));
+  const input = byId(root, 'custom-file');
+  input.accept = '.json,.gguf,.safetensors,application/json';
+  input.multiple = true;
+  input.addEventListener('change', (event) => fromFiles(event.target.files));
   field.addEventListener('dragover', (event) => {
     event.preventDefault();
     field.classList.add('dragging');
@@ -49,6 +65,6 @@ export function bindConfigFiles(root, apply) {
   field.addEventListener('drop', (event) => {
     event.preventDefault();
     field.classList.remove('dragging');
-    fromFile(event.dataTransfer?.files?.[0]);
+    fromFiles(event.dataTransfer?.files);
   });
 }

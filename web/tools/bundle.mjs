@@ -11,6 +11,7 @@ import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { importerLibraries } from './importer-libraries.mjs';
 
 const site = path.resolve(process.argv[2] ?? 'build-wasm/site');
 const file = (name) => path.join(site, name);
@@ -29,6 +30,7 @@ const { metafile } = await build({
   format: 'esm',
   minify: true,
   logLevel: 'warning',
+  plugins: [importerLibraries],
 });
 
 // boot.js is a classic script (no format: esbuild keeps it one).
@@ -77,6 +79,9 @@ const startup = app.imports.filter((i) => i.kind === 'import-statement').map((i)
 const preloads = startup.map((name) => `  <link rel="modulepreload" href="${name}">\n`).join('');
 html = html.replace(tag, () => '<script type="module" src="app.js" async></script>').replace('</head>', () => `${preloads}</head>`);
 await writeFile(file('index.html'), html);
+// The importer's modules live in their chunk only: unbundled, their libraries are bare imports
+// a browser cannot resolve, and the widget and the embed, which keep js/, do not import.
+await rm(file('js/import'), { recursive: true });
 // What runs before the first numbers carries V8's explicit compile hint (Chromium 136 and
 // later; other engines read a comment): every function in the file is compiled while it
 // streams in, off the main thread, instead of on its first call. In traces of cold loads the

@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { importerLibraries } from './importer-libraries.mjs';
 
 const site = path.resolve(process.argv[2] ?? 'build-wasm/site');
 const read = (file, encoding = 'utf8') => readFile(path.join(site, file), encoding);
@@ -26,7 +27,7 @@ const bundle = await build({
   minify: true,
   write: false,
   logLevel: 'warning',
-  plugins: [{
+  plugins: [importerLibraries, {
     name: 'vramcalc-inline-wasm',
     setup(b) {
       b.onResolve({ filter: /^vramcalc:wasm-setup$/ }, () => ({ path: 'wasm-setup', namespace: 'vramcalc' }));

@@ -68,10 +68,11 @@ export function shareBrowser(use, { options, setUp } = {}) {
 
 /**
  * Starts the server and one persistent Chromium context; every page of the context is watched.
+ * Requests to other origins are blocked, but those of `allowOrigins` (a test's offline Hub).
  * @returns {Promise<{server, context, page, origin: string, url: (hash?: string) => string,
  *                    problems: string[], close: () => Promise<void>}>}
  */
-export async function launch({ locale = BROWSER_LOCALE, root = siteDir, headers } = {}) {
+export async function launch({ locale = BROWSER_LOCALE, root = siteDir, headers, allowOrigins = [] } = {}) {
   const missing = await missingPrerequisites();
   if (missing) throw new Error(missing);
 
@@ -100,7 +101,8 @@ export async function launch({ locale = BROWSER_LOCALE, root = siteDir, headers 
   // (file: URLs are the disk, not the network: the single-file build is opened from there.)
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    return url.origin === origin || url.protocol === 'file:' ? route.continue() : route.abort('blockedbyclient');
+    const allowed = url.origin === origin || allowOrigins.includes(url.origin) || url.protocol === 'file:';
+    return allowed ? route.continue() : route.abort('blockedbyclient');
   });
   context.on('request', (request) => {
     const url = new URL(request.url());

@@ -3,6 +3,9 @@
 // (`evaluate({model: description, …})` in vramcalc-full.wasm). Errors are answers naming the
 // field, as the core's are; nothing here throws for bad input, an unreachable Hub or a bad file.
 import { DEFAULT_HUB_URL } from './source.js';
+
+// What a user types, read without a request: the page's one entry to the importer's chunk.
+export { parseSource } from './source.js';
 import { hubStore, localStore, planImport } from './store.js';
 import { readGguf } from './read-gguf.js';
 import { readSafetensors } from './read-safetensors.js';
