@@ -535,8 +535,12 @@ for (const engine of selectedEngines()) {
         document.querySelector('[data-testid="import-source"]').value = 'unsloth/Qwen3.5-4B-GGUF';
         document.querySelector('[data-testid="import-apply"]').click();
       });
-      const text = await waitUntil(session, () => document.getElementById('custom-config').value, null,
-        (value) => value.includes('vramcalc.model/1'), 'the imported description is applied');
+      // Until then, the status line: what a failure shows, with what the Hub was asked.
+      const read = () => document.getElementById('custom-config').value || document.getElementById('import-status').textContent;
+      const text = await waitUntil(session, read, null, (value) => value.includes('vramcalc.model/1'),
+        'the imported description is applied').catch((error) => {
+        throw new Error(`${error.message}; the Hub was asked: ${JSON.stringify(hub.requests.map((r) => [r.url, r.range, r.status]))}`);
+      });
       const { weights } = JSON.parse(text);
       // tests/golden/headers/SOURCES.md: 1,509,249,024 bytes of tensor data.
       const bytes = ['embedding', 'head', 'attention', 'dense_ffn', 'other'].reduce((sum, role) => sum + (weights[role] ?? 0), 0);

@@ -87,6 +87,21 @@ describe('importing a model from the Hub or a file', { timeout: TEST_TIMEOUT_MS 
     const status = await page.locator(byTestId('import-status')).innerText();
     assert.match(status, /Qwen3\.5-4B-UD-IQ2_XXS: .*1\.41 GB/, status);
     await assertHealthy(env, page, 'after an import');
+
+    // The link names the import (hf=repo/file); in a browser without it, the link offers to
+    // import it again and asks the Hub nothing until the user does.
+    const link = await waitForHash(env, page, hashHas('hf', `${REPO}/${FILE}`), 'the link names the Hub source');
+    await page.evaluate(() => localStorage.clear());
+    hub.clearRequests();
+    await openPage(env, page, link);
+    await page.locator(byTestId('import-source')).waitFor({ state: 'visible', timeout: WAIT_MS });
+    assert.equal(await page.locator(byTestId('import-source')).inputValue(), `https://huggingface.co/${REPO}/blob/main/${FILE}`);
+    assert.match(await page.locator(byTestId('import-status')).innerText(), /This link names .*huggingface\.co/);
+    assert.deepEqual(hub.requests, [], 'a link imports nothing before the user asks');
+    await page.locator(byTestId('import-apply')).click();
+    await appliedDescription(page);
+    await waitForHash(env, page, hashHas('model', 'custom'), 'the link\'s model is the page\'s again');
+    assertClose(await numberValue(page, 'total'), expected.total_gib, 1e-9, 'the same total from the link');
   });
 
   test('a bad source and an offline import say why, and a local file still imports offline', { timeout: TEST_TIMEOUT_MS }, async () => {

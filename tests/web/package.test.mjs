@@ -59,6 +59,24 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
     assert.equal(inside, cli.simulator.total_gib);
   });
 
+  test('reads a model description from Node, as `vramcalc evaluate --model-file` does: the file\'s bytes under its format', () => {
+    const file = path.join(repoRoot, 'tests/golden/descriptions/deepseek-v2-lite-mla-f16.json');
+    const script = `import { evaluate } from 'vramcalc';
+      import { readFile } from 'node:fs/promises';
+      const text = await readFile(${JSON.stringify(file)}, 'utf8');
+      const request = { runtime: 'vllm', format: 'BF16', device: 'h100-80gb' };
+      const beside = await evaluate(request, text);
+      const inside = await evaluate({ ...request, model: JSON.parse(text) });
+      console.log(JSON.stringify([beside.simulator.weights_gib, inside.simulator.weights_gib]));`;
+    const [beside, inside] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }));
+    const cli = JSON.parse(execFileSync(cliPath, ['evaluate', '--model-file', file, '{"runtime": "vllm", "format": "BF16", "device": "h100-80gb"}'],
+      { encoding: 'utf8' }));
+    // The F16 GGUF's 431 tensors: 31,533,283,328 B (tests/golden/headers/SOURCES.md), all on the GPU under vLLM.
+    assert.equal(Math.round(beside * 2 ** 30), 31_533_283_328);
+    assert.equal(beside, cli.simulator.weights_gib);
+    assert.equal(inside, cli.simulator.weights_gib);
+  });
+
   test('works in a page served from the project: the API and the widget', { timeout: TEST_TIMEOUT_MS }, async () => {
     const env = await launch({ root: project, locale: 'en-US' });
     try {

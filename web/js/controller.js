@@ -6,7 +6,7 @@ import { byId, put, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { frameScheduler } from './frame.js';
 import { LANGS, applyTexts, browserLang, hasStrings, loadStrings, makeTranslator } from './i18n.js';
-import { storeConfig, storedConfig } from './custom-config.js';
+import { importedFrom, storeConfig, storedConfig } from './custom-config.js';
 import { lazySections } from './lazy-sections.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { renderDecodeError } from './render/accuracy.js';
@@ -110,8 +110,10 @@ export class PageController {
   readHash() {
     const params = new URLSearchParams(location.hash.replace(/^#/, ''));
     if (params.get('model') === CUSTOM_MODEL) this.restoreCustom();
-    const { scenario, problems } = scenarioFromHash(
-      location.hash, this.catalog, defaultScenario(this.catalog, browserLang()), this.#custom !== null);
+    // The stored model, unless the link names another one imported from the Hub.
+    const hf = params.get('hf');
+    const { scenario, problems } = scenarioFromHash(location.hash, this.catalog, defaultScenario(this.catalog, browserLang()),
+      this.#custom !== null && (!hf || importedFrom(this.#custom) === hf));
     // A link value its engine cannot run (a format, a device, another engine's option) is a
     // problem like any other bad value.
     this.#scenario = fitToRuntime(scenario, this.catalog);
@@ -129,6 +131,7 @@ export class PageController {
   update(patch) {
     // A RAM type picked (its control comes with the later code) sets or drops the bandwidth.
     const next = { ...this.#scenario, ...(this.#lowerCode?.hostChoice(patch, this.#scenario, this.catalog) ?? patch) };
+    if (next.model !== CUSTOM_MODEL && patch.model) next.hf = null;  // the Hub source of model=custom only
     // The context is no engine's choice: a slider move leaves the scenario fitted to its engine.
     const contextOnly = Object.keys(patch).every((key) => key === 'context');
     this.#scenario = contextOnly ? next : fitToRuntime(next, this.catalog);
@@ -195,7 +198,8 @@ export class PageController {
     // A quantized checkpoint (FP8, MXFP4, NVFP4, AWQ, GPTQ) is estimated in the format it is
     // published in, where the engine runs it.
     const runs = published && runtimeOf(this.#scenario, this.catalog).formats.includes(published);
-    this.update(runs ? { model: CUSTOM_MODEL, format: published } : { model: CUSTOM_MODEL });
+    const hf = importedFrom(text);  // the link can import it again
+    this.update(runs ? { model: CUSTOM_MODEL, format: published, hf } : { model: CUSTOM_MODEL, hf });
     this.commit();
     if (runs) this.#notices = [['custom.published_format', { format: published }]];
   }
@@ -548,6 +552,13 @@ export class PageController {
     // "Your own model": opening it fetches the config.json reader and the panel's code, so that a
     // paste answers at once (and binds its file and drop listeners); its form applies the text.
     byId(root, 'custom').addEventListener('toggle', () => this.#importer(), { once: true });
+    // A link to a model imported from the Hub that this browser does not hold: the panel offers
+    // to import it again (nothing is asked of the Hub until the user does).
+    const { hf } = this.#scenario;
+    if (hf && this.#scenario.model !== CUSTOM_MODEL) {
+      byId(root, 'custom').open = true;
+      this.#importer().then((panel) => panel?.offerImport(root, hf, this.translator()));
+    }
     byId(root, 'custom-form').addEventListener('submit', (event) => {
       event.preventDefault();
       this.applyConfig(byId(root, 'custom-config').value);

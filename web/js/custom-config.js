@@ -23,3 +23,15 @@ export function storeConfig(text) {
     // Storage may be full or off: the model still works until the page closes.
   }
 }
+
+/**
+ * The Hub source a stored model description was imported from (its "_hf", the link's hf value:
+ * "owner/name" or "owner/name/file.gguf"), else null.
+ */
+export function importedFrom(text) {
+  try {
+    return JSON.parse(text)?._hf ?? null;
+  } catch {
+    return null;
+  }
+}

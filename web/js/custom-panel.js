@@ -2,8 +2,8 @@
 // vramcalc-full.wasm and the later strings): loaded when the panel opens, or when a config.json is applied or a
 // link or a reload brings one back. The page keeps only the stored text (custom-config.js) and
 // the form's submit.
-import { byId } from './dom.js';
-import { bindImport, isModelFile } from './import-panel.js';
+import { byId, put } from './dom.js';
+import { bindImport, isModelFile, sourceOfLink } from './import-panel.js';
 
 /** The field a failed check names: the config's own key, else "config.json". */
 export function failedField(error, isJson) {
@@ -67,4 +67,14 @@ export function bindConfigFiles(root, apply, importing) {
     field.classList.remove('dragging');
     fromFiles(event.dataTransfer?.files);
   });
+}
+
+/**
+ * A link to a model imported from the Hub (hf=) that this browser does not hold: the form holds
+ * its source, and the status line says what reading it asks of whom; the user starts it.
+ */
+export function offerImport(root, hf, t) {
+  const source = sourceOfLink(hf);
+  byId(root, 'import-source').value = source;
+  put(byId(root, 'import-status'), t('custom.import_link', { source }));
 }

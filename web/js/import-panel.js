@@ -19,13 +19,41 @@ function summary(result, t) {
   return `${t('custom.import_done', { name: result.description.name, type, total: gb(result.total_bytes) })} ${lines.join(' · ')}`;
 }
 
-// The Hub's downloads as plain byte ranges: without Xet's file-info type in its Accept header,
-// @huggingface/hub reads a file through its resolve URL's redirect (cas-bridge.xethub.hf.co,
-// cdn-lfs*.hf.co: index.html's connect-src) instead of Xet's reconstruction service.
-function hubFetch(input, init = {}) {
+const redirected = new Map();  // a file's resolve URL on the Hub → where its redirect led
+
+/**
+ * The Hub's downloads as plain byte ranges. Without Xet's file-info type in its Accept header,
+ * @huggingface/hub reads a file through its resolve URL's redirect (cas-bridge.xethub.hf.co,
+ * cdn-lfs*.hf.co: index.html's connect-src) instead of Xet's reconstruction service. WebKit
+ * drops the Range header when it follows that redirect to the other host and gets the whole
+ * file (GBs): such an answer is cancelled and the range asked of the file host itself, as every
+ * later range of that file is.
+ */
+async function hubFetch(input, init = {}) {
   const headers = new Headers(init.headers);
   if (headers.get('Accept')?.includes('xet')) headers.set('Accept', '*/*');
-  return fetch(input, { ...init, headers });
+  const url = String(input instanceof Request ? input.url : input);
+  const response = await fetch(redirected.get(url) ?? url, { ...init, headers });
+  if (!headers.has('Range') || response.status !== 200 || !response.redirected) return response;
+  response.body?.cancel();
+  redirected.set(url, response.url);
+  return fetch(response.url, { ...init, headers });
+}
+
+/** A Hub import's repo (and its GGUF file): the link's hf value; undefined for local files. */
+function hubSource({ origin, files }) {
+  if (origin.kind !== 'hub') return undefined;
+  const gguf = files.find((file) => file.kind === 'gguf');
+  return gguf ? `${origin.repo}/${gguf.path}` : origin.repo;
+}
+
+/**
+ * A link's hf value as what the form takes: "owner/name", or a link to its GGUF file.
+ * @param {string} hf "owner/name" or "owner/name/path/file.gguf" (state.js checked it)
+ */
+export function sourceOfLink(hf) {
+  const [owner, name, ...file] = hf.split('/');
+  return file.length > 0 ? `https://huggingface.co/${owner}/${name}/blob/main/${file.join('/')}` : hf;
 }
 
 /**
@@ -41,7 +69,8 @@ async function run(status, t, read, apply) {
       return;
     }
     put(status, summary(result, t));
-    apply(JSON.stringify(result.description, null, 2));
+    // "_hf" (a note the core skips): where the Hub import came from, for the link (hf=).
+    apply(JSON.stringify({ _hf: hubSource(result), ...result.description }, null, 2));
   } catch (error) {
     put(status, t('custom.import_failed', { field: 'source', message: String(error?.message ?? error) }));
   }

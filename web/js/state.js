@@ -12,17 +12,19 @@ const MAX_COMPARE = 16;
 const PAGE_FIELDS = new Set(['sections']);
 
 /**
- * The short names a link (and a widget) may set: the request's fields, the language and the
- * view (view=fits: what runs on the device).
+ * The short names a link (and a widget) may set: the request's fields, the language, the view
+ * (view=fits: what runs on the device) and, the page's alone, hf: where model=custom was
+ * imported from on the Hub ("owner/name" or "owner/name/file.gguf"), which the page offers to
+ * import again when this browser does not hold it.
  */
 export const linkKeys = (catalog) => [
-  ...catalog.request_fields.filter((f) => !PAGE_FIELDS.has(f.name)).map((f) => f.short_name), 'lang', 'view',
+  ...catalog.request_fields.filter((f) => !PAGE_FIELDS.has(f.name)).map((f) => f.short_name), 'lang', 'view', 'hf',
 ];
 // The same before the catalog has loaded (a custom element's observedAttributes): the tests
 // check that it equals linkKeys(catalog).
 export const LINK_KEYS = [
   'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
-  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'lang', 'view',
+  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'lang', 'view', 'hf',
 ];
 // Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
@@ -52,6 +54,7 @@ export function defaultScenario(catalog, lang) {
     rambw: null,
     lang,
     view: null,  // the model's simulator; 'fits': what runs on the device
+    hf: null,  // model=custom imported from the Hub: its repo (/its GGUF file), which a link imports again on request
   };
 }
 
@@ -123,6 +126,7 @@ export function valueChecks(catalog, hasCustom = false) {
     ramtype: among(catalog.host_memory_types),
     rambw: (v) => positiveNumber(v, limits.max_host_bandwidth),
     view: (v) => (v === 'fits' ? v : null),
+    hf: (v) => (/^[\w.-]+\/[\w.-]+(\/[\w./-]+\.gguf)?$/.test(v) && !v.includes('..') ? v : null),
     compare: (v) => {
       const list = v.split(',').filter(Boolean);
       return list.length <= MAX_COMPARE && list.every((id) => device(id) !== null) ? list : null;
