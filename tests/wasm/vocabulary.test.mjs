@@ -39,8 +39,8 @@ test('the documents list what the tables hold', async () => {
   const table = web.slice(web.indexOf('| attribute'), web.indexOf('\n\n', web.indexOf('| attribute')));
   const named = [...table.matchAll(/^\| ([^|]+) \|/gm)].slice(1)
     .flatMap(([, cell]) => [...cell.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
-  const { LINK_KEYS } = await import(pathToFileURL(path.join(repoRoot, 'web/js/state.js')).href);
-  assert.deepEqual([...named].sort(), [...LINK_KEYS, 'sections'].sort(), 'every widget attribute');
+  const { WIDGET_KEYS } = await import(pathToFileURL(path.join(repoRoot, 'web/js/state.js')).href);
+  assert.deepEqual([...named].sort(), [...WIDGET_KEYS, 'sections'].sort(), 'every widget attribute');
   // wasm/README.md lists every request field.
   const contract = await readFile(path.join(repoRoot, 'wasm/README.md'), 'utf8');
   for (const { name } of catalog.request_fields) assert.ok(contract.includes(`"${name}"`), `wasm/README.md: ${name}`);

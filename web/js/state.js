@@ -26,6 +26,8 @@ export const LINK_KEYS = [
   'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
   'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'lang', 'view', 'hf',
 ];
+// What a widget observes: the link's keys but hf (an import from the Hub is the page's).
+export const WIDGET_KEYS = /* @__PURE__ */ LINK_KEYS.filter((key) => key !== 'hf');  // dropped where unused (the page)
 // Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
 // The host's RAM, by link key: only for the runtimes that offload to it (catalog.runtimes[].offload).

@@ -13,14 +13,12 @@ import { sliderMaxLog2, sliderPosition } from './controls.js';
 import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
 import { renderSimulator } from './render/simulator.js';
-import { LINK_KEYS, fitToRuntime, requestFor, runtimeOf, valueChecks } from './state.js';
+import { WIDGET_KEYS, fitToRuntime, requestFor, runtimeOf, valueChecks } from './state.js';
 import { buildTables, buildWidget } from './widget-markup.js';
 
 const FULL_PAGE = new URL('../index.html', import.meta.url).href;
 const SITE = new URL('../', import.meta.url).href;  // where i18n/<lang>.json lie
-// The link's keys but hf (a model imported from the Hub: the page's, a widget imports nothing).
-const KEYS = LINK_KEYS.filter((key) => key !== 'hf');
-const ATTRIBUTES = [...KEYS, 'sections'];
+const ATTRIBUTES = [...WIDGET_KEYS, 'sections'];
 const TABLES = [['matrix', renderMatrix], ['hardware', renderHardware]];
 
 export class VramCalculator extends HTMLElement {
@@ -95,7 +93,7 @@ export class VramCalculator extends HTMLElement {
     const checks = valueChecks(catalog);
     const scenario = { model: catalog.defaults.model, device: null, gpus: null, compare: [], lang: this.#lang() };
     const problems = [];
-    for (const name of KEYS.filter((key) => key !== 'lang')) {
+    for (const name of WIDGET_KEYS.filter((key) => key !== 'lang')) {
       const raw = this.getAttribute(name);
       if (raw === null || raw === '') continue;
       const value = checks[name](raw);
