@@ -44,16 +44,21 @@ after(async () => { await hub?.close(); });
 
 // `text`: the language model (tensors, parameters, tensor data bytes); `vision`: its line, when
 // the fixture has a vision tower (the mmproj's figures, or model.visual.*'s); `format` and
-// `fileType`: the request format the bytes stand for and the file's own type.
+// `fileType`: the request format the bytes stand for and the file's own type; `base`: the model
+// a GGUF was converted from, as its general.base_model.0.repo_url states it (the fixture's
+// metadata, from the source SOURCES.md names), the checkpoint the description then names.
 const FIXTURES = [
   { repo: 'vramcalc-fixtures/qwen3-8b-ollama-Q4_K_M', file: 'qwen3-8b-Q4_K_M.gguf', arch: 'qwen3',
     text: { tensors: 399, params: 8_190_735_360, bytes: 5_219_418_112 }, format: 'Q4_K_M', fileType: 'Q4_K_M' },
   { repo: 'unsloth/Qwen3.5-4B-GGUF', file: 'Qwen3.5-4B-UD-IQ2_XXS.gguf', arch: 'qwen35',
-    text: { tensors: 426, params: 4_205_751_296, bytes: 1_509_249_024 }, format: 'IQ2_XXS', fileType: 'IQ2_XXS', tied: true },
+    text: { tensors: 426, params: 4_205_751_296, bytes: 1_509_249_024 }, format: 'IQ2_XXS', fileType: 'IQ2_XXS', tied: true,
+    base: 'Qwen/Qwen3.5-4B' },
   { repo: 'unsloth/Qwen3.5-35B-A3B-GGUF', file: 'Qwen3.5-35B-A3B-Q3_K_S.gguf', arch: 'qwen35moe',
-    text: { tensors: 733, params: 34_660_610_688, bytes: 15_254_866_432 }, format: 'Q3_K_M', fileType: 'Q3_K_S' },
+    text: { tensors: 733, params: 34_660_610_688, bytes: 15_254_866_432 }, format: 'Q3_K_M', fileType: 'Q3_K_S',
+    base: 'Qwen/Qwen3.5-35B-A3B' },
   { repo: 'vramcalc-fixtures/Qwen3.5-35B-A3B-GGUF-split', file: 'Qwen3.5-35B-A3B-Q3_K_S-00003-of-00006.gguf', arch: 'qwen35moe',
-    text: { tensors: 733, params: 34_660_610_688, bytes: 15_254_866_432 }, format: 'Q3_K_M', fileType: 'Q3_K_S', shards: 6 },
+    text: { tensors: 733, params: 34_660_610_688, bytes: 15_254_866_432 }, format: 'Q3_K_M', fileType: 'Q3_K_S', shards: 6,
+    base: 'Qwen/Qwen3.5-35B-A3B' },
   { repo: 'vramcalc-fixtures/Qwen3-VL-8B-Instruct-GGUF', file: 'Qwen3-VL-8B-Instruct-F16.gguf', arch: 'qwen3vl',
     text: { tensors: 399, params: 8_190_735_360, bytes: 16_382_087_168 }, format: 'BF16', fileType: 'F16',
     vision: { tensors: 352, params: 576_388_336, bytes: 1_159_009_216 } },
@@ -140,7 +145,7 @@ for (const fx of FIXTURES) {
       const result = await importModel(parseSource(fx.repo, { hubUrl: hub.url }), options());
       assertFigures(result, fx);
       assertEstimate(result, fx);
-      assert.equal(result.description.checkpoint, fx.repo);
+      assert.equal(result.description.checkpoint, fx.base ?? fx.repo);
       assert.equal(result.origin.repo, fx.repo);
       assert.match(result.origin.revision, /^[0-9a-f]{40}$/);
       if (fx.shards) assert.equal(result.files.filter((f) => f.kind === 'gguf').length, fx.shards);
@@ -165,7 +170,7 @@ for (const fx of FIXTURES) {
       assertFigures(result, fx);
       assertEstimate(result, fx);
       assert.equal(hub.requests.length, before, 'no request reached the Hub');
-      assert.equal(result.description.checkpoint, undefined);
+      assert.equal(result.description.checkpoint, fx.base);
       assert.match(result.description.id, /^local\//);
       assert.equal(result.origin.kind, 'local');
     });

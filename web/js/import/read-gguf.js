@@ -64,6 +64,17 @@ function licenseOf(store, metadata) {
   return store.license || (license === 'other' && typeof named === 'string' ? named : license) || '—';
 }
 
+/**
+ * The Hub repository of the model a GGUF file was converted from (general.base_model.0.repo_url,
+ * as llama.cpp's converter writes it from the model card), else null: the checkpoint the
+ * safetensors engines' commands load, where the GGUF's own repository holds no safetensors.
+ */
+function baseRepo(metadata) {
+  const url = metadata['general.base_model.0.repo_url'];
+  const match = typeof url === 'string' ? /^https:\/\/huggingface\.co\/([\w.-]+\/[\w.-]+)\/?$/.exec(url) : null;
+  return match ? match[1] : null;
+}
+
 function identityOf(store, plan, metadata, arch) {
   const hub = store.kind === 'hub';
   return {
@@ -71,7 +82,7 @@ function identityOf(store, plan, metadata, arch) {
     name: stem(plan.file),
     family: `GGUF (${arch})`,
     license: licenseOf(store, metadata),
-    checkpoint: hub ? store.repo : '',
+    checkpoint: baseRepo(metadata) ?? (hub ? store.repo : ''),
     source: hub ? { what: `architecture and bytes per tensor: the header of ${baseName(plan.file)}`,
       url: `${store.hubUrl}/${store.repo}/blob/${store.revision}/${plan.file}` } : undefined,
     what: baseName(plan.file),
