@@ -19,27 +19,6 @@ function summary(result, t) {
   return `${t('custom.import_done', { name: result.description.name, type, total: gb(result.total_bytes) })} ${lines.join(' · ')}`;
 }
 
-const redirected = new Map();  // a file's resolve URL on the Hub → where its redirect led
-
-/**
- * The Hub's downloads as plain byte ranges. Without Xet's file-info type in its Accept header,
- * @huggingface/hub reads a file through its resolve URL's redirect (cas-bridge.xethub.hf.co,
- * cdn-lfs*.hf.co: index.html's connect-src) instead of Xet's reconstruction service. WebKit
- * drops the Range header when it follows that redirect to the other host and gets the whole
- * file (GBs): such an answer is cancelled and the range asked of the file host itself, as every
- * later range of that file is.
- */
-async function hubFetch(input, init = {}) {
-  const headers = new Headers(init.headers);
-  if (headers.get('Accept')?.includes('xet')) headers.set('Accept', '*/*');
-  const url = String(input instanceof Request ? input.url : input);
-  const response = await fetch(redirected.get(url) ?? url, { ...init, headers });
-  if (!headers.has('Range') || response.status !== 200 || !response.redirected) return response;
-  response.body?.cancel();
-  redirected.set(url, response.url);
-  return fetch(response.url, { ...init, headers });
-}
-
 /** A Hub import's repo (and its GGUF file): the link's hf value; undefined for local files. */
 function hubSource({ origin, files }) {
   if (origin.kind !== 'hub') return undefined;
@@ -107,7 +86,7 @@ export function bindImport(root, { t, apply, readConfig, catalog }) {
   byId(root, 'custom-form').before(form);
   const status = byId(root, 'import-status');
   const hubUrl = document.documentElement.dataset.hubUrl || undefined;
-  const options = { readConfig, catalog, hubUrl, fetch: hubFetch };
+  const options = { readConfig, catalog, hubUrl };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!navigator.onLine) {

@@ -73,6 +73,28 @@ function licenseOf(info) {
 }
 
 /**
+ * `fetcher` reading the Hub's files as plain byte ranges. Without Xet's file-info type in its
+ * Accept header, @huggingface/hub reads a file through its resolve URL's redirect
+ * (cas-bridge.xethub.hf.co, cdn-lfs*.hf.co: the page's connect-src) instead of Xet's
+ * reconstruction service. WebKit drops the Range header when it follows that redirect to the
+ * other host and gets the whole file (GBs): such an answer is cancelled and the range asked of
+ * the file host itself, as every later range of that file is.
+ */
+function hubRanges(fetcher) {
+  const redirected = new Map();  // a file's resolve URL → where its redirect led
+  return async (input, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (headers.get('Accept')?.includes('xet')) headers.set('Accept', '*/*');
+    const url = String(input instanceof Request ? input.url : input);
+    const response = await fetcher(redirected.get(url) ?? url, { ...init, headers });
+    if (!headers.has('Range') || response.status !== 200 || !response.redirected) return response;
+    response.body?.cancel();
+    redirected.set(url, response.url);
+    return fetcher(response.url, { ...init, headers });
+  };
+}
+
+/**
  * A Hub repository as a store, pinned to the commit its revision names (one request: the
  * model's info, with its files, licence and sha).
  * @param {{repo: string, revision: string|null, hubUrl?: string}} source  parseSource's
@@ -81,7 +103,7 @@ function licenseOf(info) {
  */
 export async function hubStore(source, options) {
   const hubUrl = (options.hubUrl ?? source.hubUrl ?? DEFAULT_HUB_URL).replace(/\/$/, '');
-  const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const fetcher = hubRanges(options.fetch ?? globalThis.fetch.bind(globalThis));
   const info = await modelInfo({
     name: source.repo, revision: source.revision ?? undefined, hubUrl, fetch: fetcher,
     additionalFields: ['sha', 'filePaths', 'cardData', 'tags'],
