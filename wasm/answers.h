@@ -15,7 +15,7 @@ namespace vramcalc::wasm {
 
 using emscripten::val;
 
-// Writes the sections after the matrix (core/src/io/response_writer.h WriteLowerSections).
+// Writes the sections after the simulator (core/src/io/response_writer.h WriteLowerSections).
 using LowerSectionsWriter = void (*)(ValWriter&, const Response&);
 
 // {"ok": false, "schema", "error": {"code", "message", "field"}}.
@@ -35,7 +35,7 @@ struct ModuleFunctions {
 void BindFunctions(const ModuleFunctions& functions);
 
 // The answer to a request object (evaluate.h Request's fields), read as JSON text of it would be
-// (val_value.h); the sections after the matrix built by `build` and written by `write`, or, when
+// (val_value.h); the sections after the simulator built by `build` and written by `write`, or, when
 // both are null (vramcalc.wasm), answered with section_unavailable.
 val EvaluateAnswer(val request, LowerSectionsBuilder build, LowerSectionsWriter write);
 

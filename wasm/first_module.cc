@@ -1,8 +1,8 @@
-// vramcalc.wasm, the module the page's first numbers wait for, bound with Embind: the model,
-// the simulator and the matrix for a request object, the catalog and the version. It reads no
+// vramcalc.wasm, the module the page's first numbers wait for, bound with Embind: the model
+// and the simulator for a request object, the catalog and the version. It reads no
 // JSON text (val_value.h reads the object) and writes none (val_writer.h), and leaves the rest
 // to vramcalc-full.wasm (full_module.cc), which has the same functions: a request for the
-// sections after the matrix (every section by default) is answered with section_unavailable, a
+// sections after the simulator (every section by default) is answered with section_unavailable, a
 // config.json as the model with config_import_unavailable, JSON text with json_unavailable and
 // a sweep with sweep_unavailable.
 #include <string>

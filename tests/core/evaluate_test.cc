@@ -113,6 +113,7 @@ TEST(Evaluate, NothingOnTheLadderFits) {
   EXPECT_EQ(r.simulator.fit, Fit::kNoFit);
   EXPECT_EQ(r.simulator.max_context_tokens, 0);
   for (const MatrixRow& row : r.matrix) EXPECT_FALSE(row.recommended.has_value()) << row.format->id;
+  EXPECT_EQ(r.simulator.recommended, nullptr);  // what "auto" would pick: nothing
 }
 
 TEST(Evaluate, RecommendedClassTiesKeepLadderOrder) {
@@ -120,6 +121,22 @@ TEST(Evaluate, RecommendedClassTiesKeepLadderOrder) {
   const Response r = EvaluateOk(For("glm-4-32b-0414"));
   EXPECT_EQ(r.matrix[5].format->id, "Q4_K_M");
   EXPECT_EQ(r.matrix[5].recommended->device->id, "rtx-3090-24gb");
+}
+
+TEST(Evaluate, TheSimulatorNamesWhatAutoPicksWhateverTheDevice) {
+  // The reference page recommends the RTX 3090 24GB for Q4_K_M (its matrix row); a request for
+  // another device still names it, as the device selector's "auto" option does.
+  Request request = For("glm-4-32b-0414");
+  request.device = "rtx-5090-32gb";
+  const Response r = EvaluateOk(request);
+  EXPECT_EQ(r.simulator.device->id, "rtx-5090-32gb");
+  ASSERT_NE(r.simulator.recommended, nullptr);
+  EXPECT_EQ(r.simulator.recommended->id, "rtx-3090-24gb");
+  // Q8_0: 35.79 GB at 32K, for which the page recommends the Apple M4 Pro 48GB.
+  request.format = "Q8_0";
+  const Response q8 = EvaluateOk(request);
+  ASSERT_NE(q8.simulator.recommended, nullptr);
+  EXPECT_EQ(q8.simulator.recommended->id, "apple-m4-pro-48gb");
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 // - else, where JSON.stringify writes the value as Read read it (it called no toJSON),
 //   vramcalc-full.wasm's evaluate() answers what EvaluateJson answers that text (as JSON.parse
 //   reads it: the same keys, strings, and numbers the same double), and vramcalc.wasm's what
-//   the core answers that text without the sections after the matrix: section_unavailable
+//   the core answers that text without the sections after the simulator: section_unavailable
 //   where they are asked for, config_import_unavailable for a config.json as the model;
 // - evaluateWithConfig() answers as EvaluateJsonWithConfig() answers the value's text (a string's
 //   own UTF-8, as Embind passes it; else JSON.stringify's), with a small config.json;
@@ -169,7 +169,7 @@ val Answer(val (*function)(val), const val& request) {
 // ---- the checks --------------------------------------------------------------------------------
 
 // What vramcalc.wasm answers the request `text` reads as: the core's answer without the sections
-// after the matrix.
+// after the simulator.
 std::string FirstModuleAnswer(const std::string& text) {
   const Result<vramcalc::Request> request = vramcalc::ParseRequest(text);
   if (!request.ok()) return vramcalc::SerializeError(request.error());

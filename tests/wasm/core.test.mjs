@@ -213,10 +213,10 @@ describe('parity with the native CLI', () => {
   });
 
   test('vramcalc.wasm answers as vramcalc-full.wasm does, and the lower sections, JSON text, a config.json and a sweep with where they are done', () => {
-    // The same core without the JSON reader, the importer, the sweep, the curve and the sections
-    // below the simulator: a request object answered as the full module answers it, for the
-    // sections it has and for bad requests (a device of one's own given as an object too).
-    const first = ['model', 'simulator', 'matrix'];
+    // The same core without the JSON reader, the importer, the sweep, the matrix, the curve and
+    // the sections below the simulator: a request object answered as the full module answers
+    // it, for the sections it has and for bad requests (a device of one's own given as an object too).
+    const first = ['model', 'simulator'];
     const requests = [JSON.parse(VALID_REQUEST), { model: 'qwen3.5-9b', runtime: 'llamacpp', context: 131072 },
       { model: 'deepseek-v4-flash', runtime: 'vllm', format: 'FP8', device: 'h100-80gb', device_count: 8 },
       { model: 'glm-4-32b-0414', context: -5 }, { model: 'glm-4-32b-0414', context: NaN },
@@ -234,7 +234,7 @@ describe('parity with the native CLI', () => {
       assert.deepStrictEqual(light.evaluate(upper), evaluate(upper), JSON.stringify(upper));
       answered += 1;
       // Any of the lower sections: an error naming the field and the module that has them.
-      for (const sections of [undefined, ['curve'], ['hardware'], ['simulator', 'related'], ['commands'], ['model', 'card']]) {
+      for (const sections of [undefined, ['matrix'], ['curve'], ['hardware'], ['simulator', 'related'], ['commands'], ['model', 'card']]) {
         const { ok, error } = light.evaluate({ ...request, sections });
         assert.deepEqual([ok, error.code, error.field], [false, 'section_unavailable', 'sections'], JSON.stringify(request));
         assert.match(error.message, /vramcalc-full\.wasm/);

@@ -551,7 +551,7 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       const held = new Promise((resolve) => { release = resolve; });
       // The strings of what comes after the first numbers (i18n/de.later.json) held back too.
       const page = await freshPage(async (route) => { await held; await route.continue(); }, ['**/i18n/*.later.json']);
-      // The reference page's simulator (21,78 GB), its matrix, no plot and nothing below yet; no text
+      // The reference page's simulator (21,78 GB), no matrix, no plot and nothing below yet; no text
       // it shows is a key of a string it does not have yet.
       await assertCleanBodyText(page, 'before the later strings');
       // The footer and the own device's form (opened now) speak later strings: empty until then.
@@ -560,8 +560,8 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       assert.equal(await page.locator('#footer-text').textContent(), '');
       await assertCleanBodyText(page, 'with the own device\'s form open');
       assert.equal(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total));
-      assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
       assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
+      assert.equal(await page.locator('#matrix tbody tr').count(), 0, 'no matrix before the full module');
       assert.equal(await page.locator(byTestId('hw-row')).count(), 0, 'no hardware rows before the full module');
       assert.equal(await page.locator('#plot-figure').isHidden(), true, 'no plot before the curve');
       assert.equal(await page.evaluate(() => performance.getEntriesByName('vramcalc:first-numbers').length), 1);
@@ -583,7 +583,8 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       assert.equal(await shownText(page, '#own-device-form [data-i18n="own.memory"]'), 'Speicher (GB)');
       assert.match(await shownText(page, '#footer-text'), /\(Version 0\.1\.0\)/);
       assert.match(await shownText(page, '#footer-text'), /^Alle Werte rechnet der vramcalc-Kern .* GB bedeutet GiB \(2³⁰ Byte\), GB\/s dezimal\.$/);
-      // The reference page's hardware table: the RTX 4090 decodes at 29,4 tok/s.
+      // The reference page's matrix (Q4_K_M at 32K) and hardware table (the RTX 4090 at 29,4 tok/s).
+      assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
       assert.equal(await shownText(page, '[data-testid="hw-row"][data-device="rtx-4090-24gb"] [data-testid="hw-decode"]'),
         toGerman(referenceHardware['rtx-4090-24gb'][4]));
       assert.ok((await page.locator(byTestId('cmd-vllm')).textContent()).includes('vllm serve'), 'the commands');
@@ -614,8 +615,8 @@ describe('vramcalc page: the sections below the simulator come with the full mod
         'the matrix, the hardware table, the card, the commands, the related models and the footer hidden');
       assert.equal(await page.evaluate(() => window.matrixRowsAtMark), 0, 'the matrix not drawn in the first frame');
       assert.deepEqual(await page.evaluate(() => window.optionsAtMark), [1, 1], 'the model and device selectors: the chosen one');
-      // A frame later, with the full module still held: shown, and the matrix has the reference page's values.
-      assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
+      // A frame later, with the full module still held: shown.
+      await page.waitForFunction(() => !document.querySelector('[data-below-fold][hidden]'), null, { timeout: WAIT_MS });
       assert.deepEqual(await page.locator('[data-below-fold]').evaluateAll((all) => all.map((element) => element.hidden)),
         Array(6).fill(false));
       // Every catalog model; "auto" and every device the reference profile runs on.
@@ -629,6 +630,8 @@ describe('vramcalc page: the sections below the simulator come with the full mod
       assert.equal(await page.locator('#page').getAttribute('aria-busy'), 'true');
       release();
       await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+      // Then the matrix, with the reference page's values, and the hardware table.
+      assert.equal(await shownText(page, '[data-testid="matrix-cell"][data-format="Q4_K_M"][data-context="32768"]'), Q4_AT_32K);
       assert.equal(await page.locator(byTestId('hw-row')).count() > 0, true, 'the hardware table drawn');
       await assertHealthy(fresh, page, 'whole');
     });
@@ -636,7 +639,7 @@ describe('vramcalc page: the sections below the simulator come with the full mod
   test('without it, a notice says so and the rest of the page works', { timeout: TEST_TIMEOUT_MS }, async () => {
     const page = await freshPage((route) => route.abort('failed'));
     await page.locator('#page[aria-busy="false"]').waitFor({ state: 'attached', timeout: WAIT_MS });
-    assert.match(await shownText(page, 'notice'), /^Kurve, Hardware-Tabelle, verwandte Modelle und Befehle konnten nicht geladen werden/);
+    assert.match(await shownText(page, 'notice'), /^Matrix, Kurve, Hardware-Tabelle, verwandte Modelle und Befehle konnten nicht geladen werden/);
     assert.equal(await page.locator(byTestId('hw-row')).count(), 0);
     await choose(page, 'format', 'Q8_0');
     assert.notEqual(await shownText(page, 'total'), toGerman(REFERENCE.simulator.total), 'the simulator still follows');

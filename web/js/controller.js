@@ -10,8 +10,6 @@ import { importedFrom, storeConfig, storedConfig } from './custom-config.js';
 import { lazySections } from './lazy-sections.js';
 import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { renderDecodeError } from './render/accuracy.js';
-import { renderMatrix } from './render/matrix.js';
-import { bindRowChoice } from './render/rows.js';
 import { renderSimulator } from './render/simulator.js';
 import {
   CUSTOM_MODEL, customDevice, customDeviceText, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
@@ -214,12 +212,12 @@ export class PageController {
   }
 
   /**
-   * What the core is not asked for before then: the curve (for the plot), the sections below and
-   * the architecture card's checkpoint, Ollama tags and release, what runs with a part in host
-   * RAM (the offload section) and the KV pool an engine preallocates.
+   * What the core is not asked for before then: the quantization matrix, the curve (for the plot),
+   * the sections below and the architecture card's checkpoint, Ollama tags and release, what runs
+   * with a part in host RAM (the offload section) and the KV pool an engine preallocates.
    */
   #unavailable() {
-    return this.#lowerReady() ? new Set() : new Set(['curve', 'card', 'offload', 'pool', ...this.#lower.names]);
+    return this.#lowerReady() ? new Set() : new Set(['matrix', 'curve', 'card', 'offload', 'pool', ...this.#lower.names]);
   }
 
   #evaluate() {
@@ -288,8 +286,7 @@ export class PageController {
     } else {
       renderSimulator(this.#root, response, view);
       renderDecodeError(this.#root, response, view);
-      if (all && this.#painted) renderMatrix(this.#root, response, view);  // below the fold
-      if (this.#lowerReady()) this.#drawLower(response, view, all ? new Set() : skip);
+      if (this.#lowerReady()) this.#drawLower(response, view, all, all ? new Set() : skip);
     }
     this.#showNotice(notices);
     if (!this.#marked) {
@@ -345,14 +342,16 @@ export class PageController {
 
   /**
    * The plot of the curve, the decode estimate's error table and what runs with offload (beside
-   * the figures) and the sections below, once their code is here.
+   * the figures), the quantization matrix (which no context changes: drawn when `all` is) and
+   * the sections below but `skip`, once their code is here.
    */
-  #drawLower(response, view, skip) {
+  #drawLower(response, view, all, skip) {
     const plot = byId(this.#root, 'plot-figure');
     if (plot.hidden) plot.hidden = false;
     this.#lowerCode.renderPlot(this.#root, response, view);
     this.#lowerCode.renderAccuracy(this.#root, response, view);
     this.#lowerCode.renderFigures(this.#root, response, view);
+    if (all) this.#lowerCode.renderMatrix(this.#root, response, view);
     this.#lower.draw(response, view, skip);
   }
 
@@ -534,7 +533,7 @@ export class PageController {
 
   /**
    * The page's listeners but those of the sections below the simulator (later.js binds them):
-   * forms, the matrix's rows, copy and export buttons, the link.
+   * forms, copy and export buttons, the link.
    */
   bind() {
     const root = this.#root;
@@ -547,8 +546,6 @@ export class PageController {
     };
     bindControls(byId(root, 'controls'), handlers);
     bindControls(byId(root, 'prefs'), handlers);
-    // A row of the matrix chooses its format (the tables below: later.js, with their renderers).
-    bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), this);
     // "Your own model": opening it fetches the config.json reader and the panel's code, so that a
     // paste answers at once (and binds its file and drop listeners); its form applies the text.
     byId(root, 'custom').addEventListener('toggle', () => this.#importer(), { once: true });
@@ -567,8 +564,9 @@ export class PageController {
     root.addEventListener('click', (event) => {
       const button = event.target.closest('button.copy[data-copy]');
       if (button) this.#lowerCode?.copyFrom(button, this.translator());  // a command's: drawn by that code
+      // A table exports once drawn (its section comes with the later code).
       const exporter = event.target.closest('button[data-export]');
-      if (exporter) this.#exportTable(exporter);
+      if (exporter && this.#shown?.[exporter.dataset.export]) this.#exportTable(exporter);
     });
     window.addEventListener('hashchange', () => {
       this.readHash();

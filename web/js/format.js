@@ -58,3 +58,6 @@ export const keepUnits = (text) => text.replace(/(\d) (%|GB|tok\/s|Tokens|tokens
 
 /** A kind of device in words, as the decode error's line and table name it: "CUDA · datacenter GPUs". */
 export const devicesOfKind = (t, platform, unified, kind) => `${t(`platform.${platform}`)} · ${t(unified ? 'class.unified' : `class.${kind}`)}`;
+
+/** A quantization format's label (the catalog's), else its id. */
+export const quantLabel = (catalog, id) => catalog.formats.find((f) => f.id === id)?.label ?? id;

@@ -1,6 +1,6 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
-// computes the curve and the sections below the simulator): the curve's plot, the decode
-// estimate's error table, what runs with a part in host RAM (the offload block), the renderers of
+// computes the matrix, the curve and the sections below the simulator): the quantization matrix,
+// the curve's plot, the decode estimate's error table, what runs with a part in host RAM (the offload block), the renderers of
 // those sections (the hardware table, the commands, the related models) with their listeners, and of the architecture card (far below the fold), the
 // answers kept while the slider moves, and the service worker's registration. The bundle makes it
 // a chunk of its own.
@@ -16,6 +16,7 @@ export { renderAccuracy } from './render/accuracy-table.js';
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
 export { renderHardware } from './render/hardware.js';
+export { renderMatrix } from './render/matrix.js';
 export { hostChoice, rejectHost, renderHostChoices } from './render/offload.js';
 export { renderPlot } from './render/plot.js';
 export { renderRelated } from './render/related.js';
@@ -32,11 +33,13 @@ export function renderFigures(root, response, view) {
 
 /**
  * The listeners of the sections below the simulator, bound before they are first drawn: a row of
- * the hardware table or of the related models chooses its device or model. And the model
+ * the quantization matrix, the hardware table or the related models chooses its format, device
+ * or model. And the model
  * picker's filter, which filters what was typed before it came.
  * @param {{update: (patch: object) => void, commit: () => void, scenario: object}} page
  */
 export function bindLowerSections(root, page) {
+  bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), page);
   bindHardware(root, page);
   bindRowChoice(root, 'related', 'model', (model) => ({ model }), page);
   const form = byId(root, 'controls');

@@ -87,8 +87,8 @@ export function renderChoices(root, response, { t, lang, catalog, scenario, pain
   const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.platform));
   const own = customDevice(scenario.device);
   renderEngineChoices(root, response, { t, lang, scenario }, runtime);
-  // "auto" follows the format's recommended class (the matrix names it for every format).
-  const recommendedId = response.matrix.find((row) => row.format === scenario.format)?.recommended_device;
+  // "auto" follows the format's recommended class (the simulator names it whatever the device).
+  const recommendedId = response.simulator.recommended_device;
   const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
   const deviceOptions = [
     ['auto', t('sim.device_auto', { device: recommended })],

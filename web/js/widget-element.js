@@ -115,17 +115,17 @@ export class VramCalculator extends HTMLElement {
       return;
     }
     const shown = scenario.view === 'fits' ? new Set() : this.#sections();
-    // The hardware table is vramcalc-full.wasm's: it comes first (once) when the widget shows it.
-    if (shown.has('hardware') && !this.#core.hasFull()) {
+    // The tables are vramcalc-full.wasm's: it comes first (once) when the widget shows one.
+    const tables = TABLES.map(([name]) => name).filter((name) => shown.has(name));
+    if (tables.length > 0 && !this.#core.hasFull()) {
       this.#core.loadFull().then(() => this.#schedule(), (error) => this.#fail(error));
       return;
     }
     const t = makeTranslator(scenario.lang);
-    // What it draws: the header (model, matrix), the simulator and slider, the tables shown, and
+    // What it draws: the header (the model), the simulator and slider, the tables shown, and
     // what runs with a part in host RAM (its verdict and speed) once vramcalc-full.wasm is here.
     const offloads = Boolean(runtimeOf(scenario, catalog).offload);
-    const sections = ['model', 'simulator', 'matrix', ...(shown.has('hardware') ? ['hardware'] : []),
-      ...(offloads && this.#core.hasFull() ? ['offload'] : [])];
+    const sections = ['model', 'simulator', ...tables, ...(offloads && this.#core.hasFull() ? ['offload'] : [])];
     const response = this.#core.evaluate({ ...requestFor(scenario, catalog), sections });
     const p = this.#parts;
     this.#loadOffload(response, offloads);
@@ -201,7 +201,7 @@ export class VramCalculator extends HTMLElement {
   #renderHeader(response, { t, lang, maxLog2 }) {
     const p = this.#parts;
     const sim = response.simulator;
-    const format = response.matrix.find((r) => r.format === sim.format)?.label ?? sim.format;
+    const format = fmt.quantLabel(this.#core.catalog, sim.format);
     const devices = sim.device_count > 1 ? t('unit.times', { count: sim.device_count, device: sim.device_name }) : sim.device_name;
     setAttr(this, 'aria-label', t('widget.label', { model: response.model.name }));
     put(p.title, `${response.model.name} · ${format} · ${devices}`);

@@ -165,6 +165,9 @@ inline constexpr int64_t kMaxRequestBatchedTokens = 1 << 20;
 
 struct SimulatorResult {
   const Device* device = nullptr;  // into the catalog
+  // What "auto" picks for the format (1.8: the ladder's first class that holds it at 32K, on one
+  // device or a group), whatever device was asked for; null when none does.
+  const Device* recommended = nullptr;
   std::string_view runtime;        // the runtime profile's id
   const QuantFormat* format = nullptr;
   const KvDtype* kv_dtype = nullptr;
@@ -279,9 +282,9 @@ struct Response {
 // with them): defined beside their code, in core/src/lower_sections.cc.
 Result<Response> Evaluate(const Request& request, const Catalog& catalog);
 
-// Fills the sections after the matrix that a response asks for (core/src/lower_sections.h).
+// Fills the sections after the simulator that a response asks for (core/src/lower_sections.h).
 using LowerSectionsBuilder = std::optional<Error> (*)(const Scenario&, const Request&, const Catalog&, Response&);
-// Evaluate with the sections after the matrix built by `lower`; null leaves them out of the
+// Evaluate with the sections after the simulator built by `lower`; null leaves them out of the
 // program (vramcalc.wasm, whose bytes the page's first numbers wait for), which then answers a
 // request for any of them with section_unavailable (field sections) and does not check the
 // host's fields, which only those sections use.

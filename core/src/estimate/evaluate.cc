@@ -13,10 +13,10 @@
 namespace vramcalc {
 namespace {
 
-// The answer of a program without the sections after the matrix (vramcalc.wasm).
+// The answer of a program without the sections after the simulator (vramcalc.wasm).
 Error SectionUnavailable() {
   return Error{"section_unavailable",
-               "This module computes the model, the simulator and the matrix; vramcalc-full.wasm computes every "
+               "This module computes the model and the simulator; vramcalc-full.wasm computes every "
                "section.",
                "sections"};
 }
@@ -250,33 +250,6 @@ SimulatorResult Simulate(const Scenario& s) {
   return sim;
 }
 
-// The quantization matrix: every format at 8K, 32K and 128K on no particular device (the
-// runtime's default class), at the request's batch and KV type, with its recommended class.
-std::vector<MatrixRow> BuildMatrix(const Scenario& s, const std::vector<const Device*>& ladder) {
-  std::vector<MatrixRow> matrix;
-  for (const std::string_view id : s.runtime->formats) {
-    const QuantFormat& format = *FindQuantFormat(id);
-    if (format.moe_only && !s.model->moe) continue;
-    Scenario row_scenario = s;
-    row_scenario.format = &format;
-    row_scenario.device = nullptr;
-    row_scenario.device_count = 1;
-    MatrixRow row;
-    row.format = &format;
-    row.weights_gib = FootprintOf(row_scenario).weights_gib;
-    row.bits_per_weight = s.runtime->weights.rule == WeightsRule::kFlat
-                              ? format.bits_per_weight
-                              : row.weights_gib * kBytesPerGib * 8.0 / s.model->params_total;
-    for (std::size_t i = 0; i < std::size(kMatrixContexts); ++i) {
-      row_scenario.context_tokens = kMatrixContexts[i].tokens;
-      row.total_gib[i] = FootprintOf(row_scenario).total_gib();
-    }
-    row.recommended = PlacementOn(ladder, row_scenario);
-    matrix.push_back(std::move(row));
-  }
-  return matrix;
-}
-
 }  // namespace
 
 std::string RequestFieldHelp(const RequestField& field) {
@@ -348,6 +321,34 @@ std::vector<CurvePoint> BuildCurve(Scenario s) {
   return curve;
 }
 
+// The quantization matrix: every format at 8K, 32K and 128K on no particular device (the
+// runtime's default class), at the request's batch and KV type, with its recommended class.
+std::vector<MatrixRow> BuildMatrix(const Scenario& s, const Catalog& catalog) {
+  const std::vector<const Device*> ladder = SortedLadder(catalog);
+  std::vector<MatrixRow> matrix;
+  for (const std::string_view id : s.runtime->formats) {
+    const QuantFormat& format = *FindQuantFormat(id);
+    if (format.moe_only && !s.model->moe) continue;
+    Scenario row_scenario = s;
+    row_scenario.format = &format;
+    row_scenario.device = nullptr;
+    row_scenario.device_count = 1;
+    MatrixRow row;
+    row.format = &format;
+    row.weights_gib = FootprintOf(row_scenario).weights_gib;
+    row.bits_per_weight = s.runtime->weights.rule == WeightsRule::kFlat
+                              ? format.bits_per_weight
+                              : row.weights_gib * kBytesPerGib * 8.0 / s.model->params_total;
+    for (std::size_t i = 0; i < std::size(kMatrixContexts); ++i) {
+      row_scenario.context_tokens = kMatrixContexts[i].tokens;
+      row.total_gib[i] = FootprintOf(row_scenario).total_gib();
+    }
+    row.recommended = PlacementOn(ladder, row_scenario);
+    matrix.push_back(std::move(row));
+  }
+  return matrix;
+}
+
 }  // namespace internal
 
 Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerSectionsBuilder lower) {
@@ -366,7 +367,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerS
   const auto wanted = [&request](uint32_t section) { return (request.sections & section) != 0; };
   if (wanted(kSectionModel | kSectionCard)) response.model = *s.model;
   response.simulator = Simulate(s);
-  if (wanted(kSectionMatrix)) response.matrix = BuildMatrix(s, ladder);
+  if (const std::optional<Placement> placement = PlacementOn(ladder, s)) response.simulator.recommended = placement->device;
   // The program's lower sections, which also check the host (only they use it); a program
   // without them refuses a request for them.
   if (lower != nullptr) {

@@ -98,6 +98,7 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   Scenario s = scenario;
   if (auto error = ResolveHost(request, s)) return error;
   const SimulatorResult& sim = response.simulator;
+  if ((request.sections & kSectionMatrix) != 0) response.matrix = BuildMatrix(scenario, catalog);
   if ((request.sections & kSectionPool) != 0) response.pool = KvPoolOf(s);
   if ((request.sections & kSectionCurve) != 0) response.curve = BuildCurve(s);
   if ((request.sections & kSectionHardware) != 0) response.hardware = BuildHardware(s, request, catalog);

@@ -1,5 +1,5 @@
-// The sections the page draws after the simulator's figures and the matrix: the curve (its
-// plot), the hardware table, the related models, the commands and the model card's
+// The sections the page draws after the simulator's figures: the quantization matrix, the curve
+// (its plot), the hardware table, the related models, the commands and the model card's
 // checkpoint, Ollama tags and release. They are built here (and written by
 // io/response_writer.h WriteLowerSections), apart from the rest of an answer, so that a program
 // can leave them out: vramcalc.wasm, the module the page's first numbers wait for, calls
@@ -20,7 +20,7 @@
 namespace vramcalc::internal {
 
 inline constexpr uint32_t kLowerSections =
-    kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload | kSectionPool;
+    kSectionMatrix | kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload | kSectionPool;
 
 // Checks the request's host (section 7: only the offload plans and the commands use it, so a
 // program without these sections does not read it) and fills the lower sections
@@ -31,6 +31,9 @@ std::optional<Error> BuildLowerSections(const Scenario& s, const Request& reques
 
 // Memory and decode against context at CurveContexts (evaluate.cc, beside the simulator).
 std::vector<CurvePoint> BuildCurve(Scenario s);
+
+// The quantization matrix (evaluate.cc, beside the recommendation it uses).
+std::vector<MatrixRow> BuildMatrix(const Scenario& s, const Catalog& catalog);
 
 }  // namespace vramcalc::internal
 

@@ -1,5 +1,5 @@
 // The core's answers written through any writer of field_writer.h: the response (with the
-// sections after the matrix that estimate/lower_sections.h builds), errors, the sweep and the catalog's listings. Models
+// sections after the simulator that estimate/lower_sections.h builds), errors, the sweep and the catalog's listings. Models
 // and devices are written by their schema (schema.h); the response one section at a time. The
 // CLI writes JSON text (JsonWriter, json_output.cc), the wasm modules JavaScript objects
 // (wasm/val_writer.h); either way no tree is built on the way out.
@@ -151,6 +151,8 @@ void WriteSimulator(W& w, const SimulatorResult& s) {
   w.Field("device_platform", kPlatforms.Id(s.device->platform));
   w.Field("device_class", kDeviceClasses.Id(s.device->device_class));
   w.Field("unified_memory", s.device->unified_memory);
+  w.Key("recommended_device");
+  if (s.recommended) w.Value(std::string_view(s.recommended->id)); else w.Null();
   w.Field("runtime", s.runtime);
   w.Field("format", s.format->id);
   w.Field("kv_dtype", s.kv_dtype->id);
@@ -409,7 +411,7 @@ void WriteError(W& w, const Error& error) {
   w.EndObject();
 }
 
-// ---- the sections after the matrix (estimate/lower_sections.h builds them) ----------------------
+// ---- the sections after the simulator (estimate/lower_sections.h builds them) -------------------
 
 template <typename W>
 void WriteCurve(W& w, const std::vector<CurvePoint>& curve) {
@@ -494,9 +496,10 @@ void WriteOffload(W& w, const std::optional<Offload>& offload) {
 }
 
 // Writes the lower sections `response.sections` asks for, in the answer's order (after the
-// matrix).
+// simulator).
 template <typename W>
 void WriteLowerSections(W& w, const Response& response) {
+  if ((response.sections & kSectionMatrix) != 0) WriteMatrix(w, response.matrix);
   if ((response.sections & kSectionCurve) != 0) WriteCurve(w, response.curve);
   if ((response.sections & kSectionHardware) != 0) WriteHardware(w, response.hardware);
   if ((response.sections & kSectionRelated) != 0) WriteRelated(w, response.related);
@@ -509,7 +512,7 @@ void WriteLowerSections(W& w, const Response& response) {
   if ((response.sections & kSectionPool) != 0) WritePool(w, response.pool);
 }
 
-// The response's sections; those after the matrix by `write_lower` (WriteLowerSections), which a
+// The response's sections; those after the simulator by `write_lower` (WriteLowerSections), which a
 // program without them (vramcalc.wasm) leaves null: its Evaluate never fills them.
 template <typename W>
 void WriteResponse(W& w, const Response& response, void (*write_lower)(W&, const Response&)) {
@@ -520,7 +523,6 @@ void WriteResponse(W& w, const Response& response, void (*write_lower)(W&, const
     SchemaWriter<W>(w, Fields::kNotCard).Write(response.model);
   }
   if (wanted(kSectionSimulator)) WriteSimulator(w, response.simulator);
-  if (wanted(kSectionMatrix)) WriteMatrix(w, response.matrix);
   if (write_lower != nullptr) write_lower(w, response);
   w.EndObject();
 }

@@ -65,10 +65,9 @@ export function renderHardware(root, response, view) {
   const table = byId(root, 'hardware');
   if (!table) return;
   const sim = response.simulator;
-  const format = response.matrix.find((r) => r.format === sim.format);
   const context = fmt.contextLabel(sim.context);
   putPart(root, 'hw-heading', t('hw.heading', {
-    model: response.model.name, format: format?.label ?? sim.format, context,
+    model: response.model.name, format: fmt.quantLabel(catalog, sim.format), context,
   }));
   putPart(root, 'hw-col-needed', t('hw.col.needed', { context }));
   const rows = syncRows(table.tBodies[0], response.hardware.map((r) => r.device), createRow);

@@ -268,9 +268,9 @@ function drawCurrent(parts, s, sim, scale) {
 }
 
 /** The SVG's title and description, for screen readers. */
-function describe(parts, response, { t, lang }) {
+function describe(parts, response, { t, lang, catalog }) {
   const sim = response.simulator;
-  const format = response.matrix.find((r) => r.format === sim.format)?.label ?? sim.format;
+  const format = fmt.quantLabel(catalog, sim.format);
   put(parts.title, `${t('plot.heading')} (${response.model.name})`);
   put(parts.desc, t('plot.desc', {
     model: response.model.name,

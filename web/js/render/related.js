@@ -14,13 +14,12 @@ function createRow(model) {
   return row;
 }
 
-export function renderRelated(root, response, { t, lang }) {
+export function renderRelated(root, response, { t, lang, catalog }) {
   const table = byId(root, 'related');
   if (!table) return;
   const sim = response.simulator;
-  const format = response.matrix.find((r) => r.format === sim.format);
   putPart(root, 'related-col-total', t('related.col.total', {
-    format: format?.label ?? sim.format, context: fmt.contextLabel(sim.context),
+    format: fmt.quantLabel(catalog, sim.format), context: fmt.contextLabel(sim.context),
   }));
   putPart(root, 'related-col-fit', t('related.col.fit', { device: sim.device_name }));
   const rows = syncRows(table.tBodies[0], response.related.map((r) => r.id), createRow);
