@@ -475,6 +475,52 @@ TEST(EngineProfiles, RequestsAnEngineCannotRunNameTheField) {
 
 // Every profile but the reference stops the max context at the model's max position, and the
 // pool engines report their pool.
+// ---- the vision and audio towers -------------------------------------------------------------
+
+// Gemma 3 12B's checkpoint holds 12,187,325,040 parameters (the Hub's safetensors total), its
+// language model 11,766,034,176 (counted from the config's shapes): the SigLIP tower and its
+// projector are the other 421,290,864, loaded beside the weights in 16 bits by llama.cpp (the
+// F16 mmproj), Ollama, vLLM and SGLang (BF16), and not at all by mlx-lm or the reference page.
+TEST(Towers, AMultimodalCheckpointsTowersLoadBesideItsWeights) {
+  const ModelSpec& gemma = Model("gemma-3-12b");
+  EXPECT_EQ(gemma.vision_params, 12187325040.0 - 11766034176.0);
+  ModelSpec text_only = gemma;
+  text_only.vision_params = 0;
+  const Device h100 = Gpu(79.19, DeviceClass::kDatacenter, "h100-80gb");
+  for (const auto& [runtime, format] : {std::pair{"vllm", "BF16"}, {"sglang", "BF16"}, {"llamacpp", "Q4_K_M"}, {"ollama", "Q4_K_M"}}) {
+    const Scenario s = On(runtime, gemma, format, 32768, h100);
+    const Footprint f = FootprintOf(s);
+    EXPECT_DOUBLE_EQ(f.vision_gib * kGib, 421290864.0 * 2) << runtime;
+    EXPECT_DOUBLE_EQ(f.total_gib(), f.weights_gib + f.vision_gib + (f.kv_cache_bytes + f.state_bytes) / kGib +
+                                        f.overhead_gib()) << runtime;
+    // The weights line stays the language model's; what is left for the cache shrinks by the tower.
+    const Scenario without = On(runtime, text_only, format, 32768, h100);
+    EXPECT_DOUBLE_EQ(FootprintOf(without).weights_gib, f.weights_gib) << runtime;
+    EXPECT_LT(MaxContextByMemory(s), MaxContextByMemory(without)) << runtime;
+    if (s.runtime->kv_pool) EXPECT_NEAR(KvPoolOf(without)->gib - KvPoolOf(s)->gib, f.vision_gib, 1e-9) << runtime;
+  }
+  // vLLM splits the tower over its tensor-parallel GPUs like the model (mm_encoder_tp_mode
+  // "weights"): each of two GPUs gives up half of it.
+  Scenario tp = On("vllm", gemma, "BF16", 32768, h100);
+  Scenario tp_text = On("vllm", text_only, "BF16", 32768, h100);
+  tp.device_count = tp_text.device_count = 2;
+  EXPECT_NEAR(KvPoolOf(tp_text)->gib - KvPoolOf(tp)->gib, 421290864.0 * 2 / kGib / 2, 1e-9);
+  const Device mac = Gpu(64, DeviceClass::kApple);
+  EXPECT_EQ(FootprintOf(On("mlx", gemma, "MLX_4BIT", 32768, mac)).vision_gib, 0);
+  EXPECT_EQ(FootprintOf(On("reference", gemma, "Q4_K_M", 32768, h100)).vision_gib, 0);
+}
+
+// ollama/ollama#17482 (llama-server under Ollama, a Qwen3.5/3.6-27B BF16 mmproj: "projection_dim:
+// 5120", "n_layer: 27"): "load_hparams: model size: 887.99 MiB". Qwen3.6-27B's tower is
+// 460,730,096 parameters: 878.77 MiB at two bytes, 1.0 % under the file, whose norms, biases and
+// position table are F32.
+TEST(Towers, Qwen36_27bsMmprojMatchesItsLoadLine) {
+  const Device gpu = Gpu(24);
+  const Footprint f = FootprintOf(On("llamacpp", Model("qwen3.6-27b"), "Q4_K_M", 4096, gpu));
+  EXPECT_NEAR(Mib(f.vision_gib), 887.99, 0.015 * 887.99);
+  EXPECT_NEAR(Mib(f.vision_gib), 460730096.0 * 2 / kMib, 1e-6);
+}
+
 TEST(EngineProfiles, MaxContextStopsAtTheModelAndPoolsAreReported) {
   const Device big = Gpu(80, DeviceClass::kDatacenter);
   for (const RuntimeProfile& runtime : RuntimeProfiles()) {

@@ -206,7 +206,7 @@ TEST(EvaluateJson, ResponseCarriesTheContractKeys) {
   for (const char* key : {R"({"ok":true,"schema":3,"model":{"id":"glm-4-32b-0414")",
                           R"("layer_groups":[{"kind":"full","layers":61,"kv_heads":2,"key_dim":128,"value_dim":128,)",
                           R"("simulator":{"device":"rtx-3090-24gb")", R"("runtime":"reference")",
-                          R"("share_pct":{"weights":83.0,"kv_cache":8.8,"state":0.0,"overhead":8.2})",
+                          R"("share_pct":{"weights":83.0,"kv_cache":8.8,"state":0.0,"vision":0.0,"overhead":8.2})",
                           R"("fit":"tight","decode_tps":)", R"("max_context":61544)",
                           R"("matrix":[{"format":"FP16","label":"FP16 / BF16","bpw":16.0)",
                           R"("recommended_device":"a100-80gb")", R"("hardware":[{"device":"rtx-3090-24gb")",

@@ -163,6 +163,33 @@ TEST(PageMarkdown, EngineProfilesAddUsableMemoryPoolAndHostRows) {
   EXPECT_EQ(EnginePage("reference", "rtx-4090-24gb").find("Usable per device"), std::string::npos);
 }
 
+// A multimodal checkpoint's towers on lines of their own (core/ESTIMATION.md section 5.2): Gemma 3
+// 12B's 421,290,864 tower parameters (its checkpoint's 12,187,325,040 less the language model's
+// 11,766,034,176) in BF16 under vLLM: 842,581,728 B = 0.78 GB; none under the reference profile.
+TEST(PageMarkdown, TheTowersHaveALineAndACardRowOfTheirOwn) {
+  Request request;
+  request.model = "gemma-3-12b";
+  request.runtime = "vllm";
+  request.device = "h100-80gb";
+  const auto response = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(response.ok());
+  const std::string page = RenderPageMarkdown(response.value(), Lang::kEn);
+  EXPECT_NE(page.find("| Vision & audio encoders | 0.78 GB |"), std::string::npos) << page;
+  EXPECT_NE(page.find(" · Vision: "), std::string::npos);
+  EXPECT_NE(page.find("| Vision & audio encoders (B) | 0.4B |"), std::string::npos);
+  EXPECT_NE(page.find("# The vision and audio towers load too, 0.78 GB (--language-model-only leaves them out"),
+            std::string::npos);
+  // llama.cpp loads them as the mmproj file, named in its command.
+  request.runtime = "llamacpp";
+  request.device = "rtx-4090-24gb";
+  const auto llamacpp = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(llamacpp.ok());
+  EXPECT_NE(RenderPageMarkdown(llamacpp.value(), Lang::kEn).find("  --mmproj ./mmproj-Gemma-3-12B-F16.gguf \\\n"),
+            std::string::npos);
+  EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("Vision"), std::string::npos);
+  EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("--mmproj"), std::string::npos);
+}
+
 // Section 7 on the page: a model that does not fit runs with offload; the plan, its flags (under
 // Ollama the split in words) and the host, with the plan's speed in the decode row.
 TEST(PageMarkdown, AModelThatDoesNotFitShowsWhatRunsWithOffload) {

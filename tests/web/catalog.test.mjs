@@ -141,6 +141,26 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
       await assertHealthy(env, page, 'with a hybrid model');
     });
 
+  test('a multimodal checkpoint shows its vision and audio towers on a line of their own', { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { page } = env;
+      await openPage(env, page, '#model=gemma-3-12b&runtime=vllm&device=h100-80gb&lang=en');
+      // Gemma 3 12B's tower: its checkpoint's 12,187,325,040 parameters (the Hub's safetensors
+      // total) less the language model's 11,766,034,176 = 421,290,864, in BF16 under vLLM:
+      // 842,581,728 B = 0.78 GB (core/ESTIMATION.md section 5.2).
+      await waitForText(env, page, 'vision', '0.78 GB');
+      assertClose(await numberValue(page, 'vision'), 421290864 * 2 / 2 ** 30, 1e-9, 'the towers in GiB');
+      assert.equal(await page.locator('#share-vision-key').isVisible(), true, 'their share in the bar\'s key');
+      await page.locator(byTestId('arch-params-vision')).scrollIntoViewIfNeeded();
+      await waitForText(env, page, 'arch-params-vision', '0.4B');
+      // The reference page's model has none: no line.
+      await openPage(env, page, '#model=glm-4-32b-0414&lang=en');
+      await waitForText(env, page, 'total', '21.78 GB');
+      assert.equal(await page.locator(byTestId('vision')).isVisible(), false);
+      assert.equal(await page.locator('#share-vision-key').isVisible(), false);
+      await assertHealthy(env, page, 'with a multimodal model');
+    });
+
   test('the model picker filters as one types, by family groups, and Enter picks the first match',
     { timeout: TEST_TIMEOUT_MS }, async () => {
       const { page } = env;

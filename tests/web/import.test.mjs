@@ -135,6 +135,11 @@ function assertEstimate(result, fx) {
   const loaded = fx.text.bytes + (fx.tied ? lineOf(result, 'embedding').bytes : 0);
   const gib = answer.simulator.weights_gib + answer.simulator.host_gib;
   assert.ok(Math.abs(gib * GIB - loaded) <= loaded * 1e-12, `${gib * GIB} B against ${loaded} B`);
+  // Beside them, the vision tower its files state (the mmproj llama.cpp loads with --mmproj, a
+  // checkpoint's model.visual.* tensors): its parameters and its bytes, on a line of their own.
+  const tower = fx.vision?.bytes ?? 0;
+  assert.equal(result.description.vision_params, fx.vision?.params ?? 0);
+  assert.ok(Math.abs(answer.simulator.vision_gib * GIB - tower) <= tower * 1e-12, `${answer.simulator.vision_gib * GIB} B against ${tower} B`);
 }
 
 // ---- every fixture, from the Hub and from the device -------------------------------------------

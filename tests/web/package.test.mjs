@@ -5,13 +5,15 @@
 // are the reference page's (tests/golden/reference-page.txt).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TEST_TIMEOUT_MS, WAIT_MS, launch, repoRoot } from './support/harness.mjs';
 import { installedProject } from './support/package-project.mjs';
 import { REFERENCE, referenceNumber } from './support/reference.mjs';
 import { cliPath } from './support/sweep-cli.mjs';
+import { startHubServer } from '../support/hub-server.mjs';
 const REFERENCE_TOTAL = referenceNumber(REFERENCE.matrix.find(([format]) => format === 'Q4_K_M')[5]);  // 21.78 GB at 32K
 
 describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
@@ -24,7 +26,7 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
     assert.equal(manifest.dependencies, undefined);
     assert.equal(manifest.scripts, undefined);
     assert.equal(manifest.types, './index.d.ts');
-    for (const file of ['index.js', 'index.d.ts', 'vramcalc.mjs', 'vramcalc.wasm', 'vramcalc-full.wasm', 'widget.js', 'css/widget.css', 'i18n/en.json',
+    for (const file of ['index.js', 'index.d.ts', 'import.js', 'vramcalc.mjs', 'vramcalc.wasm', 'vramcalc-full.wasm', 'widget.js', 'css/widget.css', 'i18n/en.json',
       'i18n/en.later.json', 'LICENSE']) {
       await readFile(path.join(project, 'node_modules/vramcalc', file));
     }
@@ -75,6 +77,37 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
     assert.equal(Math.round(beside * 2 ** 30), 31_533_283_328);
     assert.equal(beside, cli.simulator.weights_gib);
     assert.equal(inside, cli.simulator.weights_gib);
+  });
+
+  test('imports a model from the Hub under Node (the offline Hub), to the bytes its header states', async () => {
+    const hub = await startHubServer();
+    try {
+      // Node runs the script in a child (this process serves the Hub meanwhile).
+      const script = `import { evaluate, importModel } from 'vramcalc';
+        const hubUrl = ${JSON.stringify(hub.url)};
+        const gguf = await importModel('unsloth/Qwen3.5-4B-GGUF', { hubUrl });
+        const answer = await evaluate({ model: gguf.description, runtime: 'llamacpp', format: gguf.format.id, sections: ['simulator'] });
+        const vl = await importModel(hubUrl + '/vramcalc-fixtures/Qwen3-VL-8B-Instruct-GGUF', { hubUrl });
+        const bad = await importModel('not a repo', { hubUrl });
+        const missing = await importModel('nobody/nothing', { hubUrl });
+        console.log(JSON.stringify({ ok: gguf.ok, params: gguf.params_total, format: gguf.format.id, total: gguf.total_bytes,
+          checkpoint: gguf.description.checkpoint, fit: answer.simulator.fit, vision: vl.description.weights.vision,
+          bad: [bad.ok, bad.error.field], missing: [missing.ok, missing.error.field] }));`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
+      const out = JSON.parse(stdout);
+      // tests/golden/headers/SOURCES.md: Qwen3.5-4B UD-IQ2_XXS, 426 tensors, 4,205,751,296 parameters,
+      // 1,509,249,024 bytes of tensor data; converted from Qwen/Qwen3.5-4B; Qwen3-VL-8B's mmproj
+      // 1,159,009,216 bytes.
+      assert.deepEqual([out.ok, out.params, out.format, out.total, out.checkpoint],
+        [true, 4_205_751_296, 'IQ2_XXS', 1_509_249_024, 'Qwen/Qwen3.5-4B']);
+      assert.equal(typeof out.fit, 'string');
+      assert.equal(out.vision, 1_159_009_216);
+      assert.deepEqual(out.bad, [false, 'source']);
+      assert.deepEqual(out.missing, [false, 'source']);
+      assert.ok(hub.requests.length > 0, 'it asked the offline Hub, nothing else');
+    } finally {
+      await hub.close();
+    }
   });
 
   test('works in a page served from the project: the API and the widget', { timeout: TEST_TIMEOUT_MS }, async () => {

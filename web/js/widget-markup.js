@@ -15,7 +15,7 @@ function shareKey(name, label, hidden = false) {
 
 function figures() {
   const bar = el('div', { class: 'bar', part: 'bar', id: 'bar' },
-    ...['weights', 'state', 'kv', 'overhead'].map((name) => el('span', { class: `bar-${name}` })));
+    ...['weights', 'vision', 'state', 'kv', 'overhead'].map((name) => el('span', { class: `bar-${name}` })));
   bar.setAttribute('role', 'img');
   return [
     el('div', { class: 'figures' },
@@ -23,7 +23,8 @@ function figures() {
       el('span', { class: 'fit', part: 'fit', 'data-testid': 'fit', id: 'fit' }),
       el('span', { class: 'decode', part: 'decode', 'data-testid': 'decode', id: 'decode' })),
     bar,
-    el('p', { class: 'shares' }, shareKey('weights', 'share.weights'), shareKey('kv', 'share.kv_cache'),
+    el('p', { class: 'shares' }, shareKey('weights', 'share.weights'), shareKey('vision', 'share.vision', true),
+      shareKey('kv', 'share.kv_cache'),
       shareKey('state', 'share.state', true), shareKey('overhead', 'share.overhead')),
   ];
 }

@@ -167,3 +167,24 @@ export function evaluate(request?: Request | string | Uint8Array, config?: strin
 export function sweep(request?: SweepRequest): Promise<SweepAnswer | ErrorAnswer>;
 export function catalog(): Promise<Catalog | ErrorAnswer>;
 export function version(): Promise<string>;
+
+/** One tensor role of an imported model: its bytes, tensors and parameters. */
+export interface ImportLine { role: string; bytes: number; tensors: number; params: number }
+
+export interface ImportAnswer {
+  ok: true;
+  description: Record<string, unknown>;  // {"schema": "vramcalc.model/1", …}: evaluate({model: description})
+  file_type: string;                      // the file's own type, e.g. "Q3_K_S"
+  format: { id: string; exact: boolean; note: string };
+  files: Array<{ path: string; kind: 'gguf' | 'mmproj' | 'safetensors' | 'index' | 'config' }>;
+  lines: ImportLine[];                    // vision and MTP on lines of their own
+  total_bytes: number;
+  params_total: number;                   // the language model's
+  origin: { kind: 'hub' | 'local'; host: string; repo: string | null; revision: string | null };
+}
+
+export interface ImportError { ok: false; error: { field: string; message: string; choices?: string[] } }
+
+/** A Hugging Face repo id or link, {repo, revision, file}, or local files (headers only). */
+export function importModel(source: string | { repo: string; revision?: string | null; file?: string | null } | Iterable<Blob & { name: string }>,
+  options?: { hubUrl?: string; fetch?: typeof fetch }): Promise<ImportAnswer | ImportError>;

@@ -48,6 +48,28 @@ export async function catalog() {
   return (await core()).catalog();
 }
 
+/**
+ * Any model from the Hugging Face Hub or from files: `source` a repo id ("Qwen/Qwen3-8B") or a
+ * huggingface.co link to a repository, a revision or a file, or {repo, revision, file}, or the
+ * files themselves (File or Blob objects with names: a .gguf, .safetensors shards with their
+ * index, config.json). Reads headers only: GGUF through @huggingface/gguf, safetensors through
+ * @huggingface/hub (bundled in import.js, which loads on the first call), by range requests to
+ * the Hub (`options.hubUrl` for another), a local file through Blob.slice. Resolves to
+ * {ok: true, description, lines, format, …}: `description` is a model description the estimate
+ * reads (evaluate({model: description})), `lines` the bytes and parameters per tensor role;
+ * or {ok: false, error: {field, message}}.
+ */
+export async function importModel(source, options = {}) {
+  const [reader, vramcalc] = await Promise.all([import('./import.js'), core()]);
+  const parsed = typeof source === 'string' ? reader.parseSource(source, { hubUrl: options.hubUrl }) : { ok: true, source };
+  if (!parsed.ok) return parsed;
+  return reader.importModel(parsed.source, {
+    ...options,
+    readConfig: (model) => vramcalc.evaluate({ model, sections: ['model'] }),
+    catalog: vramcalc.catalog(),
+  });
+}
+
 /** The core's version. */
 export async function version() {
   return (await core()).version();

@@ -172,6 +172,9 @@ struct WeightBytes {
   double experts = 0;
   double head = 0;
   double experts_read = 0;
+  // Beside `device`, on the devices too: the vision and audio towers the engine loads (never read
+  // by a decoded token).
+  double tower = 0;
 };
 WeightBytes WeightBytesOf(const Scenario& scenario);
 
@@ -209,6 +212,7 @@ struct OverheadParts {
 // the engines: the device that holds the output layer also holds the logits).
 struct Footprint {
   double weights_gib = 0;
+  double vision_gib = 0;  // the vision and audio towers, split over the devices like the weights
   double host_gib = 0;  // weights and buffers in host RAM (not in device memory)
   double kv_cache_bytes = 0;
   double state_bytes = 0;
@@ -221,8 +225,10 @@ struct Footprint {
     return static_cast<double>(device_count) * device_overhead_gib + main_device_extra_gib;
   }
   double total_gib() const {
-    return weights_gib + kv_cache_bytes / kBytesPerGib + state_bytes / kBytesPerGib + overhead_gib();
+    return loaded_weights_gib() + kv_cache_bytes / kBytesPerGib + state_bytes / kBytesPerGib + overhead_gib();
   }
+  // The weights and the towers: what the engine loads before any context.
+  double loaded_weights_gib() const { return weights_gib + vision_gib; }
   // What the fullest device holds.
   double per_device_gib() const {
     return (total_gib() - main_device_extra_gib) / static_cast<double>(device_count) + main_device_extra_gib;

@@ -177,6 +177,7 @@ struct SimulatorResult {
   double weights_gib = 0;   // all devices together
   double kv_cache_gib = 0;  // all devices together
   double state_gib = 0;     // recurrent layers' state, all sequences and devices together
+  double vision_gib = 0;    // the vision and audio towers the engine loads, all devices together
   double overhead_gib = 0;  // all devices together, including tensor-parallel buffers
   double total_gib = 0;     // weights + KV cache + state + overhead
   double per_device_gib = 0;  // total / device_count: what each device must hold
@@ -186,6 +187,7 @@ struct SimulatorResult {
   double share_weights_pct = 0;
   double share_kv_cache_pct = 0;
   double share_state_pct = 0;
+  double share_vision_pct = 0;
   double share_overhead_pct = 0;
   double usage_pct = 0;  // 100 × per device / capacity, unrounded
   // What each device may hold under the runtime (the reference: its memory), and the memory

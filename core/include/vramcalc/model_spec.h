@@ -159,6 +159,11 @@ struct ModelSpec {
   // lookup of one row per token, not read whole, and kept in host RAM by llama.cpp (an input
   // tensor, llama-arch.cpp LLM_TENSOR_PER_LAYER_TOKEN_EMBD).
   double per_layer_embedding_params = 0;
+  // The vision and audio towers with their projectors into the language model: the checkpoint's
+  // parameters beyond params_total (which counts the language model alone) and its MTP layers;
+  // 0 for a text-only checkpoint. Engines that load them (runtime_profile.h WeightsPlacement)
+  // hold them beside the weights (estimate.h WeightBytes::tower).
+  double vision_params = 0;
   // For a model from a pasted config.json whose parameter count was computed from its
   // architecture: the arithmetic, for the card. Empty for catalog entries.
   std::string params_formula;

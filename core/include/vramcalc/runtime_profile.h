@@ -74,6 +74,9 @@ struct WeightsPlacement {
   WeightsRule rule = WeightsRule::kFlat;
   bool embedding_on_host = false;  // llama.cpp keeps token_embd in host RAM
   bool tied_head_copy = false;     // llama.cpp duplicates a tied embedding as the output head
+  // A multimodal model's vision and audio towers, loaded beside the weights at this many bytes a
+  // parameter (llama.cpp's mmproj file in F16, a checkpoint's BF16 tower); 0: not loaded.
+  double tower_bytes_per_param = 0;
 };
 
 // How the KV cache is allocated (section 5.3). Cells per sequence are rounded up to the granule;

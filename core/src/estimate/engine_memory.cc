@@ -140,6 +140,21 @@ WeightParams WeightParamsOf(const ModelSpec& m) {
   return params;
 }
 
+namespace {
+
+// The vision and audio towers the engine loads (section 5.2): the bytes a model description's
+// file states for them (an mmproj, a checkpoint's tower tensors) where that file is the request's
+// format or the model names no parameter count, else the parameters at the engine's precision.
+double TowerBytes(const Scenario& s) {
+  const double per_param = s.runtime->weights.tower_bytes_per_param;
+  if (per_param == 0) return 0;
+  const MeasuredWeights* file = s.model->weights ? &*s.model->weights : nullptr;
+  if (file && file->vision > 0 && (file->format == s.format->id || s.model->vision_params == 0)) return file->vision;
+  return s.model->vision_params * per_param;
+}
+
+}  // namespace
+
 WeightBytes WeightBytesOf(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
   const QuantFormat& format = *s.format;
@@ -175,6 +190,7 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   bytes.experts = experts;
   bytes.experts_read = experts * used;
   bytes.head = head;
+  bytes.tower = TowerBytes(s);
   return bytes;
 }
 

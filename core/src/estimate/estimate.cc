@@ -190,6 +190,7 @@ Footprint FootprintOf(const Scenario& s) {
   footprint.device_count = s.device_count;
   const WeightBytes weights = WeightBytesOf(s);
   footprint.weights_gib = weights.device / kBytesPerGib;
+  footprint.vision_gib = weights.tower / kBytesPerGib;
   footprint.host_gib = weights.host / kBytesPerGib;
   const KvLayout layout = ScenarioLayout(s);
   const KvAllocation allocation = AllocationOf(runtime, settings);
@@ -197,7 +198,7 @@ Footprint FootprintOf(const Scenario& s) {
   footprint.kv_cache_bytes = KvCacheBytes(layout, s.context_tokens, sequences, allocation);
   footprint.state_bytes = layout.state_bytes * static_cast<double>(sequences);
   const double n = static_cast<double>(s.device_count);
-  const double device_weights_gib = footprint.weights_gib / n;
+  const double device_weights_gib = footprint.loaded_weights_gib() / n;
   const double buffers_gib = s.device_count > 1 ? runtime.tensor_parallel_buffers_gib : 0.0;
   const int64_t cells = LongestTierCells(layout, allocation, s.context_tokens);
   OverheadParts parts = EngineParts(s, settings, cells);
@@ -311,7 +312,7 @@ int64_t MaxContextByMemory(const Scenario& s) {
   const KvLayout layout = ScenarioLayout(s);
   const int64_t sequences = AllocatedSequences(s, ResolvedSettings(s));
   const double n = static_cast<double>(s.device_count);
-  const double device_weights_gib = footprint.weights_gib / n;
+  const double device_weights_gib = footprint.loaded_weights_gib() / n;
   const double buffers_gib = s.device_count > 1 ? runtime.tensor_parallel_buffers_gib : 0.0;
   // 1.6 as the page computes it, per device: the usable share of memory, less the runtime, the
   // slackened weights and (with N > 1) the buffers.
@@ -378,7 +379,7 @@ std::optional<KvPool> KvPoolOf(const Scenario& s) {
   empty.context_tokens = 0;
   const Footprint footprint = FootprintOf(empty);
   const double n = static_cast<double>(s.device_count);
-  const double pool_gib = CapacityGib(s) - footprint.weights_gib / n - footprint.device_overhead_gib - footprint.main_device_extra_gib;
+  const double pool_gib = CapacityGib(s) - footprint.loaded_weights_gib() / n - footprint.device_overhead_gib - footprint.main_device_extra_gib;
   KvPool pool;
   // vLLM keeps states in the pool's blocks; SGLang beside its token pool.
   if (s.runtime->kv.state_blocks > 0 && PageThePool(s, pool_gib, pool)) return pool;

@@ -220,14 +220,16 @@ SimulatorResult Simulate(const Scenario& s) {
   sim.weights_gib = footprint.weights_gib;
   sim.kv_cache_gib = footprint.kv_cache_bytes / kBytesPerGib;
   sim.state_gib = footprint.state_bytes / kBytesPerGib;
+  sim.vision_gib = footprint.vision_gib;
   sim.overhead_gib = footprint.overhead_gib();
   sim.total_gib = footprint.total_gib();
   sim.per_device_gib = footprint.per_device_gib();
   sim.share_weights_pct = RoundPercentHalfUp(100.0 * sim.weights_gib / sim.total_gib);
   sim.share_kv_cache_pct = RoundPercentHalfUp(100.0 * sim.kv_cache_gib / sim.total_gib);
   sim.share_state_pct = RoundPercentHalfUp(100.0 * sim.state_gib / sim.total_gib);
-  sim.share_overhead_pct =
-      RoundPercentHalfUp(100.0 - sim.share_weights_pct - sim.share_kv_cache_pct - sim.share_state_pct);
+  sim.share_vision_pct = RoundPercentHalfUp(100.0 * sim.vision_gib / sim.total_gib);
+  sim.share_overhead_pct = RoundPercentHalfUp(100.0 - sim.share_weights_pct - sim.share_kv_cache_pct -
+                                              sim.share_state_pct - sim.share_vision_pct);
   sim.capacity_gib = CapacityGib(s);
   sim.visible_gib = VisibleMemoryGib(*s.runtime, *s.device);
   sim.host_gib = footprint.host_gib;

@@ -145,7 +145,11 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.capacity = {.working_set = true, .default_utilization = 1, .margin_gib = kFitTargetGib};
   // token_embd stays on the CPU: "there is very little benefit to offloading the input layer,
   // so always keep it on the CPU"; a tied embedding is duplicated as the output (llama-model.cpp).
-  p.weights = {WeightsRule::kAsStored, true, true};
+  // A multimodal model's towers are the mmproj file (--mmproj; -hf loads the repository's unless
+  // --no-mmproj), on the GPU unless --no-mmproj-offload (common/arg.cpp), published in F16 (its
+  // norms, biases and position table in F32: about 1-2 % more). Ollama's library files hold the
+  // towers and it points llama-server's --mmproj at them (llm/llama_server.go compatClipArches).
+  p.weights = {WeightsRule::kAsStored, true, true, 2};
   // n_ctx padded to 256 (llama-context.cpp, ref PR #17046); the SWA cache holds
   // GGML_PAD(min(n_ctx, n_swa + n_ubatch), 256) cells per stream (llama-kv-cache-iswa.cpp);
   // recurrent state in F32.
@@ -193,6 +197,10 @@ constexpr RuntimeProfile ServerFamily(std::string_view id, std::string_view mode
   RuntimeProfile p = EngineBase({id, models, kServerFormats, "BF16", kServerKv, options, commands});
   p.runs_on = {true, true, false, false};  // CUDA and ROCm
   p.kv_pool = true;
+  // A multimodal checkpoint's towers load with it, in BF16 (an FP8 or AWQ checkpoint leaves them
+  // unquantized), split over the GPUs like the model (vLLM's mm_encoder_tp_mode "weights", the
+  // default; --language-model-only skips them).
+  p.weights.tower_bytes_per_param = 2;
   return p;
 }
 
@@ -267,6 +275,8 @@ constexpr RuntimeProfile Mlx() {
       EngineBase({"mlx", "mlx-lm 0.28 on MLX 0.29 (macOS, 2025-10)", kMlxFormats, "MLX_4BIT", kMlxKv, 0, kMlxCommands});
   p.runs_on = {false, false, false, true};  // Metal
   p.multi_device = false;
+  // mlx_lm loads a multimodal checkpoint's language model alone: each model's sanitize drops the
+  // vision and audio towers (mlx_lm/models/gemma3.py, qwen3_5.py, llama4.py: tower_bytes 0).
   // The wired limit is the Metal working set (generate.py wired_limit).
   p.capacity = {.working_set = true, .default_utilization = 1};
   // KVCache.step = 256: buffers grow in 256-token steps with the sequence; sliding-window

@@ -62,6 +62,15 @@ std::string GgufFile(const ModelSpec& model, const QuantFormat& format) {
   return "./" + ShellWord(model.name) + "-" + std::string(format.gguf_type) + ".gguf";
 }
 
+// A multimodal model's towers: the mmproj file beside the model's (published in F16), on the GPU.
+std::string MmprojLines(const Scenario& s, std::string& flags) {
+  const double tower_gib = WeightBytesOf(s).tower / kBytesPerGib;
+  if (tower_gib == 0) return "";
+  flags += "  --mmproj ./mmproj-" + ShellWord(s.model->name) + "-F16.gguf \\\n";
+  return "# The vision and audio towers: the mmproj file, " + FormatGb(tower_gib) +
+         " on the GPU (leave out --mmproj for text alone).\n";
+}
+
 std::string LlamaServer(const CommandInputs& in) {
   const Scenario& s = *in.scenario;
   const EngineSettings e = ResolvedSettings(s);
@@ -69,7 +78,9 @@ std::string LlamaServer(const CommandInputs& in) {
   std::string out = Headline(in, " (--fit keeps 1 GiB free)");
   out += "# " + std::to_string(e.parallel) + (e.parallel == 1 ? " slot" : " slots") + " × " +
          FormatGrouped(s.context_tokens) + " tokens; the token embedding stays in RAM.\n";
-  out += "llama-server -m " + GgufFile(*s.model, *s.format) + " \\\n";
+  std::string mmproj;
+  out += MmprojLines(s, mmproj);
+  out += "llama-server -m " + GgufFile(*s.model, *s.format) + " \\\n" + mmproj;
   out += "  -c " + std::to_string(s.context_tokens * e.parallel) + " -np " + std::to_string(e.parallel) + " \\\n";
   out += "  -ctk " + kv + " -ctv " + kv + " -fa " + (e.flash_attention ? "on" : "off") + " -ub " +
          std::to_string(e.ubatch) + " \\\n";
@@ -139,6 +150,10 @@ std::string VllmServe(const CommandInputs& in) {
                                     : "") +
              ".\n";
     }
+  }
+  if (const double tower = WeightBytesOf(s).tower; tower > 0) {
+    out += "# The vision and audio towers load too, " + FormatGb(tower / kBytesPerGib) +
+           " (--language-model-only leaves them out and gives the KV cache the room).\n";
   }
   out += "vllm serve " + weights.source + " \\\n";
   if (!weights.quantization.empty()) out += "  --quantization " + weights.quantization + " \\\n";

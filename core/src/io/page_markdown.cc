@@ -166,8 +166,8 @@ std::string OffloadText(const Page& p) {
            " " + HowToRun(p, *plan) + "\n\n";
   } else {
     double needed = 0;
-    for (const OffloadPlan& plan : offload.plans) {
-      if (plan.fit != Fit::kNoFit && (needed == 0 || plan.host_gib < needed)) needed = plan.host_gib;
+    for (const OffloadPlan& candidate : offload.plans) {
+      if (candidate.fit != Fit::kNoFit && (needed == 0 || candidate.host_gib < needed)) needed = candidate.host_gib;
     }
     out += (needed == 0 ? p.Text("offload.none")
                         : p.Fill("offload.no_run", {{"needed", FormatGb(needed)}, {"usable", FormatGb(offload.host_usable_gib)},
@@ -189,12 +189,14 @@ std::string Simulator(const Page& p) {
   out += "**" + p.Named("fit", kFits, s.fit) + "**\n\n";
   out += OffloadText(p);
   out += p.Text("share.weights") + ": " + FormatShare(s.share_weights_pct) + "% · " + p.Text("share.kv_cache") +
-         ": " + FormatShare(s.share_kv_cache_pct) + "% · " + p.Text("share.overhead") + ": " +
-         FormatShare(s.share_overhead_pct) + "%\n\n";
+         ": " + FormatShare(s.share_kv_cache_pct) + "% · " +
+         (s.vision_gib > 0 ? p.Text("share.vision") + ": " + FormatShare(s.share_vision_pct) + "% · " : "") +
+         p.Text("share.overhead") + ": " + FormatShare(s.share_overhead_pct) + "%\n\n";
   out += "| | |\n|---|---:|\n";
   out += Row({p.Text("out.total"), FormatGb(s.total_gib)});
   out += Row({p.Text("out.per_device"), FormatGb(s.per_device_gib)});
   out += Row({p.Text("out.weights"), FormatGb(s.weights_gib)});
+  if (s.vision_gib > 0) out += Row({p.Text("out.vision"), FormatGb(s.vision_gib)});
   out += Row({p.Fill("out.kv_cache", {{"kv_dtype", p.KvLabel()}}), FormatGb(s.kv_cache_gib)});
   const OffloadPlan* plan = p.response.offload ? p.response.offload->Chosen() : nullptr;
   out += Row({p.Text("out.decode"), plan ? p.Decode(plan->fit, plan->decode_tps) : p.Decode(s.fit, s.decode_tps)});
@@ -275,6 +277,7 @@ std::string Card(const Page& p) {
   out += Row({p.Text("arch.attention"), p.Named("attention", kAttentions, m.attention)});
   out += Row({p.Text("arch.params_total"), ParamsLabel(m.params_total)});
   out += Row({p.Text("arch.params_active"), ParamsLabel(m.params_active)});
+  if (m.vision_params > 0) out += Row({p.Text("arch.params_vision"), ParamsLabel(m.vision_params)});
   out += Row({p.Text("arch.layers_hidden"), std::to_string(m.num_hidden_layers) + " / " + std::to_string(m.hidden_size)});
   out += Row({p.Text("arch.heads"), std::to_string(m.num_attention_heads) + "Q / " +
                                         std::to_string(m.num_key_value_heads) + "KV (d=" + std::to_string(m.head_dim) + ")"});

@@ -162,6 +162,7 @@ void WriteSimulator(W& w, const SimulatorResult& s) {
   w.Field("weights_gib", s.weights_gib);
   w.Field("kv_cache_gib", s.kv_cache_gib);
   w.Field("state_gib", s.state_gib);
+  w.Field("vision_gib", s.vision_gib);
   w.Field("overhead_gib", s.overhead_gib);
   w.Field("total_gib", s.total_gib);
   w.Field("per_device_gib", s.per_device_gib);
@@ -170,6 +171,7 @@ void WriteSimulator(W& w, const SimulatorResult& s) {
   w.Field("weights", s.share_weights_pct);
   w.Field("kv_cache", s.share_kv_cache_pct);
   w.Field("state", s.share_state_pct);
+  w.Field("vision", s.share_vision_pct);
   w.Field("overhead", s.share_overhead_pct);
   w.EndObject();
   w.Field("usage_pct", s.usage_pct);

@@ -55,6 +55,7 @@ ModelSpec ModelFromRow(const ModelRow& row) {
       .params_total = row.params_total,
       .params_active = row.params_active,
       .per_layer_embedding_params = row.per_layer_embedding_params,
+      .vision_params = row.vision_params,
       .params_formula = Text(row.params_formula),
       .num_hidden_layers = row.num_hidden_layers,
       .hidden_size = row.hidden_size,

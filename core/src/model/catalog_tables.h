@@ -66,6 +66,7 @@ struct ModelRow {
   double params_total = 0;
   double params_active = 0;
   double per_layer_embedding_params = 0;
+  double vision_params = 0;
   const char* params_formula = "";
   int32_t num_hidden_layers = 0;
   int32_t hidden_size = 0;

@@ -78,6 +78,8 @@ export function buildDescription({ model, lines, identity, format, file }) {
     params_total: count.total,
     params_active: count.active,
     per_layer_embedding_params: count.perLayer,
+    // The towers an engine loads beside the model (an mmproj file, a checkpoint's tower tensors).
+    vision_params: lineOf(lines, 'vision').params,
     params_formula: formulaOf(count, lines, identity.what),
     tie_word_embeddings: weights.head === 0,
     moe: model.moe ? { ...model.moe, expert_params: count.routed } : null,

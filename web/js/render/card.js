@@ -68,6 +68,7 @@ export function renderCard(root, { model, card: where }, view) {
     entry(t('arch.attention'), t(`attention.${model.attention}`), 'arch-attention'),
     entry(t('arch.params_total'), fmt.params(lang, model.params_total), 'arch-params-total'),
     entry(t('arch.params_active'), fmt.params(lang, model.params_active), 'arch-params-active'),
+    ...(model.vision_params > 0 ? [entry(t('arch.params_vision'), fmt.params(lang, model.vision_params), 'arch-params-vision')] : []),
     entry(t('arch.layers_hidden'), `${model.num_hidden_layers} / ${model.hidden_size}`, 'arch-layers'),
     entry(t('arch.heads'),
       `${model.num_attention_heads}Q / ${model.num_key_value_heads}KV (d=${model.head_dim})`, 'arch-heads'),

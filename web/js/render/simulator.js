@@ -3,10 +3,11 @@
 import { byId, put, putPart, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
 
-// The breakdown's parts, in the bar's order: share key, part name, label key, and whether it
-// shows only when it is not zero (the recurrent state: models without one have none).
+// The breakdown's parts: share key, part name, label key, and whether it shows only when it is
+// not zero (the recurrent state, the vision and audio towers: models without them have none).
 const SHARES = [
   ['weights', 'weights', 'share.weights', false],
+  ['vision', 'vision', 'share.vision', true],
   ['kv_cache', 'kv', 'share.kv_cache', false],
   ['state', 'state', 'share.state', true],
   ['overhead', 'overhead', 'share.overhead', false],
@@ -15,7 +16,7 @@ const SHARES = [
 // The bar's segments, in its order (index.html, widget-markup.js): each is as wide as the bar,
 // moved to where it starts and scaled to its share by a transform, so that a slider frame
 // changes no layout (a width did: the bar and its segments were laid out again).
-const SEGMENTS = ['weights', 'state', 'kv_cache', 'overhead'];
+const SEGMENTS = ['weights', 'vision', 'state', 'kv_cache', 'overhead'];
 const drawnSegments = new WeakMap();  // bar → the transforms it shows
 
 function drawBar(bar, shares) {
@@ -55,9 +56,11 @@ function renderFigures(root, sim, model, plan, { t, lang, catalog }) {
   putPart(root, 'weights', fmt.gb(lang, sim.weights_gib), sim.weights_gib);
   putPart(root, 'kv-cache-label', t('out.kv_cache', { kv_dtype: kvLabel }));
   putPart(root, 'kv-cache', fmt.gb(lang, sim.kv_cache_gib), sim.kv_cache_gib);
-  const state = putPart(root, 'state', fmt.gb(lang, sim.state_gib), sim.state_gib);
-  const stateFigure = state?.closest('.figure');
-  if (stateFigure && stateFigure.hidden !== (sim.state_gib === 0)) stateFigure.hidden = sim.state_gib === 0;
+  // The recurrent state and the towers: shown where the model has them.
+  for (const [id, gib] of [['state', sim.state_gib], ['vision', sim.vision_gib]]) {
+    const figure = putPart(root, id, fmt.gb(lang, gib), gib)?.closest('.figure');
+    if (figure && figure.hidden !== (gib === 0)) figure.hidden = gib === 0;
+  }
   const decode = plan ?? sim;  // with a part in host RAM: the plan's speed
   putPart(root, 'decode', fmt.decodeRate(t, lang, decode.fit, decode.decode_tps), decode.decode_tps);
   putPart(root, 'overhead', fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
