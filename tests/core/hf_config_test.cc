@@ -262,6 +262,44 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
   }
 }
 
+// A multimodal config.json's towers, counted from its vision_config, against each checkpoint's
+// published parameter total (the Hub's safetensors total) less its language model (counted from
+// the config's shapes, as the catalog entry says), exactly: Gemma 3 4B 4,300,079,472 −
+// 3,880,263,168; Qwen3-VL-8B 8,767,123,696 − 8,190,735,360 (its 750-tensor inventory); Qwen3-VL-
+// 30B-A3B 31,070,754,032 − 30,532,122,624; Qwen3.5-9B 9,653,104,368 − 8,953,803,264 − MTP
+// 243,290,624; Devstral Small 2 24,011,361,280 − 23,572,403,200 (its tower and projector counted
+// by hand in the catalog entry's notes as well). The catalog entries carry the same figure.
+TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
+  const struct {
+    const char* type;
+    const char* catalog_id;
+    double towers;
+  } kTowers[] = {{"gemma3", "gemma-3-4b", 4300079472.0 - 3880263168.0},
+                 {"qwen3_vl", "qwen3-vl-8b-instruct", 8767123696.0 - 8190735360.0},
+                 {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct", 31070754032.0 - 30532122624.0},
+                 {"qwen3_5", "qwen3.5-9b", 9653104368.0 - 8953803264.0 - 243290624.0},
+                 {"mistral3", "devstral-small-2-24b-2512", 438958080.0}};
+  for (const auto& row : kTowers) {
+    SCOPED_TRACE(row.type);
+    const ModelSpec parsed = Parse(row.type);
+    EXPECT_EQ(parsed.vision_params, row.towers);
+    EXPECT_EQ(BuiltinCatalog().value().FindModel(row.catalog_id)->vision_params, row.towers);
+    EXPECT_NE(parsed.params_formula.find("vision tower"), std::string::npos) << parsed.params_formula;
+  }
+  // A family without a reader says so; a text-only config has none.
+  EXPECT_EQ(Parse("gemma4").vision_params, 0);
+  EXPECT_NE(Parse("gemma4").params_formula.find("towers are not counted"), std::string::npos);
+  EXPECT_EQ(Parse("llama").vision_params, 0);
+  // A bad vision_config field is named with its object.
+  std::string broken = Fixture("gemma3");
+  const std::size_t at = broken.find(R"("hidden_size": 1152)");
+  ASSERT_NE(at, std::string::npos);
+  broken.replace(at, 19, R"("hidden_size": -1152)");
+  const Result<ModelSpec> refused = ParseHfConfig(broken);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().field, "model.vision_config.hidden_size") << refused.error().message;
+}
+
 struct Broken {
   const char* config;
   const char* field;

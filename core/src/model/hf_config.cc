@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "io/json_value.h"  // up a layer: a config.json is JSON text, read at the edge
@@ -32,11 +34,12 @@ Value NoDefaults();
 // harmless value (1, the fallback): each reading step below returns at its next check.
 class Config {
  public:
-  Config(Value object, Value defaults, internal::Problems& problems)
-      : object_(object), defaults_(defaults), problems_(&problems) {}
+  // `within`: the object's key in the config ("vision_config."), for the fields' names.
+  Config(Value object, Value defaults, internal::Problems& problems, std::string within = "")
+      : object_(object), defaults_(defaults), problems_(&problems), within_(std::move(within)) {}
 
   void Fail(const std::string& field, const std::string& message) const {
-    problems_->Fail("invalid_config", field.empty() ? "model" : "model." + field, message);
+    problems_->Fail("invalid_config", field.empty() ? "model" : "model." + within_ + field, message);
   }
   bool failed() const { return static_cast<bool>(*problems_); }
   // A nested object (quantization_config), its problems recorded with this one's.
@@ -94,6 +97,7 @@ class Config {
   Value object_;
   Value defaults_;
   internal::Problems* problems_;
+  std::string within_;
 };
 
 // What a config says beyond ModelSpec's common fields: the latent, the windowed layers and
@@ -1006,6 +1010,92 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
   if (m.moe) m.moe->expert_params = experts * shape.expert * shape.moe_layers;
 }
 
+// ---- the vision towers (vision_config) ---------------------------------------------------------
+// A multimodal checkpoint's towers and their projector into the language model, counted from the
+// vision_config's shapes as transformers builds them, by the checkpoint's own model_type (its
+// tower and projector): each family a row of kVisionTypes. A type without a row leaves them
+// uncounted (its params_formula says so).
+
+// One ViT block: q, k, v and o with biases, two LayerNorms and a two-layer MLP with biases
+// (modeling_siglip.py SiglipEncoderLayer, modeling_qwen3_vl.py Qwen3VLVisionBlock).
+double VitBlock(double h, double i) { return 4 * h * h + 4 * h + 4 * h + 2 * h * i + i + h; }
+
+// Gemma 3: SigLIP (a patch convolution with bias, a learned position per patch, the blocks, a
+// LayerNorm after them, no head; modeling_siglip.py) and the projector: a matrix into the text's
+// width and an RMSNorm (modeling_gemma3.py Gemma3MultiModalProjector).
+double Gemma3Tower(const Config& v, const Config&, double text) {
+  const double h = static_cast<double>(v.Count("hidden_size"));
+  const double p = static_cast<double>(v.Count("patch_size"));
+  const double side = static_cast<double>(v.Count("image_size") / v.Count("patch_size"));
+  const double tower = static_cast<double>(v.CountOr("num_channels", 3)) * p * p * h + h + side * side * h +
+                       static_cast<double>(v.Count("num_hidden_layers")) * VitBlock(h, static_cast<double>(v.Count("intermediate_size"))) +
+                       2 * h;
+  return tower + h * text + h;
+}
+
+// Qwen3-VL and Qwen3.5: a 3D patch convolution with bias, learned positions, the blocks, the
+// merger of spatial_merge_size² patches (a LayerNorm and two linear layers with biases) and one
+// more per DeepStack layer, normed after the shuffle (modeling_qwen3_vl.py Qwen3VLVisionModel).
+double QwenVisionTower(const Config& v, const Config&, double) {
+  const double h = static_cast<double>(v.Count("hidden_size"));
+  const double p = static_cast<double>(v.Count("patch_size"));
+  const double s = static_cast<double>(v.CountOr("spatial_merge_size", 2));
+  const double merged = h * s * s;
+  const double out = static_cast<double>(v.Count("out_hidden_size"));
+  const double merger = merged * merged + merged + merged * out + out;
+  const Value deepstack = v.Raw("deepstack_visual_indexes");
+  const double stacks = deepstack && deepstack.IsArray() ? static_cast<double>(deepstack.size()) : 0;
+  const double patch = static_cast<double>(v.CountOr("in_channels", 3) * v.CountOr("temporal_patch_size", 2)) * p * p * h + h;
+  return patch + static_cast<double>(v.Count("num_position_embeddings")) * h +
+         static_cast<double>(v.Count("depth")) * VitBlock(h, static_cast<double>(v.Count("intermediate_size"))) +
+         2 * h + merger + stacks * (2 * merged + merger);
+}
+
+// Mistral 3: Pixtral (a patch convolution without bias, an RMSNorm, blocks of RMSNorms,
+// attention and a gated MLP without biases; modeling_pixtral.py) and the projector: an RMSNorm,
+// the merger of spatial_merge_size² patches and two linear layers (modeling_mistral3.py).
+double PixtralTower(const Config& v, const Config& outer, double text) {
+  const double h = static_cast<double>(v.Count("hidden_size"));
+  const double p = static_cast<double>(v.Count("patch_size"));
+  const int64_t heads = v.Count("num_attention_heads");
+  const double attention = static_cast<double>(heads * v.CountOr("head_dim", v.Count("hidden_size") / heads));
+  const double s = static_cast<double>(outer.CountOr("spatial_merge_size", 2));
+  const double tower = static_cast<double>(v.CountOr("num_channels", 3)) * p * p * h + h +
+                       static_cast<double>(v.Count("num_hidden_layers")) *
+                           (2 * h + 4 * h * attention + 3 * h * static_cast<double>(v.Count("intermediate_size")));
+  const double bias = outer.Flag("multimodal_projector_bias", false) ? 2 * text : 0;
+  return tower + h + h * s * s * h + h * text + text * text + bias;
+}
+
+struct VisionType {
+  std::string_view type;  // the checkpoint's model_type
+  double (*count)(const Config& vision, const Config& outer, double text_hidden);
+};
+
+constexpr VisionType kVisionTypes[] = {
+    {"gemma3", Gemma3Tower},       {"mistral3", PixtralTower},      {"qwen3_5", QwenVisionTower},
+    {"qwen3_5_moe", QwenVisionTower}, {"qwen3_vl", QwenVisionTower}, {"qwen3_vl_moe", QwenVisionTower},
+};
+
+// The towers' parameters, added to the model's note; 0 without a vision_config or a row for it.
+void CountTowers(const Config& outer, internal::Problems& problems, ModelSpec& m) {
+  const Value vision = outer.Raw("vision_config");
+  if (!vision || !vision.IsObject()) return;
+  const std::string type = outer.Text("model_type");
+  const auto row = std::find_if(std::begin(kVisionTypes), std::end(kVisionTypes),
+                                [&type](const VisionType& t) { return t.type == type; });
+  if (row == std::end(kVisionTypes)) {
+    m.params_formula += "; its vision_config's towers are not counted (no reader for " +
+                        std::string(Clipped(type, 40)) + ")";
+    return;
+  }
+  const double towers = row->count(Config(vision, NoDefaults(), problems, "vision_config."), outer,
+                                   static_cast<double>(m.hidden_size));
+  m.vision_params = std::clamp(towers, 0.0, 9e18);
+  m.params_formula += "; the vision tower and its projector apart: " + FormatGrouped(static_cast<int64_t>(m.vision_params)) +
+                      " (vision_config)";
+}
+
 // The model_type (the text_config's when it names a supported one, else the outer one) and
 // its row; none when it is missing or not supported.
 const ModelType* TypeOf(const Config& outer, const Config& text) {
@@ -1097,6 +1187,7 @@ std::optional<ModelSpec> Read(Value root, internal::Problems& problems) {
   m.layer_groups = LayerGroups(m, shape);
   if (!shape.compressed.empty()) m.attention = Attention::kMla;  // a latent, compressed
   CountParameters(c, *type, shape, m);
+  CountTowers(outer, problems, m);
   if (problems) return std::nullopt;
   m.sources = {{"architecture", "pasted config.json"}};
   return m;
