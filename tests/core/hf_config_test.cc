@@ -268,7 +268,9 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
 // 3,880,263,168; Qwen3-VL-8B 8,767,123,696 − 8,190,735,360 (its 750-tensor inventory); Qwen3-VL-
 // 30B-A3B 31,070,754,032 − 30,532,122,624; Qwen3.5-9B 9,653,104,368 − 8,953,803,264 − MTP
 // 243,290,624; Devstral Small 2 24,011,361,280 − 23,572,403,200 (its tower and projector counted
-// by hand in the catalog entry's notes as well). The catalog entries carry the same figure.
+// by hand in the catalog entry's notes as well); Gemma 4 E4B 7,996,156,490 − 7,518,069,034
+// (vision and audio together); Gemma 4 31B 31,273,088,876 − 30,697,345,340. The catalog entries
+// carry the same figure.
 TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
   const struct {
     const char* type;
@@ -278,7 +280,9 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
                  {"qwen3_vl", "qwen3-vl-8b-instruct", 8767123696.0 - 8190735360.0},
                  {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct", 31070754032.0 - 30532122624.0},
                  {"qwen3_5", "qwen3.5-9b", 9653104368.0 - 8953803264.0 - 243290624.0},
-                 {"mistral3", "devstral-small-2-24b-2512", 438958080.0}};
+                 {"mistral3", "devstral-small-2-24b-2512", 438958080.0},
+                 {"gemma4", "gemma-4-e4b", 7996156490.0 - 7518069034.0},
+                 {"gemma4_31b", "gemma-4-31b", 31273088876.0 - 30697345340.0}};
   for (const auto& row : kTowers) {
     SCOPED_TRACE(row.type);
     const ModelSpec parsed = Parse(row.type);
@@ -287,8 +291,8 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
     EXPECT_NE(parsed.params_formula.find("vision tower"), std::string::npos) << parsed.params_formula;
   }
   // A family without a reader says so; a text-only config has none.
-  EXPECT_EQ(Parse("gemma4").vision_params, 0);
-  EXPECT_NE(Parse("gemma4").params_formula.find("towers are not counted"), std::string::npos);
+  EXPECT_EQ(Parse("kimi_k25").vision_params, 0);
+  EXPECT_NE(Parse("kimi_k25").params_formula.find("towers are not counted"), std::string::npos);
   EXPECT_EQ(Parse("llama").vision_params, 0);
   // A bad vision_config field is named with its object.
   std::string broken = Fixture("gemma3");

@@ -187,6 +187,11 @@ struct ModelSpec {
   // memory allows (the related models, the sweep).
   bool BeyondMaxPosition(int64_t context_tokens) const { return context_tokens > max_position_embeddings; }
 
+  // The file's measured bytes when the model has them for this request format, else nullptr.
+  const MeasuredWeights* WeightsIn(std::string_view format_id) const {
+    return weights && weights->format == format_id ? &*weights : nullptr;
+  }
+
   // Whether the Ollama library's tag holds weights of this GGUF type (else `ollama create` builds it).
   bool OllamaTagHolds(std::string_view gguf_type) const { return !ollama_tag.empty() && ollama_tag_weights == gguf_type; }
 };

@@ -149,7 +149,7 @@ double TowerBytes(const Scenario& s) {
   const double per_param = s.runtime->weights.tower_bytes_per_param;
   if (per_param == 0) return 0;
   const MeasuredWeights* file = s.model->weights ? &*s.model->weights : nullptr;
-  if (file && file->vision > 0 && (file->format == s.format->id || s.model->vision_params == 0)) return file->vision;
+  if (file && file->vision > 0 && (s.model->WeightsIn(s.format->id) || s.model->vision_params == 0)) return file->vision;
   return s.model->vision_params * per_param;
 }
 
@@ -168,7 +168,7 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const WeightParams p = WeightParamsOf(*s.model);
   const bool tied = s.model->tie_word_embeddings;
   // The file's own bytes where the model has them for this format (model_spec.h MeasuredWeights).
-  const MeasuredWeights* file = s.model->weights && s.model->weights->format == format.id ? &*s.model->weights : nullptr;
+  const MeasuredWeights* file = s.model->WeightsIn(format.id);
   const double token_embedding = file ? file->embedding : p.embedding * (tied ? bits.tied : bits.embedding) / 8.0;
   const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0)
                            : (file ? file->head : p.head * bits.head / 8.0);

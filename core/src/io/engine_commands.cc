@@ -56,8 +56,8 @@ std::string Headline(const CommandInputs& in, std::string_view usable_note) {
 
 // The model's own file when its description names one of this format, else one named after it.
 std::string GgufFile(const ModelSpec& model, const QuantFormat& format) {
-  if (model.weights && model.weights->format == format.id && !model.weights->file.empty()) {
-    return "./" + model.weights->file;
+  if (const MeasuredWeights* file = model.WeightsIn(format.id); file && !file->file.empty()) {
+    return "./" + file->file;
   }
   return "./" + ShellWord(model.name) + "-" + std::string(format.gguf_type) + ".gguf";
 }

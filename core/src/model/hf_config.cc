@@ -35,15 +35,17 @@ Value NoDefaults();
 class Config {
  public:
   // `within`: the object's key in the config ("vision_config."), for the fields' names.
-  Config(Value object, Value defaults, internal::Problems& problems, std::string within = "")
-      : object_(object), defaults_(defaults), problems_(&problems), within_(std::move(within)) {}
+  Config(Value object, Value defaults, internal::Problems& problems, std::string_view within = {})
+      : object_(object), defaults_(defaults), problems_(&problems), within_(within) {}
 
   void Fail(const std::string& field, const std::string& message) const {
-    problems_->Fail("invalid_config", field.empty() ? "model" : "model." + within_ + field, message);
+    problems_->Fail("invalid_config", field.empty() ? "model" : "model." + std::string(within_) + field, message);
   }
   bool failed() const { return static_cast<bool>(*problems_); }
-  // A nested object (quantization_config), its problems recorded with this one's.
-  Config Nested(Value object) const { return Config(object, NoDefaults(), *problems_); }
+  // A nested object (quantization_config, audio_config), its problems recorded with this one's.
+  Config Nested(Value object, std::string_view within = {}) const {
+    return Config(object, NoDefaults(), *problems_, within);
+  }
 
   bool Has(const char* key) const { return static_cast<bool>(Get(key)); }
 
@@ -97,7 +99,7 @@ class Config {
   Value object_;
   Value defaults_;
   internal::Problems* problems_;
-  std::string within_;
+  std::string_view within_;
 };
 
 // What a config says beyond ModelSpec's common fields: the latent, the windowed layers and
@@ -1067,13 +1069,58 @@ double PixtralTower(const Config& v, const Config& outer, double text) {
   return tower + h + h * s * s * h + h * text + text * text + bias;
 }
 
+// Gemma 4's USM audio conformer (a two-convolution subsampler, blocks of two feed-forward
+// halves, attention with a relative key projection, a light convolution and norms, an output
+// projection with bias) and its projector into the text's width; the defaults are
+// Gemma4AudioConfig's (modeling_gemma4.py Gemma4AudioModel, Gemma4MultimodalEmbedder).
+double Gemma4Audio(const Config& a, double text) {
+  const double h = static_cast<double>(a.CountOr("hidden_size", 1024));
+  const double heads = static_cast<double>(a.CountOr("num_attention_heads", 8));
+  const double hd = std::floor(h / heads);
+  double c[2] = {128, 32};  // subsampling_conv_channels
+  if (const Value given = a.Raw("subsampling_conv_channels")) {
+    bool ok = given.IsArray() && given.size() == 2;
+    std::size_t i = 0;
+    for (const Value channel : given.Children()) {
+      ok = ok && channel.IsInteger() && channel.Integer() > 0 && channel.Integer() < (int64_t{1} << 20);
+      if (ok) c[i++] = static_cast<double>(channel.Integer());
+    }
+    if (!ok) a.Fail("subsampling_conv_channels", "subsampling_conv_channels must be two positive whole numbers.");
+  }
+  const double c0 = c[0];
+  const double c1 = c[1];
+  const double k = static_cast<double>(a.CountOr("conv_kernel_size", 5));
+  const double out = static_cast<double>(a.CountOr("output_proj_dims", 1536));
+  const double subsample = 9 * c0 + c0 + 9 * c0 * c1 + c1 + std::floor(c0 / 4) * c1 * h;
+  const double layer = 2 * (8 * h * h + 2 * h) + 5 * h * heads * hd + hd + 3 * h * h + k * h + 5 * h;
+  return subsample + static_cast<double>(a.CountOr("num_hidden_layers", 12)) * layer + out * h + out + out * text;
+}
+
+// Gemma 4: the vision tower (a linear patch embedding, a two-axis position table, blocks of
+// RMSNorms, attention with q and k norms and a gated MLP, no biases, and the standardization
+// vectors when `standardize`) and its projector into the text's width, defaults
+// Gemma4VisionConfig's; with an audio_config, the audio tower too (modeling_gemma4.py).
+double Gemma4Towers(const Config& v, const Config& outer, double text) {
+  const double h = static_cast<double>(v.CountOr("hidden_size", 768));
+  const double p = static_cast<double>(v.CountOr("patch_size", 16));
+  const double hd = static_cast<double>(v.CountOr("head_dim", 64));
+  const double q = static_cast<double>(v.CountOr("num_attention_heads", 12)) * hd;
+  const double kv = static_cast<double>(v.CountOr("num_key_value_heads", v.CountOr("num_attention_heads", 12))) * hd;
+  const double layer = 2 * h * q + 2 * h * kv + 2 * hd + 3 * h * static_cast<double>(v.CountOr("intermediate_size", 3072)) + 4 * h;
+  const double vision = 3 * p * p * h + 2 * static_cast<double>(v.CountOr("position_embedding_size", 10240)) * h +
+                        static_cast<double>(v.CountOr("num_hidden_layers", 16)) * layer +
+                        (v.Flag("standardize", false) ? 2 * h : 0) + static_cast<double>(v.CountOr("output_proj_dims", v.CountOr("hidden_size", 768))) * text;
+  const Value audio = outer.Raw("audio_config");
+  return vision + (audio && audio.IsObject() ? Gemma4Audio(outer.Nested(audio, "audio_config."), text) : 0);
+}
+
 struct VisionType {
   std::string_view type;  // the checkpoint's model_type
   double (*count)(const Config& vision, const Config& outer, double text_hidden);
 };
 
 constexpr VisionType kVisionTypes[] = {
-    {"gemma3", Gemma3Tower},       {"mistral3", PixtralTower},      {"qwen3_5", QwenVisionTower},
+    {"gemma3", Gemma3Tower},       {"gemma4", Gemma4Towers},        {"mistral3", PixtralTower},      {"qwen3_5", QwenVisionTower},
     {"qwen3_5_moe", QwenVisionTower}, {"qwen3_vl", QwenVisionTower}, {"qwen3_vl_moe", QwenVisionTower},
 };
 
