@@ -269,8 +269,9 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
 // 30B-A3B 31,070,754,032 − 30,532,122,624; Qwen3.5-9B 9,653,104,368 − 8,953,803,264 − MTP
 // 243,290,624; Devstral Small 2 24,011,361,280 − 23,572,403,200 (its tower and projector counted
 // by hand in the catalog entry's notes as well); Gemma 4 E4B 7,996,156,490 − 7,518,069,034
-// (vision and audio together); Gemma 4 31B 31,273,088,876 − 30,697,345,340. The catalog entries
-// carry the same figure.
+// (vision and audio together); Gemma 4 31B 31,273,088,876 − 30,697,345,340; Kimi K2.5's
+// MoonViT and projector 471,143,920, every tensor of its checkpoint's list summed. The catalog
+// entries carry the same figure.
 TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
   const struct {
     const char* type;
@@ -282,7 +283,8 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
                  {"qwen3_5", "qwen3.5-9b", 9653104368.0 - 8953803264.0 - 243290624.0},
                  {"mistral3", "devstral-small-2-24b-2512", 438958080.0},
                  {"gemma4", "gemma-4-e4b", 7996156490.0 - 7518069034.0},
-                 {"gemma4_31b", "gemma-4-31b", 31273088876.0 - 30697345340.0}};
+                 {"gemma4_31b", "gemma-4-31b", 31273088876.0 - 30697345340.0},
+                 {"kimi_k25", "kimi-k2.5", 471143920.0}};
   for (const auto& row : kTowers) {
     SCOPED_TRACE(row.type);
     const ModelSpec parsed = Parse(row.type);
@@ -290,9 +292,14 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
     EXPECT_EQ(BuiltinCatalog().value().FindModel(row.catalog_id)->vision_params, row.towers);
     EXPECT_NE(parsed.params_formula.find("vision tower"), std::string::npos) << parsed.params_formula;
   }
-  // A family without a reader says so; a text-only config has none.
-  EXPECT_EQ(Parse("kimi_k25").vision_params, 0);
-  EXPECT_NE(Parse("kimi_k25").params_formula.find("towers are not counted"), std::string::npos);
+  // A family without a reader says so (Llama 4's vision_config, without its text fields here);
+  // a text-only config has none.
+  const Result<ModelSpec> llama4 = ParseHfConfig(R"({"model_type": "llama4", "vision_config": {"hidden_size": 1408},
+      "text_config": {"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+      "vocab_size": 100, "max_position_embeddings": 128, "intermediate_size": 128}})");
+  ASSERT_TRUE(llama4.ok()) << llama4.error().message;
+  EXPECT_EQ(llama4.value().vision_params, 0);
+  EXPECT_NE(llama4.value().params_formula.find("towers are not counted"), std::string::npos);
   EXPECT_EQ(Parse("llama").vision_params, 0);
   // A bad vision_config field is named with its object.
   std::string broken = Fixture("gemma3");
@@ -302,6 +309,13 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
   const Result<ModelSpec> refused = ParseHfConfig(broken);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().field, "model.vision_config.hidden_size") << refused.error().message;
+  std::string audio = Fixture("gemma4");
+  const std::size_t channels = audio.find(R"("subsampling_conv_channels")");
+  ASSERT_NE(channels, std::string::npos);
+  audio.insert(audio.find_first_of("0123456789", channels), "-");  // a negative channel count
+  const Result<ModelSpec> bad_audio = ParseHfConfig(audio);
+  ASSERT_FALSE(bad_audio.ok());
+  EXPECT_EQ(bad_audio.error().field, "model.audio_config.subsampling_conv_channels") << bad_audio.error().message;
 }
 
 struct Broken {

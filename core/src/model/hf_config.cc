@@ -8,6 +8,7 @@
 #include "vramcalc/hf_config.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <optional>
@@ -1069,6 +1070,21 @@ double PixtralTower(const Config& v, const Config& outer, double text) {
   return tower + h + h * s * s * h + h * text + text * text + bias;
 }
 
+// Two positive whole numbers under `key` (subsampling_conv_channels, merge_kernel_size), else
+// `fallback`; anything else is a problem named by the key.
+std::array<double, 2> Pair(const Config& c, const char* key, std::array<double, 2> fallback) {
+  const Value given = c.Raw(key);
+  if (!given) return fallback;
+  bool ok = given.IsArray() && given.size() == 2;
+  std::size_t i = 0;
+  for (const Value item : given.Children()) {
+    ok = ok && item.IsInteger() && item.Integer() > 0 && item.Integer() < (int64_t{1} << 20);
+    if (ok) fallback[i++] = static_cast<double>(item.Integer());
+  }
+  if (!ok) c.Fail(key, std::string(key) + " must be two positive whole numbers.");
+  return fallback;
+}
+
 // Gemma 4's USM audio conformer (a two-convolution subsampler, blocks of two feed-forward
 // halves, attention with a relative key projection, a light convolution and norms, an output
 // projection with bias) and its projector into the text's width; the defaults are
@@ -1077,18 +1093,7 @@ double Gemma4Audio(const Config& a, double text) {
   const double h = static_cast<double>(a.CountOr("hidden_size", 1024));
   const double heads = static_cast<double>(a.CountOr("num_attention_heads", 8));
   const double hd = std::floor(h / heads);
-  double c[2] = {128, 32};  // subsampling_conv_channels
-  if (const Value given = a.Raw("subsampling_conv_channels")) {
-    bool ok = given.IsArray() && given.size() == 2;
-    std::size_t i = 0;
-    for (const Value channel : given.Children()) {
-      ok = ok && channel.IsInteger() && channel.Integer() > 0 && channel.Integer() < (int64_t{1} << 20);
-      if (ok) c[i++] = static_cast<double>(channel.Integer());
-    }
-    if (!ok) a.Fail("subsampling_conv_channels", "subsampling_conv_channels must be two positive whole numbers.");
-  }
-  const double c0 = c[0];
-  const double c1 = c[1];
+  const auto [c0, c1] = Pair(a, "subsampling_conv_channels", {128, 32});
   const double k = static_cast<double>(a.CountOr("conv_kernel_size", 5));
   const double out = static_cast<double>(a.CountOr("output_proj_dims", 1536));
   const double subsample = 9 * c0 + c0 + 9 * c0 * c1 + c1 + std::floor(c0 / 4) * c1 * h;
@@ -1114,13 +1119,29 @@ double Gemma4Towers(const Config& v, const Config& outer, double text) {
   return vision + (audio && audio.IsObject() ? Gemma4Audio(outer.Nested(audio, "audio_config."), text) : 0);
 }
 
+// Kimi K2.5: MoonViT (a patch convolution with bias, a learned 2D position table, blocks with
+// biases, a final LayerNorm; its fields named vt_*) and the projector: a LayerNorm and two linear
+// layers with biases from the merge_kernel_size merged patches to the text's width (vLLM's port
+// kimi_k25_vit.py, checked shape for shape against the checkpoint's tensors).
+double KimiTower(const Config& v, const Config&, double text) {
+  const double h = static_cast<double>(v.Count("vt_hidden_size"));
+  const double p = static_cast<double>(v.Count("patch_size"));
+  const double positions = static_cast<double>(v.CountOr("init_pos_emb_height", 64) * v.CountOr("init_pos_emb_width", 64));
+  const auto [kh, kw] = Pair(v, "merge_kernel_size", {2, 2});
+  const double merged = h * kh * kw;
+  return 3 * p * p * h + h + positions * h +
+         static_cast<double>(v.Count("vt_num_hidden_layers")) * VitBlock(h, static_cast<double>(v.Count("vt_intermediate_size"))) +
+         2 * h + 2 * h + merged * merged + merged + merged * text + text;
+}
+
 struct VisionType {
   std::string_view type;  // the checkpoint's model_type
   double (*count)(const Config& vision, const Config& outer, double text_hidden);
 };
 
 constexpr VisionType kVisionTypes[] = {
-    {"gemma3", Gemma3Tower},       {"gemma4", Gemma4Towers},        {"mistral3", PixtralTower},      {"qwen3_5", QwenVisionTower},
+    {"gemma3", Gemma3Tower},       {"gemma4", Gemma4Towers},        {"kimi_k25", KimiTower},
+    {"mistral3", PixtralTower},      {"qwen3_5", QwenVisionTower},
     {"qwen3_5_moe", QwenVisionTower}, {"qwen3_vl", QwenVisionTower}, {"qwen3_vl_moe", QwenVisionTower},
 };
 
