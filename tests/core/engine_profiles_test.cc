@@ -521,6 +521,34 @@ TEST(Towers, Qwen36_27bsMmprojMatchesItsLoadLine) {
   EXPECT_NEAR(Mib(f.vision_gib), 460730096.0 * 2 / kMib, 1e-6);
 }
 
+// Ollama (fb30760, llm/llama_server.go) leaves mmprojOffloadHeadroom ("1 GiB for backend
+// buffers beyond projector weights") free beside a projector, and keeps the projector on the CPU
+// when some layers are there (shouldDisableMMProjOffload "partial-text-offload"); llama.cpp keeps
+// its mmproj on the GPU (--mmproj-offload, the default) whatever -ngl is.
+TEST(Towers, OllamaLeavesAGibBesideTheProjectorAndRunsItOnTheCpuWithLayersThere) {
+  const ModelSpec& gemma = Model("gemma-3-27b");
+  ModelSpec text_only = gemma;
+  text_only.vision_params = 0;
+  const Device gpu = Gpu(16);
+  const Scenario ollama = On("ollama", gemma, "Q4_K_M", 8192, gpu);
+  const Scenario llamacpp = On("llamacpp", gemma, "Q4_K_M", 8192, gpu);
+  EXPECT_DOUBLE_EQ(CapacityGib(llamacpp) - CapacityGib(ollama), 1.0);
+  EXPECT_DOUBLE_EQ(CapacityGib(On("ollama", text_only, "Q4_K_M", 8192, gpu)), CapacityGib(llamacpp));
+  // 423,060,336 tower parameters at 2 B: with 30 of 62 layers on the GPU, in RAM under Ollama
+  // (against the same model without towers), on the GPU under llama.cpp.
+  const double tower = 423060336.0 * 2 / kGib;
+  for (const auto& [runtime, in_ram] : {std::pair{"ollama", true}, {"llamacpp", false}}) {
+    const OffloadPlan with = LayerOffloadPlan(On(runtime, gemma, "Q4_K_M", 8192, gpu), 30, true);
+    const OffloadPlan without = LayerOffloadPlan(On(runtime, text_only, "Q4_K_M", 8192, gpu), 30, true);
+    EXPECT_NEAR(with.host_gib - without.host_gib, in_ram ? tower : 0, 1e-9) << runtime;
+    EXPECT_NEAR(with.device_gib - without.device_gib, in_ram ? 0 : tower, 1e-9) << runtime;
+  }
+  // With every layer on the GPU Ollama's projector stays there too.
+  const int64_t layers = gemma.num_hidden_layers;
+  const OffloadPlan whole = LayerOffloadPlan(ollama, layers, true);
+  EXPECT_NEAR(whole.device_gib - LayerOffloadPlan(On("ollama", text_only, "Q4_K_M", 8192, gpu), layers, true).device_gib, tower, 1e-9);
+}
+
 TEST(EngineProfiles, MaxContextStopsAtTheModelAndPoolsAreReported) {
   const Device big = Gpu(80, DeviceClass::kDatacenter);
   for (const RuntimeProfile& runtime : RuntimeProfiles()) {

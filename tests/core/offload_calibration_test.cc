@@ -166,7 +166,13 @@ TEST(OffloadCalibration, TheProfileHoldsTheFitOfItsRows) {
   std::printf("offload fit: cpu_layer_ms %.4f\n", layer_ms);
   ASSERT_GE(layer_ms, 0.0);
   EXPECT_NEAR(rule.cpu_layer_ms, layer_ms, 0.0005);
-  EXPECT_EQ(FindRuntimeProfile("ollama")->offload, &rule);  // Ollama runs llama-server
+  // Ollama runs llama-server: the same fit (its own rule only keeps a projector on the CPU).
+  const OffloadRule& ollama = *FindRuntimeProfile("ollama")->offload;
+  EXPECT_EQ(ollama.ram_efficiency, rule.ram_efficiency);
+  EXPECT_EQ(ollama.cpu_layer_ms, rule.cpu_layer_ms);
+  EXPECT_EQ(ollama.host_reserve_gib, rule.host_reserve_gib);
+  EXPECT_TRUE(ollama.towers_in_ram_when_split);
+  EXPECT_FALSE(rule.towers_in_ram_when_split);
 }
 
 // The model is the simplest the fit split supports: an efficiency per memory generation lowers

@@ -186,6 +186,14 @@ TEST(PageMarkdown, TheTowersHaveALineAndACardRowOfTheirOwn) {
   ASSERT_TRUE(llamacpp.ok());
   EXPECT_NE(RenderPageMarkdown(llamacpp.value(), Lang::kEn).find("  --mmproj ./mmproj-Gemma-3-12B-F16.gguf \\\n"),
             std::string::npos);
+  // Ollama keeps 1 GiB more free beside the projector: 24 − 1 − 1 GiB usable, and says why.
+  request.runtime = "ollama";
+  const auto ollama = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(ollama.ok());
+  EXPECT_NE(RenderPageMarkdown(ollama.value(), Lang::kEn)
+                .find("| Usable per device | 22.00 GB (24.00 GB less the 1 GB llama.cpp's --fit keeps free and the 1 GB "
+                      "Ollama keeps beside the projector) |"),
+            std::string::npos);
   EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("Vision"), std::string::npos);
   EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("--mmproj"), std::string::npos);
 }

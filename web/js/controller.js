@@ -185,7 +185,7 @@ export class PageController {
     if (!panel) return;
     const request = requestFor(this.#scenario, this.catalog);
     delete request.model;  // the config.json is the model
-    const { notice, published } = panel.checkConfig(this.#core, request, text, this.translator());
+    const { notice, published, hf } = panel.checkConfig(this.#core, request, text, this.translator());
     if (notice) {
       this.#notices = [notice];
       this.schedule();
@@ -195,8 +195,8 @@ export class PageController {
     storeConfig(text);
     // A quantized checkpoint (FP8, MXFP4, NVFP4, AWQ, GPTQ) is estimated in the format it is
     // published in, where the engine runs it.
+    // hf: the Hub source of an import, which the link keeps to import it again.
     const runs = published && runtimeOf(this.#scenario, this.catalog).formats.includes(published);
-    const hf = importedFrom(text);  // the link can import it again
     this.update(runs ? { model: CUSTOM_MODEL, format: published, hf } : { model: CUSTOM_MODEL, hf });
     this.commit();
     if (runs) this.#notices = [['custom.published_format', { format: published }]];

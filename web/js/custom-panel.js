@@ -11,25 +11,29 @@ export function failedField(error, isJson) {
   return named && error.field ? error.field : 'config.json';
 }
 
-/** Whether `text` is JSON at all (the core still checks it as typed: 1e400 is not a number). */
-export function isJson(text) {
+/** `text` read as JSON, or undefined when it is none (the core still checks it as typed: 1e400 is not a number). */
+function parsedJson(text) {
   try {
-    JSON.parse(text);
-    return true;
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /**
  * The core's check of `text` as the model of `request`: the format a quantized checkpoint is
- * published in ("" for none), or the notice ([key, values]) that names what failed.
+ * published in ("" for none) and the Hub source an import names (null for none), or the notice
+ * ([key, values]) that names what failed.
  */
 export function checkConfig(core, request, text, t) {
   const check = core.evaluate(request, text);
-  const json = isJson(text);
-  // A model description's bytes are of its file's format: the estimate uses that one.
-  if (json && check.ok) return { published: JSON.parse(text).weights?.format ?? check.model.checkpoint_format };
+  const parsed = parsedJson(text);
+  const json = parsed !== undefined;
+  // A model description's bytes are of its file's format: the estimate uses that one. An import
+  // from the Hub names its source (_hf), which the link keeps.
+  if (json && check.ok) {
+    return { published: parsed?.weights?.format ?? check.model.checkpoint_format, hf: parsed?._hf ?? null };
+  }
   const message = json ? check.error.message : t('custom.not_json');
   return { notice: ['custom.error', { field: check.ok ? 'config.json' : failedField(check.error, json), message }] };
 }

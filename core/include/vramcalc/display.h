@@ -43,6 +43,14 @@ std::string FormatShare(double percent);
 // "Llama-4-Scout-17Bx16E", "$(id)" → "id".
 std::string ShellWord(std::string_view text, bool slashes = false);
 
+// Whether `text` holds a control character (a line break, a tab): names shown on one line refuse them.
+inline bool HasControlCharacter(std::string_view text) {
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20) return true;
+  }
+  return false;
+}
+
 }  // namespace vramcalc
 
 #endif  // VRAMCALC_DISPLAY_H_

@@ -57,6 +57,7 @@ struct CapacityRule {
   bool working_set = false;        // Apple: the Metal working set, not the whole RAM
   double default_utilization = 1;  // of the visible memory
   double margin_gib = 0;           // left free on every device (llama.cpp --fit-target)
+  double tower_margin_gib = 0;     // and beside a model's vision and audio towers (Ollama)
   // SGLang's reserve in MiB: base + per_chunk_token × max(chunk, min_chunk) + per_graph_seq ×
   // graph batch + per_device × devices, at least floor_mib on devices above floor_above_gib.
   std::span<const ReserveTier> reserve_tiers;
@@ -179,6 +180,7 @@ struct OffloadRule {
   std::array<double, kMemoryGenerationCount> ram_efficiency{};  // by MemoryGeneration
   double cpu_layer_ms = 0;
   double host_reserve_gib = 0;  // RAM the system and other programs keep
+  bool towers_in_ram_when_split = false;  // the towers run on the CPU when some layers do
   DecodeError error;
   DecodeError holdout;
 

@@ -88,10 +88,26 @@ EngineSettings ResolvedSettings(const Scenario& s) {
   return settings;
 }
 
+namespace {
+
+// The vision and audio towers the engine loads (section 5.2): the bytes a model description's
+// file states for them (an mmproj, a checkpoint's tower tensors) where that file is the request's
+// format or the model names no parameter count, else the parameters at the engine's precision.
+double TowerBytes(const Scenario& s) {
+  const double per_param = s.runtime->weights.tower_bytes_per_param;
+  if (per_param == 0) return 0;
+  const MeasuredWeights* file = s.model->weights ? &*s.model->weights : nullptr;
+  if (file && file->vision > 0 && (s.model->WeightsIn(s.format->id) || s.model->vision_params == 0)) return file->vision;
+  return s.model->vision_params * per_param;
+}
+
+}  // namespace
+
 double CapacityGib(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
   const double utilization = ResolvedSettings(s).memory_utilization;
-  return utilization * VisibleMemoryGib(runtime, *s.device) - runtime.capacity.margin_gib;
+  const double towers_margin = runtime.capacity.tower_margin_gib > 0 && TowerBytes(s) > 0 ? runtime.capacity.tower_margin_gib : 0;
+  return utilization * VisibleMemoryGib(runtime, *s.device) - runtime.capacity.margin_gib - towers_margin;
 }
 
 int64_t KvCells(const KvAllocation& allocation, int64_t context_tokens, int64_t tokens_cap) {
@@ -139,21 +155,6 @@ WeightParams WeightParamsOf(const ModelSpec& m) {
   params.body = std::max(0.0, m.params_total - params.experts - lookups);
   return params;
 }
-
-namespace {
-
-// The vision and audio towers the engine loads (section 5.2): the bytes a model description's
-// file states for them (an mmproj, a checkpoint's tower tensors) where that file is the request's
-// format or the model names no parameter count, else the parameters at the engine's precision.
-double TowerBytes(const Scenario& s) {
-  const double per_param = s.runtime->weights.tower_bytes_per_param;
-  if (per_param == 0) return 0;
-  const MeasuredWeights* file = s.model->weights ? &*s.model->weights : nullptr;
-  if (file && file->vision > 0 && (s.model->WeightsIn(s.format->id) || s.model->vision_params == 0)) return file->vision;
-  return s.model->vision_params * per_param;
-}
-
-}  // namespace
 
 WeightBytes WeightBytesOf(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;

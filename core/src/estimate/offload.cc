@@ -85,6 +85,10 @@ OffloadPlan LayerPlan(const Scenario& s, const Parts& parts, const OffloadRule& 
   split.ram_weight_bytes = parts.layers * (1.0 - on_gpu) + head_in_ram;
   split.ram_bytes = split.ram_weight_bytes + parts.cache * (1.0 - on_gpu) +
                     (head_on_gpu ? 0.0 : parts.footprint.main_device_extra_gib * kBytesPerGib);
+  if (rule.towers_in_ram_when_split && gpu_layers < parts.layers_count) {  // Ollama: the projector on the CPU
+    split.ram_bytes += split.device.vision_gib * kBytesPerGib;
+    split.device.vision_gib = 0;
+  }
   const double layer_reads = parts.active - parts.head;
   split.gpu_reads = layer_reads * on_gpu + parts.head - head_in_ram;
   split.gpu_cache_reads = parts.cache * on_gpu;

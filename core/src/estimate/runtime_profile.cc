@@ -166,6 +166,25 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   return p;
 }
 
+// Ollama (fb30760, llm/llama_server.go) runs llama-server with its --fit and offload, and a
+// multimodal model's towers as the projector: it leaves the projector's bytes and
+// mmprojOffloadHeadroom ("1 GiB for backend buffers beyond projector weights") free beside the
+// fit target, and keeps the projector on the CPU when not every layer is on the GPU
+// (shouldDisableMMProjOffload "partial-text-offload").
+constexpr OffloadRule kOllamaOffload = [] {
+  OffloadRule rule = kLlamaCppOffload;
+  rule.towers_in_ram_when_split = true;
+  return rule;
+}();
+
+constexpr RuntimeProfile Ollama() {
+  RuntimeProfile p = LlamaCppFamily("ollama", "Ollama fb30760 (2026-08), running llama-server b10488", kOptionParallel,
+                                    kOllamaUbatch, kOllamaCommands);
+  p.capacity.tower_margin_gib = 1;
+  p.offload = &kOllamaOffload;
+  return p;
+}
+
 // vLLM and SGLang run 16-bit, FP8, AWQ, GPTQ, NVFP4 and MXFP4 checkpoints, with KV caches of the
 // model's dtype or FP8, on CUDA and ROCm devices, with tensor parallelism.
 constexpr std::string_view kServerFormats[] = {"BF16", "FP8", "AWQ_INT4", "GPTQ_INT4", "NVFP4", "MXFP4"};
@@ -313,8 +332,7 @@ constexpr RuntimeProfile kProfiles[] = {
     },
     LlamaCppFamily("llamacpp", "llama.cpp llama-server, builds b7100 to b8200 (2025-12 to 2026-03)",
                    kOptionUbatch | kOptionFlashAttention | kOptionParallel, {}, kLlamaCppCommands),
-    LlamaCppFamily("ollama", "Ollama fb30760 (2026-08), running llama-server b10488", kOptionParallel, kOllamaUbatch,
-                   kOllamaCommands),
+    Ollama(),
     Vllm(),
     Sglang(),
     Mlx(),

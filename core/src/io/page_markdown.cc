@@ -115,9 +115,12 @@ std::string EngineRows(const Page& p) {
   std::string util = FormatFixed(s.engine.memory_utilization, 3);  // "0.92", not "0.920"
   while (util.back() == '0') util.pop_back();
   if (util.back() == '.') util.pop_back();
+  // An engine that keeps more free beside a model's towers says so (Ollama's projector headroom).
+  const std::string towers = "capacity." + std::string(s.runtime) + "_towers";
+  const bool towers_note = s.vision_gib > 0 && p.t.texts().count(towers) > 0;
   std::string out = Row({p.Text("out.capacity"),
                          FormatGb(s.capacity_gib) + " (" +
-                             p.Fill("capacity." + std::string(s.runtime),
+                             p.Fill(towers_note ? towers : "capacity." + std::string(s.runtime),
                                     {{"util", util},
                                      {"visible", FormatGb(s.visible_gib)},
                                      {"memory", FormatGb(s.device->memory_gib)}}) +

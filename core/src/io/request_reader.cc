@@ -2,11 +2,12 @@
 // the field names, and a device of one's own given as text.
 #include "io/request_reader.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
+
+#include "vramcalc/display.h"
 
 namespace vramcalc::internal {
 
@@ -113,8 +114,7 @@ double CustomFigure(std::string_view figure, std::string_view field, std::string
 }
 
 std::string CustomName(std::string_view name, std::string_view field, Problems& p) {
-  const bool control = std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
-  if (name.empty() || name.size() > kMaxCustomName || control) {
+  if (name.empty() || name.size() > kMaxCustomName || HasControlCharacter(name)) {
     p.Fail("invalid_value", std::string(field),
            std::string(field) + ": the name must be 1 to 64 characters without control characters.");
     return "";

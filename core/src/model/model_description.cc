@@ -2,7 +2,6 @@
 // by the catalog's own reader), named by its schema, with the weights' bytes its file states
 // (model_spec.h MeasuredWeights). What the page's importer makes of a GGUF or safetensors header,
 // and what `vramcalc evaluate --model-file` reads.
-#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -87,8 +86,7 @@ std::optional<Error> CheckTexts(const ModelSpec& m) {
                                 ", as a command can use it; got \"" + std::string(Clipped(text, 64)) + "\".");
     }
   }
-  const bool control = std::any_of(m.name.begin(), m.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
-  if (control) return Invalid("name", "name must be one line, without control characters.");
+  if (HasControlCharacter(m.name)) return Invalid("name", "name must be one line, without control characters.");
   return std::nullopt;
 }
 

@@ -89,7 +89,9 @@ function renderEngineFigures(root, sim, { t, lang }) {
   const engine = sim.runtime !== 'reference';
   const capacity = putPart(root, 'capacity', fmt.gb(lang, sim.capacity_gib), sim.capacity_gib);
   showFigure(capacity, engine);
-  putPart(root, 'capacity-note', t(`capacity.${sim.runtime}`, {
+  // An engine that keeps more free beside a model's towers says so (Ollama's projector headroom).
+  const towers = `capacity.${sim.runtime}_towers`;
+  putPart(root, 'capacity-note', t(sim.vision_gib > 0 && t.has(towers) ? towers : `capacity.${sim.runtime}`, {
     util: fmt.fixed(lang, sim.engine.memory_utilization, 3).replace(/0+$/, '').replace(/[.,]$/, ''),
     visible: fmt.gb(lang, sim.visible_gib),
     memory: fmt.gb(lang, sim.memory_gib),
