@@ -194,8 +194,8 @@ export class PageController {
     this.#custom = text;
     storeConfig(text);
     // A quantized checkpoint (FP8, MXFP4, NVFP4, AWQ, GPTQ) is estimated in the format it is
-    // published in, where the engine runs it.
-    // hf: the Hub source of an import, which the link keeps to import it again.
+    // published in, where the engine runs it; an import's Hub source (hf) goes into the link,
+    // which can import it again.
     const runs = published && runtimeOf(this.#scenario, this.catalog).formats.includes(published);
     this.update(runs ? { model: CUSTOM_MODEL, format: published, hf } : { model: CUSTOM_MODEL, hf });
     this.commit();

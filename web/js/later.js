@@ -1,9 +1,10 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
 // computes the matrix, the curve and the sections below the simulator): the quantization matrix,
-// the curve's plot, the decode estimate's error table, what runs with a part in host RAM (the offload block), the renderers of
-// those sections (the hardware table, the commands, the related models) with their listeners, and of the architecture card (far below the fold), the
-// answers kept while the slider moves, and the service worker's registration. The bundle makes it
-// a chunk of its own.
+// the curve's plot, the decode estimate's error table, what runs with a part in host RAM (the
+// offload block), the renderers of those sections (the hardware table, the commands, the related
+// models) with their listeners, and of the architecture card (far below the fold), the answers
+// kept while the slider moves, and the service worker's registration. The bundle makes it a chunk
+// of its own.
 import { byId } from './dom.js';
 import { bindModelFilter } from './model-filter.js';
 import { bindHardware } from './render/hardware.js';
@@ -34,8 +35,7 @@ export function renderFigures(root, response, view) {
 /**
  * The listeners of the sections below the simulator, bound before they are first drawn: a row of
  * the quantization matrix, the hardware table or the related models chooses its format, device
- * or model. And the model
- * picker's filter, which filters what was typed before it came.
+ * or model. And the model picker's filter, which filters what was typed before it came.
  * @param {{update: (patch: object) => void, commit: () => void, scenario: object}} page
  */
 export function bindLowerSections(root, page) {
