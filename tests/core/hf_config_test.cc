@@ -316,6 +316,13 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
   const Result<ModelSpec> bad_audio = ParseHfConfig(audio);
   ASSERT_FALSE(bad_audio.ok());
   EXPECT_EQ(bad_audio.error().field, "model.audio_config.subsampling_conv_channels") << bad_audio.error().message;
+  // Towers beyond 10^15 parameters are no model (the limit params_total has).
+  std::string huge = Fixture("gemma3");
+  huge.replace(huge.find(R"("intermediate_size": 4304)"), 25, R"("intermediate_size": 1099511627775)");
+  huge.replace(huge.find(R"("hidden_size": 1152)"), 19, R"("hidden_size": 1099511627775)");
+  const Result<ModelSpec> too_large = ParseHfConfig(huge);
+  ASSERT_FALSE(too_large.ok());
+  EXPECT_EQ(too_large.error().field, "model.vision_params") << too_large.error().message;
 }
 
 struct Broken {

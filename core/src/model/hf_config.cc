@@ -1048,7 +1048,7 @@ double QwenVisionTower(const Config& v, const Config&, double) {
   const double merger = merged * merged + merged + merged * out + out;
   const Value deepstack = v.Raw("deepstack_visual_indexes");
   const double stacks = deepstack && deepstack.IsArray() ? static_cast<double>(deepstack.size()) : 0;
-  const double patch = static_cast<double>(v.CountOr("in_channels", 3) * v.CountOr("temporal_patch_size", 2)) * p * p * h + h;
+  const double patch = static_cast<double>(v.CountOr("in_channels", 3)) * static_cast<double>(v.CountOr("temporal_patch_size", 2)) * p * p * h + h;
   return patch + static_cast<double>(v.Count("num_position_embeddings")) * h +
          static_cast<double>(v.Count("depth")) * VitBlock(h, static_cast<double>(v.Count("intermediate_size"))) +
          2 * h + merger + stacks * (2 * merged + merger);
@@ -1061,7 +1061,7 @@ double PixtralTower(const Config& v, const Config& outer, double text) {
   const double h = static_cast<double>(v.Count("hidden_size"));
   const double p = static_cast<double>(v.Count("patch_size"));
   const int64_t heads = v.Count("num_attention_heads");
-  const double attention = static_cast<double>(heads * v.CountOr("head_dim", v.Count("hidden_size") / heads));
+  const double attention = static_cast<double>(heads) * static_cast<double>(v.CountOr("head_dim", v.Count("hidden_size") / heads));
   const double s = static_cast<double>(outer.CountOr("spatial_merge_size", 2));
   const double tower = static_cast<double>(v.CountOr("num_channels", 3)) * p * p * h + h +
                        static_cast<double>(v.Count("num_hidden_layers")) *
@@ -1126,7 +1126,7 @@ double Gemma4Towers(const Config& v, const Config& outer, double text) {
 double KimiTower(const Config& v, const Config&, double text) {
   const double h = static_cast<double>(v.Count("vt_hidden_size"));
   const double p = static_cast<double>(v.Count("patch_size"));
-  const double positions = static_cast<double>(v.CountOr("init_pos_emb_height", 64) * v.CountOr("init_pos_emb_width", 64));
+  const double positions = static_cast<double>(v.CountOr("init_pos_emb_height", 64)) * static_cast<double>(v.CountOr("init_pos_emb_width", 64));
   const auto [kh, kw] = Pair(v, "merge_kernel_size", {2, 2});
   const double merged = h * kh * kw;
   return 3 * p * p * h + h + positions * h +

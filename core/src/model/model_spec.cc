@@ -131,8 +131,8 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
   if (model.per_layer_embedding_params < 0 || model.per_layer_embedding_params >= model.params_total) {
     return Invalid("per_layer_embedding_params", "The per-layer embeddings are a part of the parameters.");
   }
-  if (model.vision_params < 0) {
-    return Invalid("vision_params", "The vision and audio towers' parameters cannot be negative.");
+  if (!(model.vision_params >= 0 && model.vision_params <= 1e15)) {
+    return Invalid("vision_params", "The vision and audio towers' parameters must be a number from 0 to 10^15.");
   }
   if (model.topology == Topology::kDense && model.params_active != model.params_total - model.per_layer_embedding_params) {
     return Invalid("params_active", "A dense model reads all its parameters per token but its per-layer embeddings.");
