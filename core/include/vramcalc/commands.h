@@ -33,6 +33,7 @@ struct CommandInputs {
   double per_device_gib = 0;       // the total each device holds
   int64_t max_context_tokens = 0;  // on this device, as the simulator shows it
   const OffloadPlan* offload = nullptr;  // the plan it runs with when it does not fit (section 7)
+  double vision_gib = 0;           // the vision and audio towers loaded beside, as the simulator shows them
 };
 
 // The scenario's runtime profile's commands, in its order.

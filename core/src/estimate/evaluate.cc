@@ -88,10 +88,13 @@ std::optional<Error> CheckRunsOn(const RuntimeProfile& runtime, const Device& de
 
 // The scenario's device and count: the request's, else the recommended placement; when
 // nothing fits, the largest ladder class (the page then shows why it does not fit).
-std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalog,
-                                   const std::vector<const Device*>& ladder, Scenario& s) {
+// `recommended`: that placement, what "auto" picks, whatever the request asks (the simulator
+// reports it).
+std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalog, const std::vector<const Device*>& ladder,
+                                   Scenario& s, std::optional<Placement>& recommended) {
   s.device_count = request.device_count.value_or(1);
   if (auto error = CheckDeviceCount(s)) return error;
+  recommended = PlacementOn(ladder, s);  // its own device and count, whatever the scenario's
   if (request.device) {
     s.device = request.custom_device ? &*request.custom_device : catalog.FindDevice(*request.device);
     if (s.device == nullptr) {
@@ -101,9 +104,9 @@ std::optional<Error> ResolveDevice(const Request& request, const Catalog& catalo
   }
   if (request.device_count) {
     s.device = RecommendedOn(ladder, s, s.device_count);
-  } else if (const std::optional<Placement> placement = PlacementOn(ladder, s)) {
-    s.device = placement->device;
-    s.device_count = placement->device_count;
+  } else if (recommended) {
+    s.device = recommended->device;
+    s.device_count = recommended->device_count;
   }
   for (auto it = ladder.rbegin(); s.device == nullptr && it != ladder.rend(); ++it) {
     if (s.runtime->RunsOn(**it)) s.device = *it;  // the largest it runs on
@@ -361,7 +364,8 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerS
   if (auto error = ResolveTables(request, catalog, s)) return *error;
   if (auto error = ResolveEngine(request, s)) return *error;
   const std::vector<const Device*> ladder = SortedLadder(catalog);
-  if (auto error = ResolveDevice(request, catalog, ladder, s)) return *error;
+  std::optional<Placement> recommended;
+  if (auto error = ResolveDevice(request, catalog, ladder, s, recommended)) return *error;
   if (auto error = CheckCombination(s)) return *error;
 
   Response response;
@@ -369,7 +373,7 @@ Result<Response> Evaluate(const Request& request, const Catalog& catalog, LowerS
   const auto wanted = [&request](uint32_t section) { return (request.sections & section) != 0; };
   if (wanted(kSectionModel | kSectionCard)) response.model = *s.model;
   response.simulator = Simulate(s);
-  if (const std::optional<Placement> placement = PlacementOn(ladder, s)) response.simulator.recommended = placement->device;
+  if (recommended) response.simulator.recommended = recommended->device;
   // The program's lower sections, which also check the host (only they use it); a program
   // without them refuses a request for them.
   if (lower != nullptr) {

@@ -108,7 +108,7 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   const OffloadPlan* plan = response.offload ? response.offload->Chosen() : nullptr;
   if ((request.sections & kSectionCommands) != 0) {
     response.commands =
-        BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan});
+        BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan, sim.vision_gib});
   }
   return std::nullopt;
 }

@@ -63,11 +63,10 @@ std::string GgufFile(const ModelSpec& model, const QuantFormat& format) {
 }
 
 // A multimodal model's towers: the mmproj file beside the model's (published in F16), on the GPU.
-std::string MmprojLines(const Scenario& s, std::string& flags) {
-  const double tower_gib = WeightBytesOf(s).tower / kBytesPerGib;
-  if (tower_gib == 0) return "";
-  flags += "  --mmproj ./mmproj-" + ShellWord(s.model->name) + "-F16.gguf \\\n";
-  return "# The vision and audio towers: the mmproj file, " + FormatGb(tower_gib) +
+std::string MmprojLines(const CommandInputs& in, std::string& flags) {
+  if (in.vision_gib == 0) return "";
+  flags += "  --mmproj ./mmproj-" + ShellWord(in.scenario->model->name) + "-F16.gguf \\\n";
+  return "# The vision and audio towers: the mmproj file, " + FormatGb(in.vision_gib) +
          " on the GPU (leave out --mmproj for text alone).\n";
 }
 
@@ -79,7 +78,7 @@ std::string LlamaServer(const CommandInputs& in) {
   out += "# " + std::to_string(e.parallel) + (e.parallel == 1 ? " slot" : " slots") + " × " +
          FormatGrouped(s.context_tokens) + " tokens; the token embedding stays in RAM.\n";
   std::string mmproj;
-  out += MmprojLines(s, mmproj);
+  out += MmprojLines(in, mmproj);
   out += "llama-server -m " + GgufFile(*s.model, *s.format) + " \\\n" + mmproj;
   out += "  -c " + std::to_string(s.context_tokens * e.parallel) + " -np " + std::to_string(e.parallel) + " \\\n";
   out += "  -ctk " + kv + " -ctv " + kv + " -fa " + (e.flash_attention ? "on" : "off") + " -ub " +
@@ -151,8 +150,8 @@ std::string VllmServe(const CommandInputs& in) {
              ".\n";
     }
   }
-  if (const double tower = WeightBytesOf(s).tower; tower > 0) {
-    out += "# The vision and audio towers load too, " + FormatGb(tower / kBytesPerGib) +
+  if (in.vision_gib > 0) {
+    out += "# The vision and audio towers load too, " + FormatGb(in.vision_gib) +
            " (--language-model-only leaves them out and gives the KV cache the room).\n";
   }
   out += "vllm serve " + weights.source + " \\\n";

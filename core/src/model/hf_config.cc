@@ -1023,6 +1023,13 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
 // (modeling_siglip.py SiglipEncoderLayer, modeling_qwen3_vl.py Qwen3VLVisionBlock).
 double VitBlock(double h, double i) { return 4 * h * h + 4 * h + 4 * h + 2 * h * i + i + h; }
 
+// A ViT of `layers` such blocks of width h and MLP width i: a patch embedding of `inputs` values
+// per patch with bias, a learned position per entry of `positions`, and one LayerNorm of width h
+// after the blocks (SigLIP's post_layernorm, MoonViT's final_layernorm, the norm of Qwen's merger).
+double VitTower(double inputs, double positions, double layers, double h, double i) {
+  return inputs * h + h + positions * h + layers * VitBlock(h, i) + 2 * h;
+}
+
 // Gemma 3: SigLIP (a patch convolution with bias, a learned position per patch, the blocks, a
 // LayerNorm after them, no head; modeling_siglip.py) and the projector: a matrix into the text's
 // width and an RMSNorm (modeling_gemma3.py Gemma3MultiModalProjector).
@@ -1030,15 +1037,16 @@ double Gemma3Tower(const Config& v, const Config&, double text) {
   const double h = static_cast<double>(v.Count("hidden_size"));
   const double p = static_cast<double>(v.Count("patch_size"));
   const double side = static_cast<double>(v.Count("image_size") / v.Count("patch_size"));
-  const double tower = static_cast<double>(v.CountOr("num_channels", 3)) * p * p * h + h + side * side * h +
-                       static_cast<double>(v.Count("num_hidden_layers")) * VitBlock(h, static_cast<double>(v.Count("intermediate_size"))) +
-                       2 * h;
+  const double tower = VitTower(static_cast<double>(v.CountOr("num_channels", 3)) * p * p, side * side,
+                                static_cast<double>(v.Count("num_hidden_layers")), h,
+                                static_cast<double>(v.Count("intermediate_size")));
   return tower + h * text + h;
 }
 
 // Qwen3-VL and Qwen3.5: a 3D patch convolution with bias, learned positions, the blocks, the
-// merger of spatial_merge_size² patches (a LayerNorm and two linear layers with biases) and one
-// more per DeepStack layer, normed after the shuffle (modeling_qwen3_vl.py Qwen3VLVisionModel).
+// merger of spatial_merge_size² patches (a LayerNorm, VitTower's, and two linear layers with
+// biases) and one more per DeepStack layer, normed after the shuffle (modeling_qwen3_vl.py
+// Qwen3VLVisionModel).
 double QwenVisionTower(const Config& v, const Config&, double) {
   const double h = static_cast<double>(v.Count("hidden_size"));
   const double p = static_cast<double>(v.Count("patch_size"));
@@ -1048,10 +1056,10 @@ double QwenVisionTower(const Config& v, const Config&, double) {
   const double merger = merged * merged + merged + merged * out + out;
   const Value deepstack = v.Raw("deepstack_visual_indexes");
   const double stacks = deepstack && deepstack.IsArray() ? static_cast<double>(deepstack.size()) : 0;
-  const double patch = static_cast<double>(v.CountOr("in_channels", 3)) * static_cast<double>(v.CountOr("temporal_patch_size", 2)) * p * p * h + h;
-  return patch + static_cast<double>(v.Count("num_position_embeddings")) * h +
-         static_cast<double>(v.Count("depth")) * VitBlock(h, static_cast<double>(v.Count("intermediate_size"))) +
-         2 * h + merger + stacks * (2 * merged + merger);
+  const double inputs = static_cast<double>(v.CountOr("in_channels", 3)) * static_cast<double>(v.CountOr("temporal_patch_size", 2)) * p * p;
+  return VitTower(inputs, static_cast<double>(v.Count("num_position_embeddings")), static_cast<double>(v.Count("depth")),
+                  h, static_cast<double>(v.Count("intermediate_size"))) +
+         merger + stacks * (2 * merged + merger);
 }
 
 // Mistral 3: Pixtral (a patch convolution without bias, an RMSNorm, blocks of RMSNorms,
@@ -1129,9 +1137,9 @@ double KimiTower(const Config& v, const Config&, double text) {
   const double positions = static_cast<double>(v.CountOr("init_pos_emb_height", 64)) * static_cast<double>(v.CountOr("init_pos_emb_width", 64));
   const auto [kh, kw] = Pair(v, "merge_kernel_size", {2, 2});
   const double merged = h * kh * kw;
-  return 3 * p * p * h + h + positions * h +
-         static_cast<double>(v.Count("vt_num_hidden_layers")) * VitBlock(h, static_cast<double>(v.Count("vt_intermediate_size"))) +
-         2 * h + 2 * h + merged * merged + merged + merged * text + text;
+  const double tower = VitTower(3 * p * p, positions, static_cast<double>(v.Count("vt_num_hidden_layers")), h,
+                                static_cast<double>(v.Count("vt_intermediate_size")));
+  return tower + 2 * h + merged * merged + merged + merged * text + text;
 }
 
 struct VisionType {
