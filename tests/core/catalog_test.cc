@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -94,6 +96,27 @@ TEST(BuiltinCatalog, DevicesMatchTheirSpecSheets) {
     EXPECT_EQ(d->device_class, expected.device_class);
     EXPECT_EQ(d->source.rfind("https://", 0), 0u) << d->source;
   }
+}
+
+// Issue 33: every device's dense peak compute, with the source it was read or derived from; the
+// 8-bit rates are never below the 16-bit one. Vendor figures: NVIDIA's Ampere GA102 whitepaper
+// Table 9 (RTX 3090: 71 TFLOPS FP16 with FP32 accumulate, 284 TOPS INT8, dense), the A100 and H100
+// datasheets (312; 1,979 FP8 and INT8 with sparsity, 989.5 TFLOPS BF16 dense for the SXM).
+TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
+  for (const Device& d : Builtin().devices) {
+    SCOPED_TRACE(d.id);
+    EXPECT_GT(d.fp16_tflops, 0);
+    EXPECT_NE(d.compute_source.find("http"), std::string::npos) << d.compute_source;
+    if (d.int8_tops > 0) EXPECT_GE(d.int8_tops, d.fp16_tflops);
+    if (d.fp8_tflops > 0) EXPECT_GE(d.fp8_tflops, d.fp16_tflops);
+  }
+  const auto peaks = [](std::string_view id) {
+    const Device* d = Builtin().FindDevice(id);
+    return std::array<double, 3>{d->fp16_tflops, d->int8_tops, d->fp8_tflops};
+  };
+  EXPECT_EQ(peaks("rtx-3090-24gb"), (std::array<double, 3>{71, 284, 0}));
+  EXPECT_EQ(peaks("a100-80gb"), (std::array<double, 3>{312, 624, 0}));
+  EXPECT_EQ(peaks("h100-80gb"), (std::array<double, 3>{989.5, 1979, 1979}));
 }
 
 // The devices added for published llama.cpp/vLLM runs, each as its entry's source states it:

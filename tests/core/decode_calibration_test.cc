@@ -36,44 +36,6 @@ const json::Document& Calibration() {
   return *document;
 }
 
-int64_t Int(json::Value object, std::string_view key) { return object.Find(key).Integer(); }
-
-// A model of the calibration file: its catalog entry, or the shape it states.
-ModelSpec ModelFrom(json::Value shape) {
-  if (const json::Value id = shape.Find("catalog_id")) return *BuiltinCatalog().value().FindModel(id.String());
-  ModelSpec m;
-  m.id = std::string(shape.Find("name").String());
-  m.params_total = shape.Find("params").Number();
-  m.params_active = shape.Find("active_params") ? shape.Find("active_params").Number() : m.params_total;
-  m.num_hidden_layers = Int(shape, "layers");
-  m.hidden_size = Int(shape, "hidden");
-  m.num_attention_heads = Int(shape, "heads");
-  m.vocab_size = Int(shape, "vocab");
-  m.tie_word_embeddings = shape.Find("tied").Bool();
-  if (const json::Value experts = shape.Find("experts")) {
-    std::vector<int64_t> e;
-    for (const json::Value v : experts.Children()) e.push_back(v.Integer());
-    m.moe = MoeSpec{e[0], e[1], 0, shape.Find("expert_params").Number()};
-  }
-  for (const json::Value g : shape.Find("layer_groups").Children()) {
-    LayerGroup group;
-    group.kind = *kLayerKinds.Find(g.Find("kind").String());
-    group.layers = Int(g, "layers");
-    group.kv_heads = Int(g, "kv_heads");
-    group.key_dim = Int(g, "key_dim");
-    group.value_dim = Int(g, "value_dim");
-    if (const json::Value w = g.Find("window_tokens")) group.window_tokens = w.Integer();
-    m.layer_groups.push_back(group);
-  }
-  return m;
-}
-
-std::string_view ProfileOf(std::string_view engine) {
-  if (engine == "llama.cpp") return "llamacpp";
-  if (engine == "mlx") return "mlx";
-  return engine;  // vllm, sglang
-}
-
 // One calibration row as a scenario: its model, format and device at the row's depth plus half
 // the tokens it generated, one sequence.
 struct Row {

@@ -26,7 +26,7 @@ import {
   FORBIDDEN_TEXT, TEST_TIMEOUT_MS, WAIT_MS, hashParams, missingPrerequisites, repoRoot, siteDir,
 } from './support/harness.mjs';
 import { REFERENCE, referenceNumber, toGerman } from './support/reference.mjs';
-import { cliFits } from './support/sweep-cli.mjs';
+import { cliEvaluate, cliFits } from './support/sweep-cli.mjs';
 import { parseCsv } from './support/csv.mjs';
 import { installedProject } from './support/package-project.mjs';
 import { readReferenceView, referenceViewDifferences } from './support/reference-view.mjs';
@@ -354,6 +354,32 @@ for (const engine of selectedEngines()) {
       assert.deepEqual([controls.model, controls.format, controls['context-number'], controls.device],
         ['glm-4-9b-0414', 'Q8_0', '65536', 'rtx-4090-24gb']);
       await assertHealthy(session, 'the shared link');
+    });
+
+    test('serving: a prompt typed in sets the time to first token, and the link keeps it', { timeout: TEST_TIMEOUT_MS }, async () => {
+      // The CLI's answer for Qwen3-8B Q4_K_M on an RTX 4090 under llama.cpp, as the page writes it.
+      const servingOf = (prompt) => cliEvaluate({ model: 'qwen3-8b', runtime: 'llamacpp', device: 'rtx-4090-24gb', prompt_tokens: prompt,
+        sections: ['serving'] }).serving;
+      const shown = (s) => [`${s.ttft_s.toFixed(2)} s`, `${Math.round(s.prefill_tps).toLocaleString('en')} tok/s`];
+      const link = '#model=qwen3-8b&device=rtx-4090-24gb&runtime=llamacpp&lang=en';
+      await open(session, siteUrl(link));
+      const atDefault = servingOf(4096);
+      await waitForOutput(session, 'serving-ttft', (o) => o.text === shown(atDefault)[0], 'the TTFT of a 4,096-token prompt');
+      const selected = await session.evaluate((selector) => {
+        const input = document.querySelector(selector);
+        input.focus();
+        input.select();  // the typing below replaces it
+        return document.activeElement === input;
+      }, '[data-testid="serving-prompt"]');
+      assert.equal(selected, true, 'the prompt field takes the focus');
+      for (const key of [...'20000', 'Enter']) await session.press(key);
+      const longer = servingOf(20000);
+      await waitForOutput(session, 'serving-ttft', (o) => o.text === shown(longer)[0], 'the TTFT of a 20,000-token prompt');
+      assert.equal((await waitForOutput(session, 'serving-prefill', () => true, 'the prefill rate')).text, shown(longer)[1]);
+      const hash = await waitUntil(session, () => location.hash, null, (h) => hashParams(h).get('prompt') === '20000', 'the link carries prompt=20000');
+      await open(session, siteUrl(hash));
+      await waitForOutput(session, 'serving-ttft', (o) => o.text === shown(longer)[0], 'the link reopens the 20,000-token prompt');
+      await assertHealthy(session, 'serving');
     });
 
     test('the fits view lists what `vramcalc sweep --device` says fits', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { TEST_TIMEOUT_MS, WAIT_MS, launch, repoRoot } from './support/harness.mjs';
 import { installedProject } from './support/package-project.mjs';
 import { REFERENCE, referenceNumber } from './support/reference.mjs';
-import { cliPath } from './support/sweep-cli.mjs';
+import { cliEvaluate, cliPath } from './support/sweep-cli.mjs';
 import { startHubServer } from '../support/hub-server.mjs';
 const REFERENCE_TOTAL = referenceNumber(REFERENCE.matrix.find(([format]) => format === 'Q4_K_M')[5]);  // 21.78 GB at 32K
 
@@ -45,6 +45,17 @@ describe('the npm package, installed in a fresh project', { timeout: TEST_TIMEOU
     assert.deepEqual(out.devices, ['rtx-4090-24gb']);
     assert.ok(out.models >= 90, String(out.models));
     assert.deepEqual([out.bad, out.field], [false, 'context']);
+  });
+
+  test('answers serving from Node as the CLI does (the full module)', () => {
+    const request = { model: 'qwen3-8b', runtime: 'llamacpp', device: 'rtx-4090-24gb', prompt_tokens: 20000, output_tokens: 1000,
+      sections: ['serving'] };
+    const script = `import { evaluate } from 'vramcalc';
+      console.log(JSON.stringify((await evaluate(${JSON.stringify(request)})).serving));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }));
+    assert.deepEqual(out, cliEvaluate(request).serving);
+    assert.equal(out.gap, 'none');
+    assert.ok(out.ttft_s > 0 && out.prefill_tps > 0, JSON.stringify(out));
   });
 
   test('reads a config.json from Node (the full module), as `vramcalc evaluate --config` does', () => {

@@ -162,7 +162,10 @@ export class PageController {
     this.schedule();
   }
 
-  /** A number field's value it cannot take (the context, the host's RAM or bandwidth): a notice, and the field reset. */
+  /**
+   * A number field's value it cannot take (the context, the host's RAM or bandwidth, serving's
+   * prompt and answer): a notice, and the field reset.
+   */
   reject(key, value) {
     if (key === 'context') {
       // Empty when the number field could not read what was typed ("NaN", "-Infinity").
@@ -170,8 +173,8 @@ export class PageController {
         max: fmt.integer(this.#scenario.lang, this.catalog.limits.max_context), value: value.slice(0, MAX_ECHO),
       }]];
       byId(this.#root, 'context-number').value = String(this.#scenario.context);
-    } else {  // the host's fields, which come with the later code
-      this.#notices = [this.#lowerCode.rejectHost(this.#root, key, value, { scenario: this.#scenario, catalog: this.catalog })];
+    } else {  // the host's and serving's fields, which come with the later code
+      this.#notices = [this.#lowerCode.rejectField(this.#root, key, value, { scenario: this.#scenario, catalog: this.catalog })];
     }
     this.schedule();
   }
@@ -214,10 +217,10 @@ export class PageController {
   /**
    * What the core is not asked for before then: the quantization matrix, the curve (for the plot),
    * the sections below and the architecture card's checkpoint, Ollama tags and release, what runs
-   * with a part in host RAM (the offload section) and the KV pool an engine preallocates.
+   * with a part in host RAM (the offload section), the KV pool an engine preallocates and serving.
    */
   #unavailable() {
-    return this.#lowerReady() ? new Set() : new Set(['matrix', 'curve', 'card', 'offload', 'pool', ...this.#lower.names]);
+    return this.#lowerReady() ? new Set() : new Set(['matrix', 'curve', 'card', 'offload', 'pool', 'serving', ...this.#lower.names]);
   }
 
   #evaluate() {

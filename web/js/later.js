@@ -1,7 +1,7 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
 // computes the matrix, the curve and the sections below the simulator): the quantization matrix,
 // the curve's plot, the decode estimate's error table, what runs with a part in host RAM (the
-// offload block), the renderers of those sections (the hardware table, the commands, the related
+// offload block), serving (below the plot), the renderers of those sections (the hardware table, the commands, the related
 // models) with their listeners, and of the architecture card (far below the fold), the answers
 // kept while the slider moves, and the service worker's registration. The bundle makes it a chunk
 // of its own.
@@ -9,8 +9,9 @@ import { byId } from './dom.js';
 import { bindModelFilter } from './model-filter.js';
 import { bindHardware } from './render/hardware.js';
 import { renderKvPool } from './render/kv-pool.js';
-import { renderOffload } from './render/offload.js';
+import { rejectHost, renderOffload } from './render/offload.js';
 import { bindRowChoice } from './render/rows.js';
+import { bindServing, isServingField, rejectServing, renderServing } from './render/serving.js';
 
 export { contextAnswers } from './context-answers.js';
 export { renderAccuracy } from './render/accuracy-table.js';
@@ -18,19 +19,24 @@ export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
 export { renderHardware } from './render/hardware.js';
 export { renderMatrix } from './render/matrix.js';
-export { hostChoice, rejectHost, renderHostChoices } from './render/offload.js';
+export { hostChoice, renderHostChoices } from './render/offload.js';
 export { renderPlot } from './render/plot.js';
 export { renderRelated } from './render/related.js';
 export { registerServiceWorker } from './pwa.js';
 
 /**
  * The figures the full module adds beside the simulator's: what runs with offload and the KV
- * pool an engine preallocates.
+ * pool an engine preallocates; and serving, below the plot.
  */
 export function renderFigures(root, response, view) {
   renderOffload(root, response, view);
   renderKvPool(root, response, view);
+  renderServing(root, response, view);
 }
+
+/** A later field's value it cannot take (the host's, serving's): the notice, the field reset. */
+export const rejectField = (root, key, value, context) =>
+  (isServingField(key) ? rejectServing : rejectHost)(root, key, value, context);
 
 /**
  * The listeners of the sections below the simulator, bound before they are first drawn: a row of
@@ -41,6 +47,7 @@ export function renderFigures(root, response, view) {
 export function bindLowerSections(root, page) {
   bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), page);
   bindHardware(root, page);
+  bindServing(root, page);
   bindRowChoice(root, 'related', 'model', (model) => ({ model }), page);
   const form = byId(root, 'controls');
   bindModelFilter(form.elements['model-filter'], form.elements.model);

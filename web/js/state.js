@@ -24,10 +24,12 @@ export const linkKeys = (catalog) => [
 // check that it equals linkKeys(catalog).
 export const LINK_KEYS = [
   'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
-  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'lang', 'view', 'hf',
+  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'prompt', 'output', 'lang', 'view', 'hf',
 ];
-// What a widget observes: the link's keys but hf (an import from the Hub is the page's).
-export const WIDGET_KEYS = /* @__PURE__ */ LINK_KEYS.filter((key) => key !== 'hf');  // dropped where unused (the page)
+// What a widget observes: the link's keys but hf (an import from the Hub is the page's) and
+// serving's prompt and answer (the page's serving section; the widget has none yet).
+const PAGE_KEYS = ['hf', 'prompt', 'output'];
+export const WIDGET_KEYS = /* @__PURE__ */ LINK_KEYS.filter((key) => !PAGE_KEYS.includes(key));  // dropped where unused (the page)
 // Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
 // The host's RAM, by link key: only for the runtimes that offload to it (catalog.runtimes[].offload).
@@ -54,6 +56,8 @@ export function defaultScenario(catalog, lang) {
     ram: null,  // the host's RAM in GB, its type and a bandwidth of one's own: null is the core's default
     ramtype: null,
     rambw: null,
+    prompt: null,  // serving's prompt and answer in tokens: null is the core's default
+    output: null,
     lang,
     view: null,  // the model's simulator; 'fits': what runs on the device
     hf: null,  // model=custom imported from the Hub: its repo (/its GGUF file), which a link imports again on request
@@ -127,6 +131,8 @@ export function valueChecks(catalog, hasCustom = false) {
     ram: (v) => positiveNumber(v, limits.max_host_memory),
     ramtype: among(catalog.host_memory_types),
     rambw: (v) => positiveNumber(v, limits.max_host_bandwidth),
+    prompt: (v) => wholeNumber(v, limits.max_context),
+    output: (v) => wholeNumber(v, limits.max_context),
     view: (v) => (v === 'fits' ? v : null),
     hf: (v) => (/^[\w.-]+\/[\w.-]+(\/[\w./-]+\.gguf)?$/.test(v) && !v.includes('..') ? v : null),
     compare: (v) => {

@@ -3,7 +3,8 @@
 
 export type Fit = 'comfortable' | 'tight' | 'no_fit';
 export type Runtime = 'reference' | 'llamacpp' | 'ollama' | 'vllm' | 'sglang' | 'mlx';
-export type Section = 'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands' | 'card' | 'offload';
+export type Section =
+  'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands' | 'card' | 'offload' | 'pool' | 'serving';
 
 /** A device of one's own: "custom:<GB>:<GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>". */
 export type CustomDeviceId = `custom:${string}`;
@@ -26,6 +27,8 @@ export interface Request {
   host_memory?: number;           // GB of system RAM (default 32), for what does not fit on the GPU
   host_memory_type?: string;      // e.g. "ddr5-5600-2ch" (catalog().host_memory_types)
   host_bandwidth?: number;        // GB/s of one's own; replaces host_memory_type's
+  prompt_tokens?: number;         // serving: the prompt (default 4096)
+  output_tokens?: number;         // serving: the answer (default 512)
   sections?: Section[];
 }
 
@@ -80,6 +83,9 @@ export interface HardwareRow {
   [field: string]: unknown;
 }
 
+/** An estimate's error on published runs, in percent (points 0: none, unknown). */
+export interface ErrorSummary { points: number; median_error_pct: number; p90_error_pct: number; worst_error_pct: number }
+
 /** One way to split the model between the GPU and host RAM (llama.cpp's -ngl, --n-cpu-moe). */
 export interface OffloadPlan {
   kind: 'layers' | 'experts';
@@ -102,8 +108,25 @@ export interface Offload {
   host_memory_type: string;       // "custom" for host_bandwidth
   plans: OffloadPlan[];
   chosen: number | null;          // the plan that runs, or null: none does (too little RAM)
-  holdout: { points: number; median_error_pct: number; p90_error_pct: number; worst_error_pct: number };
+  holdout: ErrorSummary;
   [field: string]: unknown;
+}
+
+/** A prompt and its answer on the simulator's devices (core/ESTIMATION.md section 8). */
+export interface Serving {
+  prompt_tokens: number;
+  output_tokens: number;
+  beyond_context: boolean;        // longer together than the request's context
+  gap: 'none' | 'no_peak' | 'no_rule' | 'no_fit';  // why the figures are 0, if they are
+  peak_tflops: number;            // one device's dense FP16 peak
+  rule: ({ efficiency: number; attention_efficiency: number; holdout: ErrorSummary } & ErrorSummary &
+    Record<string, unknown>) | null;
+  rule_borrowed: boolean;         // another engine's rule: its error unknown
+  rule_runtime: string;
+  prefill_tps: number;            // prompt tokens per second
+  ttft_s: number;                 // time to first token
+  decode_tps: number;             // in the middle of the answer
+  total_s: number;                // the prompt and the answer
 }
 
 export interface Answer {
@@ -118,6 +141,8 @@ export interface Answer {
   commands?: unknown[];
   card?: { checkpoint: string; ollama_tag: string; ollama_tag_weights: string; release: string };
   offload?: Offload | null;
+  pool?: Record<string, unknown> | null;
+  serving?: Serving | null;
 }
 
 export interface SweepRequest {

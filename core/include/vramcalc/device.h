@@ -40,6 +40,14 @@ struct Device {
   // keeps "in host RAM" takes the same memory.
   bool unified_memory = false;
   std::string source;          // vendor spec sheet URL
+  // Peak dense matrix throughput (no sparsity), what prompt processing is bound by: FP16/BF16
+  // with FP32 accumulate (a GPU without 16-bit matrix units: its FP32 rate), and INT8 and FP8
+  // where the hardware has them; 0: not known. From the vendor's sheet or derived from its unit
+  // counts and clocks (compute_source).
+  double fp16_tflops = 0;
+  double int8_tops = 0;
+  double fp8_tflops = 0;
+  std::string compute_source;
 };
 
 inline bool IsApple(const Device& device) { return device.device_class == DeviceClass::kApple; }

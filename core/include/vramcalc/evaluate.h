@@ -20,6 +20,7 @@
 #include "vramcalc/quant_format.h"
 #include "vramcalc/result.h"
 #include "vramcalc/runtime_profile.h"
+#include "vramcalc/serving.h"
 #include "vramcalc/vocab.h"
 
 namespace vramcalc {
@@ -27,6 +28,9 @@ namespace vramcalc {
 inline constexpr std::string_view kDefaultModelId = "glm-4-32b-0414";  // the reference page's
 inline constexpr std::string_view kCustomDeviceId = "custom";  // a device given by its figures
 inline constexpr int64_t kDefaultContextTokens = 32768;
+// Serving's default prompt and answer: a long chat turn or a retrieval prompt, and a reply.
+inline constexpr int64_t kDefaultPromptTokens = 4096;
+inline constexpr int64_t kDefaultOutputTokens = 512;
 inline constexpr int64_t kMaxRequestContextTokens = kMaxContextTokens;  // 134,217,728
 inline constexpr int64_t kMaxRequestBatch = 1024;
 inline constexpr std::size_t kMaxCompareDevices = 64;
@@ -46,15 +50,17 @@ enum Section : uint32_t {
   kSectionCard = 1u << 7,  // where to get the model: its checkpoint, Ollama tags and release
   kSectionOffload = 1u << 8,  // when it does not fit: what runs with a part in host RAM
   kSectionPool = 1u << 9,     // the KV pool an engine preallocates (vLLM, SGLang)
+  kSectionServing = 1u << 10,  // prompt processing and time to first token (serving.h)
 };
-inline constexpr uint32_t kAllSections = (1u << 10) - 1;
+inline constexpr uint32_t kAllSections = (1u << 11) - 1;
 inline constexpr uint32_t kContextSections =
-    kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands | kSectionOffload | kSectionPool;
+    kSectionSimulator | kSectionHardware | kSectionRelated | kSectionCommands | kSectionOffload | kSectionPool |
+    kSectionServing;
 inline constexpr Named<Section> kSectionNames[] = {
     {kSectionModel, "model"},       {kSectionSimulator, "simulator"}, {kSectionCurve, "curve"},
     {kSectionMatrix, "matrix"},     {kSectionHardware, "hardware"},   {kSectionRelated, "related"},
     {kSectionCommands, "commands"}, {kSectionCard, "card"},        {kSectionOffload, "offload"},
-    {kSectionPool, "pool"}};
+    {kSectionPool, "pool"},         {kSectionServing, "serving"}};
 inline constexpr Vocabulary<Section> kSections{kSectionNames};
 
 // The request's fields, once: their names in a request, their short names in the page's link,
@@ -85,6 +91,8 @@ inline constexpr RequestField kRequestFields[] = {
     {"host_memory", "ram", RequestValue::kNumber},
     {"host_memory_type", "ramtype", RequestValue::kText},
     {"host_bandwidth", "rambw", RequestValue::kNumber},
+    {"prompt_tokens", "prompt", RequestValue::kCount},
+    {"output_tokens", "output", RequestValue::kCount},
     {"sections", "sections", RequestValue::kList},
 };
 // What each field means, with {formats}, {kv_dtypes}, {runtimes}, {sections} … filled in from
@@ -116,6 +124,8 @@ inline constexpr RequestFieldHelpText kRequestFieldHelp[] = {
     {"host_memory", "the host's RAM in GB, for what does not fit on the GPU (default {host_memory})"},
     {"host_memory_type", "the host's RAM: {host_memory_types} (default {host_memory_type})"},
     {"host_bandwidth", "the host's RAM bandwidth in GB/s, instead of its type's (default: the type's)"},
+    {"prompt_tokens", "serving: the prompt's tokens, 1 to {max_context} (default {prompt_tokens})"},
+    {"output_tokens", "serving: the answer's tokens, 1 to {max_context} (default {output_tokens})"},
     {"sections", "the parts to compute: {sections} (default: all)"},
 };
 constexpr bool HelpMatchesFields() {
@@ -159,6 +169,9 @@ struct Request {
   double host_memory_gib = kDefaultHostMemoryGib;
   std::optional<std::string> host_memory_type;
   std::optional<double> host_bandwidth_gbps;
+  // Serving (serving.h): a prompt and its answer.
+  int64_t prompt_tokens = kDefaultPromptTokens;
+  int64_t output_tokens = kDefaultOutputTokens;
   uint32_t sections = kAllSections;   // which parts to compute and return
 };
 inline constexpr int64_t kMaxRequestBatchedTokens = 1 << 20;
@@ -272,6 +285,7 @@ struct Response {
   std::vector<Command> commands;
   std::optional<Offload> offload;  // none: the model fits, or the engine or device does not offload
   std::optional<KvPool> pool;      // none: the engine preallocates none
+  std::optional<Serving> serving;
 };
 
 // Evaluates `request` against `catalog`, which must outlive the response (it points into it).

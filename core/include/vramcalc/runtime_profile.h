@@ -158,6 +158,30 @@ struct DecodeRule {
   DecodeError error;           // on the rows it was fitted to
   DecodeError holdout;         // on the held-out sources' rows
 };
+// Prompt processing (prefill) of one sequence under an engine profile (estimation model section
+// 8): a prompt token takes t = matmul FLOPs / (peak × efficiency) + attention FLOPs at its depth /
+// (FP16 peak × attention_efficiency), peak the device's dense FP16 TFLOPS (device.h) or, for GGUF
+// integer quants under a rule whose engine multiplies them as such (llama.cpp's MMQ kernels: int8
+// dot products on the quantized blocks), its INT8 TOPS where it has INT8 units; matmul FLOPs 2
+// × the active parameters but the embeddings, attention FLOPs 2 × query heads × (key + value
+// dims) × the keys a layer attends to, summed over the attention layers. A rule holds for a
+// platform and class, like a decode rule; its constants are fitted to a cited calibration set
+// (tests/calibration/prefill.json) with a hold-out split by source, and its errors recorded
+// beside them. The rules are the engines' data like the rest of a profile, but kept beside the
+// serving estimate (serving.h PrefillRules), which only vramcalc-full.wasm and the CLI carry.
+struct PrefillRule {
+  Platform platform = Platform::kCuda;
+  std::optional<DeviceClass> device_class;  // none: any class
+  Tristate unified_memory = Tristate::kAny;
+  double from_bandwidth_gbps = 0;
+  Tristate moe = Tristate::kAny;
+  bool integer_quants_on_int8 = false;  // GGUF integer quants: the INT8 peak (serving.h PrefillPeak)
+  double efficiency = 0;            // the share of the peak the weights' matmuls reach
+  double attention_efficiency = 0;  // the same for attention over the context
+  DecodeError error;
+  DecodeError holdout;
+};
+
 // Several devices: a layer split reads one device after another, a token no faster than on one
 // device, plus a hop per extra device; tensor parallelism reads 1/N on each device, plus an
 // all-reduce twice per layer.
@@ -258,6 +282,12 @@ struct RuntimeProfile {
   // one naming the most (class, unified memory, MoE), then the highest bandwidth tier reached.
   const DecodeRule* DecodeRuleFor(const Device& device, bool moe) const;
 };
+
+// The most specific of `rules` that holds for the device and a model (MoE or not): the one naming
+// the most of class, unified memory and MoE, then the higher bandwidth tier; nullptr when none
+// holds. For DecodeRule and PrefillRule.
+template <typename Rule>
+const Rule* BestRule(std::span<const Rule> rules, const Device& device, bool moe);
 
 inline constexpr std::string_view kDefaultRuntimeId = "reference";
 

@@ -277,6 +277,8 @@ std::string RequestFieldHelp(const RequestField& field) {
                                    {"host_memory", FormatGrouped(static_cast<int64_t>(kDefaultHostMemoryGib))},
                                    {"host_memory_types", ids(HostMemoryTypes())},
                                    {"host_memory_type", std::string(kDefaultHostMemoryTypeId)},
+                                   {"prompt_tokens", std::to_string(kDefaultPromptTokens)},
+                                   {"output_tokens", std::to_string(kDefaultOutputTokens)},
                                    {"sections", JoinIds(kSections, "and", false)}});
 }
 

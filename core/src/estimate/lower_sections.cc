@@ -8,6 +8,7 @@
 
 #include "vramcalc/commands.h"
 #include "vramcalc/i18n.h"
+#include "vramcalc/serving.h"
 
 namespace vramcalc::internal {
 namespace {
@@ -109,6 +110,9 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   if ((request.sections & kSectionCommands) != 0) {
     response.commands =
         BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan, sim.vision_gib});
+  }
+  if ((request.sections & kSectionServing) != 0) {
+    response.serving = ServingOf(s, request.prompt_tokens, request.output_tokens, sim.fit != Fit::kNoFit);
   }
   return std::nullopt;
 }

@@ -1,6 +1,6 @@
 // The sections the page draws after the simulator's figures: the quantization matrix, the curve
-// (its plot), the hardware table, the related models, the commands and the model card's
-// checkpoint, Ollama tags and release. They are built here (and written by
+// (its plot), the hardware table, the related models, the commands, the model card's
+// checkpoint, Ollama tags and release, the offload plans, the KV pool and serving. They are built here (and written by
 // io/response_writer.h WriteLowerSections), apart from the rest of an answer, so that a program
 // can leave them out: vramcalc.wasm, the module the page's first numbers wait for, calls
 // Evaluate without BuildLowerSections (and answers a request for them with
@@ -20,7 +20,8 @@
 namespace vramcalc::internal {
 
 inline constexpr uint32_t kLowerSections =
-    kSectionMatrix | kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload | kSectionPool;
+    kSectionMatrix | kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload | kSectionPool |
+    kSectionServing;
 
 // Checks the request's host (section 7: only the offload plans and the commands use it, so a
 // program without these sections does not read it) and fills the lower sections

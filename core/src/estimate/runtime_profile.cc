@@ -354,16 +354,20 @@ namespace {
 bool Holds(Tristate rule, bool value) { return rule == Tristate::kAny || (rule == Tristate::kYes) == value; }
 
 // How much a rule names: its class, unified memory and MoE, one each.
-int Specificity(const DecodeRule& rule) {
+template <typename Rule>
+int Specificity(const Rule& rule) {
   return (rule.device_class ? 1 : 0) + (rule.unified_memory != Tristate::kAny ? 1 : 0) +
          (rule.moe != Tristate::kAny ? 1 : 0);
 }
 
 }  // namespace
 
-const DecodeRule* RuntimeProfile::DecodeRuleFor(const Device& device, bool moe) const {
-  const DecodeRule* best = nullptr;
-  for (const DecodeRule& rule : decode) {
+// The most specific of `rules` that holds for the device and model (the higher bandwidth tier
+// among equals), or nullptr.
+template <typename Rule>
+const Rule* BestRule(std::span<const Rule> rules, const Device& device, bool moe) {
+  const Rule* best = nullptr;
+  for (const Rule& rule : rules) {
     if (rule.platform != device.platform || (rule.device_class && *rule.device_class != device.device_class) ||
         !Holds(rule.unified_memory, device.unified_memory) || !Holds(rule.moe, moe) ||
         rule.from_bandwidth_gbps > device.bandwidth_gbps) {
@@ -374,6 +378,12 @@ const DecodeRule* RuntimeProfile::DecodeRuleFor(const Device& device, bool moe) 
     if (better) best = &rule;
   }
   return best;
+}
+template const DecodeRule* BestRule(std::span<const DecodeRule>, const Device&, bool);
+template const PrefillRule* BestRule(std::span<const PrefillRule>, const Device&, bool);
+
+const DecodeRule* RuntimeProfile::DecodeRuleFor(const Device& device, bool moe) const {
+  return BestRule(decode, device, moe);
 }
 
 bool OffersFormat(const RuntimeProfile& runtime, std::string_view id) {

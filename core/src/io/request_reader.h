@@ -227,6 +227,12 @@ inline constexpr FieldReader<Value> kFieldReaders[] = {
     {"host_bandwidth", [](Value v, Request& r, Problems& p) {
        r.host_bandwidth_gbps = RequestAmount(v, "host_bandwidth", kMaxHostBandwidthGbps, "GB/s", p);
      }},
+    {"prompt_tokens", [](Value v, Request& r, Problems& p) {
+       r.prompt_tokens = RequestCount(v, "prompt_tokens", kMaxRequestContextTokens, "tokens", p);
+     }},
+    {"output_tokens", [](Value v, Request& r, Problems& p) {
+       r.output_tokens = RequestCount(v, "output_tokens", kMaxRequestContextTokens, "tokens", p);
+     }},
     {"sections", [](Value v, Request& r, Problems& p) { r.sections = RequestSections(v, p); }},
 };
 

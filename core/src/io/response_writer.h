@@ -56,10 +56,11 @@ void WriteDecodeError(W& w, std::string_view key, const DecodeError& error) {
   w.EndObject();
 }
 
-// A decode rule, its error on the calibration rows it was fitted to and on the held-out sources'
-// rows (estimation model section 6; the offload rule's `holdout` has the same fields).
-template <typename W>
-void WriteDecodeRule(W& w, const DecodeRule& rule) {
+// A decode or prefill rule: its scope, efficiency and `own` fields, its error on the calibration
+// rows it was fitted to and on the held-out sources' rows (estimation model sections 6 and 8; the
+// offload rule's `holdout` has the same fields).
+template <typename W, typename Rule, typename Own>
+void WriteRule(W& w, const Rule& rule, Own own) {
   w.BeginObject();
   w.Field("platform", kPlatforms.Id(rule.platform));
   w.Field("class", rule.device_class ? kDeviceClasses.Id(*rule.device_class) : std::string_view("any"));
@@ -67,10 +68,19 @@ void WriteDecodeRule(W& w, const DecodeRule& rule) {
   w.Field("from_bandwidth_gbps", rule.from_bandwidth_gbps);
   w.Field("moe", kTristates.Id(rule.moe));
   w.Field("efficiency", rule.efficiency);
-  w.Field("t0_ms_per_32_layers", rule.t0_ms_per_32_layers);
+  own();
   WriteErrorFields(w, rule.error);
   WriteDecodeError(w, "holdout", rule.holdout);
   w.EndObject();
+}
+template <typename W>
+void WriteDecodeRule(W& w, const DecodeRule& rule) {
+  WriteRule(w, rule, [&] { w.Field("t0_ms_per_32_layers", rule.t0_ms_per_32_layers); });
+}
+// A prefill rule (estimation model section 8).
+template <typename W>
+void WritePrefillRule(W& w, const PrefillRule& rule) {
+  WriteRule(w, rule, [&] { w.Field("attention_efficiency", rule.attention_efficiency); });
 }
 
 // The KV pool an engine preallocates (core/ESTIMATION.md sections 5.5 and 5.7): what it logs as
@@ -80,10 +90,7 @@ void WriteDecodeRule(W& w, const DecodeRule& rule) {
 template <typename W>
 void WritePool(W& w, const std::optional<KvPool>& pool) {
   w.Key("pool");
-  if (!pool) {
-    w.Null();
-    return;
-  }
+  if (!pool) return w.Null();
   w.BeginObject();
   w.Field("gib", pool->gib);
   w.Field("tokens", pool->tokens);
@@ -333,6 +340,8 @@ void WriteRequestVocabulary(W& w) {
   w.Field("runtime", defaults.runtime);
   w.Field("host_memory", defaults.host_memory_gib);
   w.Field("host_memory_type", kDefaultHostMemoryTypeId);
+  w.Field("prompt_tokens", kDefaultPromptTokens);
+  w.Field("output_tokens", kDefaultOutputTokens);
   w.Field("lang", kLangs.Id(Lang::kDe));
   w.EndObject();
   w.Key("limits");
@@ -497,6 +506,29 @@ void WriteOffload(W& w, const std::optional<Offload>& offload) {
   w.EndObject();
 }
 
+// Serving (core/ESTIMATION.md section 8): a prompt and its answer on the simulator's devices, the
+// prefill rule the figures follow (null with a gap) and whether it is another engine's.
+template <typename W>
+void WriteServing(W& w, const std::optional<Serving>& serving) {
+  w.Key("serving");
+  if (!serving) return w.Null();
+  w.BeginObject();
+  w.Field("prompt_tokens", serving->prompt_tokens);
+  w.Field("output_tokens", serving->output_tokens);
+  w.Field("beyond_context", serving->beyond_context);
+  w.Field("gap", kServingGaps.Id(serving->gap));
+  w.Field("peak_tflops", serving->peak_tflops);
+  w.Key("rule");
+  if (serving->rule) WritePrefillRule(w, *serving->rule); else w.Null();
+  w.Field("rule_borrowed", serving->rule_borrowed);
+  w.Field("rule_runtime", serving->rule_runtime);
+  w.Field("prefill_tps", serving->prefill_tps);
+  w.Field("ttft_s", serving->ttft_s);
+  w.Field("decode_tps", serving->decode_tps);
+  w.Field("total_s", serving->total_s);
+  w.EndObject();
+}
+
 // Writes the lower sections `response.sections` asks for, in the answer's order (after the
 // simulator).
 template <typename W>
@@ -512,6 +544,7 @@ void WriteLowerSections(W& w, const Response& response) {
   }
   if ((response.sections & kSectionOffload) != 0) WriteOffload(w, response.offload);
   if ((response.sections & kSectionPool) != 0) WritePool(w, response.pool);
+  if ((response.sections & kSectionServing) != 0) WriteServing(w, response.serving);
 }
 
 // The response's sections; those after the simulator by `write_lower` (WriteLowerSections), which a

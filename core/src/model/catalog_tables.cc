@@ -83,6 +83,10 @@ Device DeviceFromRow(const DeviceRow& row) {
       .platform = row.platform,
       .unified_memory = row.unified_memory,
       .source = Text(row.source),
+      .fp16_tflops = row.fp16_tflops,
+      .int8_tops = row.int8_tops,
+      .fp8_tflops = row.fp8_tflops,
+      .compute_source = Text(row.compute_source),
   };
 }
 

@@ -91,6 +91,10 @@ struct DeviceRow {
   Platform platform = Platform::kCuda;
   bool unified_memory = false;
   const char* source = "";
+  double fp16_tflops = 0;
+  double int8_tops = 0;
+  double fp8_tflops = 0;
+  const char* compute_source = "";
 };
 
 struct CatalogTables {

@@ -35,12 +35,17 @@ enum FieldFlags : unsigned {
   // model section's (json_output.cc), and left out of vramcalc.wasm's catalog, which has no card
   // section (wasm/CMakeLists.txt names them for core/catalog_source.mjs).
   kCardField = 1u << 3,
+  // A device's peak compute: read from assets/ but written by no listing (the serving section
+  // names the peak it used), so vramcalc.wasm, whose catalog leaves the peaks out
+  // (wasm/CMakeLists.txt), lists the same catalog as vramcalc-full.wasm.
+  kUnlisted = 1u << 4,
 };
 
 // Which fields a writer writes (schema_writer.h): every one (the catalog's listings), all but the
 // card's (the model section), or the card's alone (the card section).
 enum class Fields { kAll, kNotCard, kCard };
 constexpr bool Selected(Fields fields, unsigned flags) {
+  if ((flags & kUnlisted) != 0) return false;
   return fields == Fields::kAll || ((flags & kCardField) != 0) == (fields == Fields::kCard);
 }
 
@@ -139,6 +144,12 @@ void VisitFields(V& v, D& d) {
   v.Flag("unified_memory", d.unified_memory, kRequired);
   // Required in assets/ (tests/core/catalog_test.cc); the wasm module's copy leaves it out.
   v.Text("source", d.source, kOptional | kMayBeEmpty);
+  // Peak compute (issue 33): in every assets/ entry (tests/core/catalog_test.cc); vramcalc.wasm's
+  // copy leaves them out, and both modules the source.
+  v.Number("fp16_tflops", d.fp16_tflops, kOptional | kUnlisted);
+  v.Number("int8_tops", d.int8_tops, kOptional | kUnlisted);
+  v.Number("fp8_tflops", d.fp8_tflops, kOptional | kUnlisted);
+  v.Text("compute_source", d.compute_source, kOptional | kMayBeEmpty | kUnlisted);
 }
 
 // A catalog's part in assets/devices.json: the devices and the two lists the page shows them in

@@ -145,7 +145,7 @@ async function waitForDriver(url, child, output) {
   throw new Error(`WebKitWebDriver did not answer at ${url} within ${LAUNCH_MS} ms: ${output.join('')}`);
 }
 
-const SELENIUM_KEYS = { ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT };
+const SELENIUM_KEYS = { ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, Enter: Key.ENTER };
 
 const webkitAdapter = {
   name: 'webkit',
@@ -196,7 +196,7 @@ const webkitAdapter = {
         problems: [],
         goto: (url) => driver.get(url),
         evaluate: (fn, arg) => driver.executeScript(fn, arg),
-        press: (key) => driver.actions().sendKeys(SELENIUM_KEYS[key]).perform(),
+        press: (key) => driver.actions().sendKeys(SELENIUM_KEYS[key] ?? key).perform(),  // a character as itself
         async close() {
           await driver.quit().catch(() => {});
           stopDriver();

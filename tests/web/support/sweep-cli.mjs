@@ -1,6 +1,7 @@
-// What `vramcalc sweep --device ID --context N` prints, read back from its text table: the
-// models that fit (name, best format, memory, decode, max context as shown) and the models
-// listed apart because their own maximum context is below N. The fits view must list the same.
+// What the CLI answers, for the pages to match: `vramcalc evaluate` (a request's JSON answer)
+// and `vramcalc sweep --device ID --context N`, read back from its text table: the models that
+// fit (name, best format, memory, decode, max context as shown) and the models listed apart
+// because their own maximum context is below N. The fits view must list the same.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from './harness.mjs';
@@ -18,3 +19,6 @@ export function cliFits(device, context) {
 
 /** The catalog as the CLI prints it (model names by id). */
 export const cliCatalog = () => JSON.parse(execFileSync(cliPath, ['catalog'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+
+/** The CLI's answer to a request (`vramcalc evaluate '<json>'`). */
+export const cliEvaluate = (request) => JSON.parse(execFileSync(cliPath, ['evaluate', JSON.stringify(request)], { encoding: 'utf8' }));

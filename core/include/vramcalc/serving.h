@@ -1,0 +1,73 @@
+// Serving (estimation model section 8): prompt processing (prefill), the time to the first token
+// and the time for a prompt and its answer, for one sequence on the scenario's devices.
+#ifndef VRAMCALC_SERVING_H_
+#define VRAMCALC_SERVING_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "vramcalc/estimate.h"
+#include "vramcalc/model_spec.h"
+#include "vramcalc/quant_format.h"
+#include "vramcalc/runtime_profile.h"
+#include "vramcalc/vocab.h"
+
+namespace vramcalc {
+
+// An engine profile's prefill rules (runtime_profile.h PrefillRule), by its id; none for a profile
+// without published prefill runs of its own (reference, vLLM, SGLang, MLX).
+std::span<const PrefillRule> PrefillRules(std::string_view runtime);
+
+// What one prompt token costs, averaged over a prompt: the weights' matmuls (2 FLOPs per active
+// parameter but the embeddings, whose rows are looked up, and the output head, which only the
+// last token runs) and attention over the keys each attention layer holds at that token (2 ×
+// query heads × (query key + value dims) per key: QKᵀ and the values' sum).
+struct PrefillFlops {
+  double matmul = 0;
+  double attention = 0;
+};
+// A prompt of `prompt_tokens` read after `depth` tokens already in the context.
+PrefillFlops PrefillFlopsOf(const ModelSpec& model, int64_t prompt_tokens, int64_t depth);
+
+// The peak a prompt's matmuls run at under `rule`, in FLOP/s (section 8): the device's INT8 rate
+// for a GGUF integer quant where the rule's engine multiplies those on INT8 units and the device
+// has them, else its FP16 rate.
+double PrefillPeak(const Device& device, const QuantFormat& format, const PrefillRule& rule);
+
+// Seconds per prompt token under `rule` on the scenario's device(s): a layer split runs the
+// layers one device after another (one device's time), tensor parallelism divides the work.
+double PrefillSecondsPerToken(const Scenario& scenario, const PrefillRule& rule, const PrefillFlops& flops);
+
+// Why a serving estimate has no figures: the device's peak compute is not known (a device of
+// one's own), no engine has a prefill rule for its platform and class, or the model does not fit
+// the devices at the context (with a part in host RAM, not modelled yet).
+enum class ServingGap : uint8_t { kNone, kNoPeak, kNoRule, kNoFit };
+inline constexpr Named<ServingGap> kServingGapNames[] = {{ServingGap::kNone, "none"},
+                                                          {ServingGap::kNoPeak, "no_peak"},
+                                                          {ServingGap::kNoRule, "no_rule"},
+                                                          {ServingGap::kNoFit, "no_fit"}};
+inline constexpr Vocabulary<ServingGap> kServingGaps{kServingGapNames};
+
+struct Serving {
+  int64_t prompt_tokens = 0;
+  int64_t output_tokens = 0;
+  bool beyond_context = false;  // prompt + answer exceed the scenario's context
+  ServingGap gap = ServingGap::kNone;
+  double peak_tflops = 0;  // one device's dense FP16 peak
+  const PrefillRule* rule = nullptr;
+  bool rule_borrowed = false;  // the engine has no rule for the device: another's, its error unknown
+  std::string_view rule_runtime;  // the profile whose rule it is
+  double prefill_tps = 0;      // prompt tokens per second over the whole prompt
+  double ttft_s = 0;           // time to the first token: the prompt read
+  double decode_tps = 0;       // batch-1 decode in the middle of the answer
+  double total_s = 0;          // the first token, then the answer's other tokens
+};
+
+// The serving estimate of the scenario for a prompt and an answer; `fits` whether the model
+// fits on the devices at the scenario's context.
+Serving ServingOf(const Scenario& scenario, int64_t prompt_tokens, int64_t output_tokens, bool fits);
+
+}  // namespace vramcalc
+
+#endif  // VRAMCALC_SERVING_H_

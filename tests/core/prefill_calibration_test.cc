@@ -1,0 +1,209 @@
+// The engine profiles' prefill rules (estimation model section 8) against published prompt-
+// processing runs (tests/calibration/prefill.json, each row quoted from its source). As for
+// decode: the file names a hold-out split by source (`holdout_sources`) that the fit never sees;
+// for every rule the test refits its efficiencies on the rule's fit rows, checks that the table
+// holds the fit, recomputes its error on those rows and on its hold-out rows and fails when either
+// differs from the one recorded beside the rule (which the page shows). Every row's error is
+// printed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "calibration_fit.h"
+#include "io/json_value.h"
+#include "vramcalc/catalog.h"
+#include "vramcalc/quant_format.h"
+#include "vramcalc/runtime_profile.h"
+#include "vramcalc/serving.h"
+
+namespace vramcalc {
+namespace {
+
+const json::Document& Calibration() {
+  static const std::unique_ptr<json::Document> document = ReadCalibration("prefill.json");
+  return *document;
+}
+
+// One calibration row: its engine, the catalog device on the row's platform (a backend the
+// device also runs), and the prompt's FLOPs per token.
+struct Row {
+  json::Value data;
+  bool holdout = false;
+  std::string source;
+  const RuntimeProfile* runtime = nullptr;
+  Device device;
+  const QuantFormat* format = nullptr;
+  bool moe = false;
+  PrefillFlops flops;
+  double measured_seconds = 0;  // per prompt token
+};
+
+std::vector<Row> Rows() {
+  const json::Value root = Calibration().root();
+  std::map<std::string, ModelSpec> models;
+  for (const json::Value shape : root.Find("models").Children()) models[std::string(shape.Key())] = ModelFrom(shape);
+  std::vector<std::string> holdout;
+  for (const json::Value key : root.Find("holdout_sources").Children()) holdout.emplace_back(key.String());
+  const Catalog& catalog = BuiltinCatalog().value();
+  std::vector<Row> rows;
+  for (const json::Value row : root.Find("rows").Children()) {
+    Row r;
+    r.data = row;
+    r.source = std::string(row.Find("source_key").String());
+    r.holdout = std::find(holdout.begin(), holdout.end(), r.source) != holdout.end();
+    r.runtime = FindRuntimeProfile(ProfileOf(row.Find("engine").String()));
+    const Device* device = catalog.FindDevice(row.Find("device").String());
+    EXPECT_NE(r.runtime, nullptr) << row.Find("id").String();
+    EXPECT_NE(device, nullptr) << row.Find("id").String();
+    if (r.runtime == nullptr || device == nullptr) continue;
+    r.device = *device;
+    r.device.platform = *kPlatforms.Find(row.Find("platform").String());
+    r.format = FindQuantFormat(row.Find("format").String());
+    EXPECT_NE(r.format, nullptr) << row.Find("id").String();
+    if (r.format == nullptr) continue;
+    const ModelSpec& model = models.at(std::string(row.Find("model").String()));
+    r.moe = model.moe.has_value();
+    r.flops = PrefillFlopsOf(model, Int(row, "prompt_tokens"), Int(row, "depth"));
+    r.measured_seconds = 1.0 / row.Find("tok_s").Number();
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+double Error(const Row& r, const PrefillRule& rule) {
+  const double predicted = r.flops.matmul / (PrefillPeak(r.device, *r.format, rule) * rule.efficiency) +
+                           r.flops.attention / (r.device.fp16_tflops * 1e12 * rule.attention_efficiency);
+  return predicted / r.measured_seconds - 1;
+}
+
+// Rows at a depth of 4,096 tokens or more, where attention is a large part of a token's FLOPs.
+bool Deep(const Row& r) { return Int(r.data, "depth") >= 4096; }
+
+// Weighted least squares of t = matmul/peak × a + attention/peak × b on the relative error, every
+// source weighing as much as any other (a source's rows share its weight): a = 1/η, b = 1/η_attn.
+// Fewer than three deep or three shallow rows cannot separate b: then b = a.
+std::pair<double, double> Fit(const std::vector<const Row*>& rows, const PrefillRule& rule) {
+  std::map<std::string, int> per_source;
+  int deep = 0;
+  for (const Row* r : rows) {
+    ++per_source[r->source];
+    deep += Deep(*r) ? 1 : 0;
+  }
+  const bool separate = deep >= 3 && static_cast<int>(rows.size()) - deep >= 3;
+  const std::size_t n = separate ? 2 : 1;
+  std::vector<std::vector<double>> m(n, std::vector<double>(n, 0));
+  std::vector<double> v(n, 0);
+  for (const Row* r : rows) {
+    const double peak = PrefillPeak(r->device, *r->format, rule);
+    const double weight = 1.0 / per_source[r->source];
+    std::vector<double> x = {r->flops.matmul / peak / r->measured_seconds,
+                             r->flops.attention / (r->device.fp16_tflops * 1e12) / r->measured_seconds};
+    if (!separate) x = {x[0] + x[1]};
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < n; ++j) m[i][j] += weight * x[i] * x[j];
+      v[i] += weight * x[i];
+    }
+  }
+  const std::vector<double> solved = Solve(m, v);
+  const double efficiency = std::min(1.0, 1.0 / solved[0]);
+  const double attention = separate && solved[1] > 0 ? std::min(1.0, 1.0 / solved[1]) : efficiency;
+  return {efficiency, attention};
+}
+
+std::string RuleName(const RuntimeProfile& runtime, const PrefillRule& rule) {
+  return std::string(runtime.id) + " " + std::string(kPlatforms.Id(rule.platform)) + " " +
+         std::string(rule.device_class ? kDeviceClasses.Id(*rule.device_class) : "any") +
+         (rule.unified_memory == Tristate::kYes ? " unified" : rule.unified_memory == Tristate::kNo ? " discrete" : "") +
+         (rule.moe == Tristate::kYes ? " MoE" : rule.moe == Tristate::kNo ? " dense" : "");
+}
+
+void ExpectError(const std::string& name, const char* what, const std::vector<double>& errors, const DecodeError& recorded) {
+  const DecodeError got = errors.empty() ? DecodeError{} : Summary(errors);
+  EXPECT_EQ(got.points, recorded.points) << name << " " << what;
+  EXPECT_NEAR(got.median_pct, recorded.median_pct, 0.01) << name << " " << what;
+  EXPECT_NEAR(got.p90_pct, recorded.p90_pct, 0.01) << name << " " << what;
+  EXPECT_NEAR(got.worst_pct, recorded.worst_pct, 0.01) << name << " " << what;
+  std::printf("  %-34s %-8s %3d rows  median %6.2f %%  p90 %6.2f %%  worst %6.2f %%\n", name.c_str(), what, got.points,
+              got.median_pct, got.p90_pct, got.worst_pct);
+}
+
+TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
+  const std::vector<Row> rows = Rows();
+  ASSERT_FALSE(rows.empty());
+  int covered = 0;
+  for (const RuntimeProfile& runtime : RuntimeProfiles()) {
+    if (runtime.id == "ollama") continue;  // it has llama.cpp's rules, fitted here
+    for (const PrefillRule& rule : PrefillRules(runtime.id)) {
+      std::vector<const Row*> fit, held;
+      for (const Row& r : rows) {
+        if (r.runtime != &runtime || BestRule(PrefillRules(runtime.id), r.device, r.moe) != &rule) continue;
+        (r.holdout ? held : fit).push_back(&r);
+      }
+      const std::string name = RuleName(runtime, rule);
+      ASSERT_FALSE(fit.empty()) << name << ": no fit rows";
+      const auto [efficiency, attention] = Fit(fit, rule);
+      std::printf("%s: η %.3f  η_attn %.3f\n", name.c_str(), efficiency, attention);
+      EXPECT_NEAR(rule.efficiency, efficiency, 0.0005) << name;
+      EXPECT_NEAR(rule.attention_efficiency, attention, 0.0005) << name;
+      std::vector<double> fit_errors, held_errors;
+      for (const Row* r : fit) fit_errors.push_back(Error(*r, rule));
+      for (const Row* r : held) held_errors.push_back(Error(*r, rule));
+      ExpectError(name, "fit", fit_errors, rule.error);
+      ExpectError(name, "hold-out", held_errors, rule.holdout);
+      for (const Row* r : fit) std::printf("    %s%+7.1f %%  %s\n", "", 100 * Error(*r, rule), std::string(r->data.Find("id").String()).c_str());
+      for (const Row* r : held) std::printf("    H %+7.1f %%  %s\n", 100 * Error(*r, rule), std::string(r->data.Find("id").String()).c_str());
+      covered += static_cast<int>(fit.size() + held.size());
+    }
+  }
+  std::printf("%d of %zu rows under a rule\n", covered, rows.size());
+  EXPECT_EQ(covered, static_cast<int>(rows.size()));
+}
+
+// Issue 33's target: on the hold-out, a median error of at most 20 % on every platform with ten
+// held-out runs or more (CUDA: 34 runs; the others have fewer and are printed).
+TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
+  std::map<Platform, std::vector<double>> held;
+  for (const Row& r : Rows()) {
+    if (!r.holdout) continue;
+    if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
+  }
+  for (const auto& [platform, errors] : held) {
+    const DecodeError summary = Summary(errors);
+    std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),
+                summary.points, summary.median_pct, summary.p90_pct);
+    if (summary.points >= 10) EXPECT_LE(summary.median_pct, 20.0) << kPlatforms.Id(platform);
+  }
+  EXPECT_GE(held[Platform::kCuda].size(), 10u);
+}
+
+// The hold-out split holds at least a quarter of the rows it could hold: those of sources that are
+// not the only source of a rule's rows (such a source is fitted, or the rule has no fit), as
+// tests/calibration/README.md says. kyuz0/amd-strix-halo-toolboxes is the only source of the ROCm
+// and Vulkan MoE rules: its 151 of the 285 rows are fitted, and the hold-out is 15 % of all rows.
+TEST(PrefillCalibration, TheHoldOutIsAtLeastAQuarterOfWhatItCouldHold) {
+  const std::vector<Row> rows = Rows();
+  std::map<const PrefillRule*, std::set<std::string>> sources;
+  for (const Row& r : rows) {
+    if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) sources[rule].insert(r.source);
+  }
+  std::set<std::string> only;
+  for (const auto& [rule, keys] : sources) {
+    if (keys.size() == 1) only.insert(*keys.begin());
+  }
+  long held = 0, could = 0;
+  for (const Row& r : rows) {
+    held += r.holdout ? 1 : 0;
+    could += only.contains(r.source) ? 0 : 1;
+  }
+  EXPECT_GE(4 * held, could) << held << " of " << could;
+  EXPECT_EQ(only, (std::set<std::string>{"kyuz0/amd-strix-halo-toolboxes"}));
+}
+
+}  // namespace
+}  // namespace vramcalc

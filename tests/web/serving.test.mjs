@@ -1,0 +1,74 @@
+// The serving section (core/ESTIMATION.md section 8): the time to first token, the prompt's rate
+// and the time for a prompt and its answer as the core computes them, the prefill rule's error,
+// why there are no figures where there are none, another engine's rule named, and bad lengths
+// named and dropped. Expected figures come from the core's own answer (vramcalc-full.wasm loaded
+// beside the page).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  TEST_TIMEOUT_MS, assertHealthy, byTestId, hashHas, loadCore, openPage, shareBrowser, shownText, waitForHash, waitForText,
+} from './support/harness.mjs';
+
+const SCENARIO = { model: 'qwen3-8b', runtime: 'llamacpp', device: 'rtx-4090-24gb' };
+const LINK = '#model=qwen3-8b&device=rtx-4090-24gb&runtime=llamacpp';
+
+let env;
+let core;
+
+const servingOf = (request = {}) => core.evaluate({ ...SCENARIO, ...request, sections: ['serving'] }).serving;
+/** Seconds as the English page writes them: two decimals below 10 s, one below 2 minutes. */
+const seconds = (s) => `${s.toFixed(s < 10 ? 2 : 1)} s`;
+
+describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
+  shareBrowser((launched) => { env = launched; }, { setUp: async () => { core = await loadCore(); } });
+
+  test('the figures and the rule\'s error, as the core computes them', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const s = servingOf({ prompt_tokens: 8000, output_tokens: 300 });
+    await openPage(env, page, `${LINK}&prompt=8000&output=300&lang=en`);
+    await waitForText(env, page, 'serving-ttft', seconds(s.ttft_s));
+    assert.equal(await shownText(page, 'serving-prefill'), `${Math.round(s.prefill_tps).toLocaleString('en')} tok/s`);
+    assert.equal(await shownText(page, 'serving-total'), seconds(s.total_s));
+    assert.equal(await shownText(page, 'serving-answer'), `the answer at ${s.decode_tps.toFixed(1)} tok/s`);
+    assert.equal(await page.locator(byTestId('serving-prompt')).inputValue(), '8000');
+    assert.equal(await page.locator(byTestId('serving-output')).inputValue(), '300');
+    const { holdout } = s.rule;
+    assert.equal(await shownText(page, 'serving-note'), `± ${holdout.median_error_pct.toFixed(1)} % (median error on published ` +
+      `prompt-processing runs the fit never saw, ${holdout.points} of them; ${s.rule.median_error_pct.toFixed(1)} % on the ` +
+      `${s.rule.points} it was fitted to)`);
+    await assertHealthy(env, page, 'serving');
+  });
+
+  test('another engine\'s rule is named, its error unknown; no figures where none can be had', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen3-8b&device=rtx-4090-24gb&runtime=vllm&lang=en');
+    assert.equal(servingOf({ runtime: 'vllm' }).rule_runtime, 'llamacpp');
+    await waitForText(env, page, 'serving-note',
+      'No published prompt-processing runs of this engine on this kind of device yet: llama.cpp\'s rule, error unknown');
+    // A device of one's own has no peak compute.
+    await openPage(env, page, '#model=qwen3-8b&runtime=llamacpp&device=custom:24:1000:cuda:Mine&lang=en');
+    await waitForText(env, page, 'serving-note', 'The device\'s peak compute (FP16 TFLOPS) is not known, so there is no ' +
+      'estimate: a device of your own has none.');
+    assert.equal(await shownText(page, 'serving-ttft'), '—');
+    // Qwen3-32B BF16 on an 8 GB card does not fit.
+    await openPage(env, page, '#model=qwen3-32b&format=BF16&runtime=llamacpp&device=rtx-4060-8gb&lang=de');
+    await waitForText(env, page, 'serving-note', 'Das Modell passt bei diesem Kontext nicht in den Gerätespeicher, daher keine ' +
+      'Schätzung: die Prompt-Verarbeitung mit einem Teil im Arbeitsspeicher ist noch nicht modelliert.');
+    await assertHealthy(env, page, 'serving gaps');
+  });
+
+  test('a length it cannot take is named and dropped; Enter applies one it can', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, `${LINK}&lang=en`);
+    const prompt = page.locator(byTestId('serving-prompt'));
+    await prompt.fill('12abc');
+    await prompt.press('Enter');
+    await waitForText(env, page, 'notice', 'Serving takes a whole number of tokens from 1 to 134,217,728, not “12abc”.');
+    assert.equal(await prompt.inputValue(), '4096', 'the field shows the default again');
+    await prompt.fill('30000');
+    await prompt.press('Enter');
+    await waitForHash(env, page, hashHas('prompt', '30000'), 'the link carries prompt=30000');
+    await waitForText(env, page, 'serving-ttft', seconds(servingOf({ prompt_tokens: 30000 }).ttft_s));
+    await assertHealthy(env, page, 'serving fields');
+  });
+});
