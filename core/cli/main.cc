@@ -271,17 +271,17 @@ int Page(const Args& args) {
   return kExitOk;
 }
 
-// For one device: each model's most precise format that fits, as a table.
 // One device's sweep as the page's fits view lists it: each model's most precise format that
-// fits; a model whose own maximum context is below the one asked, apart; a largest context the
-// model's maximum stops ("*": memory would allow more).
+// fits, with its time to the first token of a prompt of the whole context; a model whose own
+// maximum context is below the one asked, apart; a largest context the model's maximum stops
+// ("*": memory would allow more).
 void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   const vramcalc::SweepRequest& r = result.request;
   const vramcalc::Device& device = *result.devices.front();
   std::cout << (r.device_count > 1 ? std::to_string(r.device_count) + "× " : "") << device.name << ", "
             << vramcalc::FormatGrouped(r.context_tokens) << " tokens × " << r.batch << ", KV cache " << r.kv_dtype
             << ", runtime " << r.runtime << "\n\n";
-  std::vector<std::vector<std::string>> rows = {{"model", "best format", "memory", "decode", "max context"}};
+  std::vector<std::vector<std::string>> rows = {{"model", "best format", "memory", "decode", "first token", "max context"}};
   std::vector<std::vector<std::string>> beyond = {{"model", "its maximum context"}};
   bool capped = false;
   for (std::size_t m = 0; m < result.models.size(); ++m) {
@@ -296,7 +296,7 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
       if (cell.fit == vramcalc::Fit::kNoFit) continue;
       capped = capped || cell.max_context_capped;
       row = {model.name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib),
-             vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s",
+             vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s", vramcalc::FormatSeconds(cell.ttft_s),
              vramcalc::FormatGrouped(cell.max_context_tokens) + (cell.max_context_capped ? "*" : "")};
       break;
     }

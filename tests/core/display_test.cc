@@ -10,6 +10,7 @@
 #include <ios>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vramcalc {
@@ -99,6 +100,14 @@ TEST(FormatGrouped, CommasBetweenThousands) {
   EXPECT_EQ(FormatGrouped(1000000), "1,000,000");
   EXPECT_EQ(FormatGrouped(0), "0");
   EXPECT_EQ(FormatGrouped(-1234), "-1,234");
+}
+
+TEST(FormatSeconds, AsThePageWritesThem) {
+  // web/js/duration.js writes the same (tests/web/fits.test.mjs compares the two).
+  const std::pair<double, const char*> cases[] = {{0.517, "0.52 s"},     {9.994, "9.99 s"},       {61.25, "61.3 s"},
+                                                  {125.4, "2 min 5 s"}, {90061, "1,501 min 1 s"}, {0, "\u2014"},
+                                                  {-1, "\u2014"}};
+  for (const auto& [seconds, text] : cases) EXPECT_EQ(FormatSeconds(seconds), text) << seconds;
 }
 
 TEST(ContextLabel, BinaryThousands) {

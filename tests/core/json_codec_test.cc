@@ -160,7 +160,7 @@ TEST(ParseRequest, UnknownFieldsAreListedFromTheFieldTable) {
   EXPECT_EQ(parsed.error().message,
             "Unknown request field \"lang\"; the fields are model, format, context, batch, kv_dtype, device, "
             "device_count, compare, runtime, memory_utilization, max_num_batched_tokens, ubatch, flash_attention, "
-            "parallel, host_memory, host_memory_type, host_bandwidth, prompt_tokens, output_tokens and sections.");
+            "parallel, host_memory, host_memory_type, host_bandwidth, prompt_tokens, output_tokens, min_user_tps and sections.");
 }
 
 TEST(ParseRequest, AnUnknownRuntimeNamesTheProfiles) {
@@ -246,7 +246,7 @@ TEST(CatalogJson, HoldsSelectorsAndBothLanguages) {
                           R"({"name":"kv_dtype","short_name":"kv"})", R"({"name":"device_count","short_name":"gpus"})",
                           R"("context_sections":["simulator","hardware","related","commands","offload","pool","serving"])",
                           R"("matrix_contexts":[{"tokens":8192,"label":"8K"},{"tokens":32768,"label":"32K"},{"tokens":131072,"label":"128K"}])",
-                          R"("defaults":{"model":"glm-4-32b-0414","format":"Q4_K_M","context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","host_memory":32.0,"host_memory_type":"ddr5-5600-2ch","prompt_tokens":4096,"output_tokens":512,"lang":"de"})"}) {
+                          R"("defaults":{"model":"glm-4-32b-0414","format":"Q4_K_M","context":32768,"batch":1,"kv_dtype":"fp16","runtime":"reference","host_memory":32.0,"host_memory_type":"ddr5-5600-2ch","prompt_tokens":4096,"output_tokens":512,"min_user_tps":20.0,"lang":"de"})"}) {
     EXPECT_NE(catalog.find(key), std::string::npos) << key;
   }
   EXPECT_NE(catalog.find(R"("strings":{"de":{)"), std::string::npos);

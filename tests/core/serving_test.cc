@@ -2,8 +2,14 @@
 // files, and the serving section's figures and gaps.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "calibration_fit.h"
+#include "io/json_value.h"
 #include "test_models.h"
 #include "vramcalc/catalog.h"
 #include "vramcalc/evaluate.h"
@@ -14,6 +20,19 @@ namespace vramcalc {
 namespace {
 
 const Catalog& Builtin() { return BuiltinCatalog().value(); }
+
+// A scenario of catalog entries, one sequence of `context` tokens.
+Scenario ScenarioOf(std::string_view model, std::string_view format, std::string_view kv, std::string_view device,
+                    std::string_view runtime, int64_t context) {
+  Scenario s;
+  s.model = Builtin().FindModel(model);
+  s.format = FindQuantFormat(format);
+  s.kv_dtype = FindKvDtype(kv);
+  s.device = Builtin().FindDevice(device);
+  s.runtime = FindRuntimeProfile(runtime);
+  s.context_tokens = context;
+  return s;
+}
 
 TEST(PrefillFlops, ADenseModelByHand) {
   // Qwen3-8B (config.json: hidden 4096, 36 layers, 32 heads of 128, vocab 151,936, untied;
@@ -101,6 +120,107 @@ TEST(Serving, AnEngineWithoutARuleBorrowsOneAndSaysSo) {
   // No engine has a rule for ROCm datacenter cards (MI300X): no figures.
   const Request mi300x = ParseRequest(R"({"model":"qwen3-8b","device":"mi300x-192gb","runtime":"vllm"})").value();
   EXPECT_EQ(Evaluate(mi300x, Builtin()).value().serving->gap, ServingGap::kNoRule);
+}
+
+TEST(Serving, TheSweepGivesTheFirstTokenOfAWholeContext) {
+  // Every cell that fits: the serving section's TTFT for a prompt of the sweep's context.
+  SweepRequest request;
+  request.context_tokens = 8192;
+  request.runtime = "llamacpp";
+  request.devices = {"rtx-4090-24gb"};
+  const SweepResult sweep = Sweep(request, Builtin()).value();
+  int checked = 0;
+  for (std::size_t m = 0; m < sweep.models.size(); m += 7) {
+    for (std::size_t f = 0; f < sweep.formats.size(); ++f) {
+      const SweepCell& cell = sweep.cells[m * sweep.formats.size() + f];
+      if (cell.fit == Fit::kNoFit) {
+        EXPECT_EQ(cell.ttft_s, 0);
+        continue;
+      }
+      Request one;
+      one.model = sweep.models[m]->id;
+      one.format = std::string(sweep.formats[f]->id);
+      one.device = "rtx-4090-24gb";
+      one.runtime = "llamacpp";
+      one.context_tokens = 8192;
+      one.prompt_tokens = 8192;
+      EXPECT_DOUBLE_EQ(cell.ttft_s, Evaluate(one, Builtin()).value().serving->ttft_s) << one.model << " " << *one.format;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);
+}
+
+// Concurrency against published sweeps (tests/calibration/concurrency.json): llama-batched-bench
+// on a DGX Spark (five models, 1 to 32 sequences, three prompt lengths) and vLLM on an H100 (8
+// sequences of 20,000 + 2,000 tokens). No constant is fitted to them: the estimate is the engine's
+// decode rule (weights once, every sequence's cache) against its prefill rule (every sequence's
+// token), so every row is out of sample. Every row's error is printed.
+TEST(Serving, ConcurrencyAgainstPublishedSweeps) {
+  const std::unique_ptr<json::Document> file = ReadCalibration("concurrency.json");
+  ASSERT_NE(file, nullptr);
+  std::vector<double> errors, batched;
+  for (const json::Value row : file->root().Find("rows").Children()) {
+    const int64_t prompt = Int(row, "prompt_tokens"), output = Int(row, "output_tokens"), n = Int(row, "sequences");
+    const Scenario s = ScenarioOf(row.Find("model").String(), row.Find("format").String(), row.Find("kv_dtype").String(),
+                                  row.Find("device").String(), ProfileOf(row.Find("engine").String()), prompt + output);
+    ASSERT_TRUE(s.model && s.format && s.kv_dtype && s.device && s.runtime) << row.Find("id").String();
+    const ConcurrencyPoint p = DecodeAtConcurrency(s, ServingPrefillRule(s), n, prompt + std::max<int64_t>(1, output / 2));
+    const double error = p.per_user_tps / row.Find("per_user_tps").Number() - 1;
+    std::printf("  %+7.1f %%  %s%s\n", 100 * error, std::string(row.Find("id").String()).c_str(), p.compute_bound ? " (compute)" : "");
+    errors.push_back(error);
+    if (n > 1) batched.push_back(error);
+  }
+  const DecodeError all = Summary(errors), several = Summary(batched);
+  std::printf("concurrency: %d rows, median %.1f %%, p90 %.1f %%; with 2 or more sequences %d rows, median %.1f %%, p90 %.1f %%\n",
+              all.points, all.median_pct, all.p90_pct, several.points, several.median_pct, several.p90_pct);
+  EXPECT_EQ(all.points, 94);
+  // Issue 33's target for throughput at concurrency on published sweeps: a median of 25 % or less.
+  EXPECT_LE(several.median_pct, 25.0);
+}
+
+TEST(Serving, TheConcurrencyCurveAndTheUsersServed) {
+  // vLLM, Qwen3-8B BF16 on an H100, requests of 1,024 + 1,024 tokens: the most sequences is the
+  // pool's tokens over a request's (vLLM's "Maximum concurrency"), the pool as the pool section
+  // gives it at that context.
+  Request request = ParseRequest(R"({"model":"qwen3-8b","format":"BF16","runtime":"vllm","device":"h100-80gb",
+      "context":2048,"prompt_tokens":1024,"output_tokens":1024,"min_user_tps":60})").value();
+  const Response response = Evaluate(request, Builtin()).value();
+  const Serving& s = *response.serving;
+  ASSERT_TRUE(response.pool.has_value());
+  EXPECT_EQ(s.max_sequences, response.pool->tokens / 2048);
+  // 1, 2, 4, … and the most: each rate falls, the total is the rate × the sequences.
+  ASSERT_GE(s.concurrency.size(), 3u);
+  EXPECT_EQ(s.concurrency.front().sequences, 1);
+  EXPECT_EQ(s.concurrency.back().sequences, s.max_sequences);
+  for (std::size_t i = 1; i < s.concurrency.size(); ++i) {
+    EXPECT_LT(s.concurrency[i].per_user_tps, s.concurrency[i - 1].per_user_tps);
+    EXPECT_DOUBLE_EQ(s.concurrency[i].aggregate_tps, s.concurrency[i].per_user_tps * static_cast<double>(s.concurrency[i].sequences));
+  }
+  // One sequence decodes as the simulator does at the answer's middle (1,536 tokens).
+  EXPECT_DOUBLE_EQ(s.concurrency.front().per_user_tps, s.decode_tps);
+  // The users served at 60 tok/s: the last count that still gets it.
+  ASSERT_GT(s.users_at_min_tps, 0);
+  const Scenario scenario = ScenarioOf("qwen3-8b", "BF16", "fp16", "h100-80gb", "vllm", 2048);
+  const PrefillRule* rule = ServingPrefillRule(scenario);
+  EXPECT_GE(DecodeAtConcurrency(scenario, rule, s.users_at_min_tps, 1536).per_user_tps, 60);
+  if (s.users_at_min_tps < s.max_sequences) {
+    EXPECT_LT(DecodeAtConcurrency(scenario, rule, s.users_at_min_tps + 1, 1536).per_user_tps, 60);
+  }
+}
+
+TEST(Serving, AMixtureOfExpertsReadsMoreExpertsWithMoreSequences) {
+  // gpt-oss-20b routes each token to 4 of its 32 experts per layer: two sequences touch
+  // 1 − (7/8)² = 0.234375 of the experts on average, not 2 × 0.125; a step reads those, the
+  // rest of the weights once and both sequences' caches, under llama.cpp's decode rule.
+  const Scenario s = ScenarioOf("gpt-oss-20b", "MXFP4_MOE", "fp16", "rtx-4090-24gb", "llamacpp", 1024);
+  const Footprint one = FootprintOf(s);
+  const WeightBytes w = WeightBytesOf(s);
+  EXPECT_NEAR(w.experts_read / w.experts, 0.125, 1e-9);
+  const double step = DeviceDecodeSeconds(s, w.active - w.experts_read + w.experts * 0.234375,
+                                          2 * (one.kv_cache_bytes + one.state_bytes));
+  EXPECT_DOUBLE_EQ(DecodeAtConcurrency(s, nullptr, 2, 1024).per_user_tps, 1 / step);
+  EXPECT_DOUBLE_EQ(DecodeAtConcurrency(s, nullptr, 2, 1024).aggregate_tps, 2 / step);
 }
 
 TEST(Serving, PromptAndOutputAreCheckedFields) {

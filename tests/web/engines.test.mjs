@@ -390,9 +390,10 @@ for (const engine of selectedEngines()) {
       (shown) => shown.length > 0, 'the fits rows');
       const cli = cliFits('rtx-4090-24gb', 8192);
       const byName = (a, b) => a[0].localeCompare(b[0]);
-      // Model, best format, memory, decode, max context as the CLI prints them (the page's
-      // rating column aside).
-      assert.deepEqual(rows.map(([name, format, , memory, decode, context]) => [name, format, memory, decode, context]).sort(byName),
+      // Model, best format, memory, decode, first token, max context as the CLI prints them (the
+      // page's rating column aside).
+      assert.deepEqual(rows.map(([name, format, , memory, decode, ttft, context]) => [name, format, memory, decode, ttft, context])
+        .sort(byName),
         [...cli.fitting].sort(byName));
       await assertHealthy(session, 'the fits view');
     });
@@ -407,9 +408,9 @@ for (const engine of selectedEngines()) {
       const [[caption], header, ...lines] = parseCsv(fits.text);
       assert.match(caption, /RTX 4090 24GB and RTX 3060 12GB, 8,192 tokens/);
       assert.equal(header.at(-1), 'device_id');
-      assert.deepEqual(lines.map(([, id, format, fit, memory, decode, context, device]) =>
-        [id, format, fit, Number(memory), Number(decode), Number(context), device]),
-      rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.maxContext), r.device]));
+      assert.deepEqual(lines.map(([, id, format, fit, memory, decode, ttft, context, device]) =>
+        [id, format, fit, Number(memory), Number(decode), Number(ttft), Number(context), device]),
+      rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.ttft), Number(r.maxContext), r.device]));
       const markdown = await session.evaluate(markdownCopy, 'fits-copy-md');
       assert.ok(markdown, 'Copy as Markdown copies, or shows the text to copy');
       const shown = await session.evaluate(() => document.getElementById('fits-md').textContent);

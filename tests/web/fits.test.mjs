@@ -41,15 +41,15 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     const name = (id) => catalog.models.find((m) => m.id === id).name;
     assert.deepEqual(shown.map((r) => name(r.model)).sort(), cli.fitting.map((c) => c[0]).sort(), 'the models that fit');
     for (const row of shown) {
-      const [, format, memory, decode, context] = cli.fitting.find((c) => c[0] === name(row.model));
+      const [, format, memory, decode, ttft, context] = cli.fitting.find((c) => c[0] === name(row.model));
       const where = `${row.model}: ${JSON.stringify(row.texts)}`;
       assert.equal(row.format, format, where);
-      assert.deepEqual([row.texts[1], row.texts[3], row.texts[4], row.texts[5]], [format, memory, decode, context], where);
+      assert.deepEqual([1, 3, 4, 5, 6].map((i) => row.texts[i]), [format, memory, decode, ttft, context], where);
       // The data attributes are the sweep's own figures (0.001 GiB, 0.01 tok/s, tokens).
       const m = sweep.models.indexOf(row.model);
       const i = m * sweep.formats.length + sweep.formats.indexOf(format);
-      assert.deepEqual([Number(row.total), Number(row.decode), Number(row.maxContext), row.fit],
-        [sweep.total_gib[i], sweep.decode_tps[i], sweep.max_context[i], sweep.fit_ids[sweep.fit[i]]], where);
+      assert.deepEqual([Number(row.total), Number(row.decode), Number(row.ttft), Number(row.maxContext), row.fit],
+        [sweep.total_gib[i], sweep.decode_tps[i], sweep.ttft_s[i], sweep.max_context[i], sweep.fit_ids[sweep.fit[i]]], where);
       // Never beyond the model's own maximum context, and never asked past it.
       assert.ok(Number(row.maxContext) <= sweep.max_position[m], where);
       assert.ok(sweep.max_position[m] >= 8192, where);
@@ -141,10 +141,11 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     const [caption, header, ...lines] = parseCsv(text);
     assert.match(caption[0], /RTX 4090 24GB, 8,192 tokens × 1, KV cache FP16/);
     assert.ok(caption[0].includes('view=fits'), caption[0]);
-    assert.deepEqual(header, ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context', 'device_id']);
-    assert.deepEqual(lines.map(([, id, format, fit, memory, decode, context, device]) =>
-      [id, format, fit, Number(memory), Number(decode), Number(context), device]),
-    rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.maxContext), r.device]));
+    assert.deepEqual(header,
+      ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'first_token_s', 'max_context', 'device_id']);
+    assert.deepEqual(lines.map(([, id, format, fit, memory, decode, ttft, context, device]) =>
+      [id, format, fit, Number(memory), Number(decode), Number(ttft), Number(context), device]),
+    rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.ttft), Number(r.maxContext), r.device]));
     await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
     await page.locator(byTestId('fits-copy-md')).click();
     await page.locator(`${byTestId('fits-copy-md')}[data-copied]`).waitFor();  // it says "copied"
@@ -168,9 +169,9 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
       const cli = fitsBy.get(device);
       assert.deepEqual(rows.map((r) => name(r.model)).sort(), cli.fitting.map((c) => c[0]).sort(), `what fits on ${device}`);
       for (const row of rows) {
-        const [, format, memory, decode, context] = cli.fitting.find((c) => c[0] === name(row.model));
-        assert.deepEqual([row.format, ...[1, 3, 4, 5, 6].map((i) => row.texts[i])],
-          [format, format, memory, decode, context, deviceName(device)], `${row.model} on ${device}`);
+        const [, format, memory, decode, ttft, context] = cli.fitting.find((c) => c[0] === name(row.model));
+        assert.deepEqual([row.format, ...[1, 3, 4, 5, 6, 7].map((i) => row.texts[i])],
+          [format, format, memory, decode, ttft, context, deviceName(device)], `${row.model} on ${device}`);
       }
     }
     assert.equal(shown.length, fitsBy.get(devices[0]).fitting.length + fitsBy.get(devices[1]).fitting.length);

@@ -36,6 +36,22 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     assert.equal(await shownText(page, 'serving-note'), `± ${holdout.median_error_pct.toFixed(1)} % (median error on published ` +
       `prompt-processing runs the fit never saw, ${holdout.points} of them; ${s.rule.median_error_pct.toFixed(1)} % on the ` +
       `${s.rule.points} it was fitted to)`);
+    // Several users at once: how many get 20 tok/s each, and the curve's points.
+    assert.equal(await shownText(page, 'serving-users'), `${s.users_at_min_tps.toLocaleString('en')} users at 20 tok/s or more ` +
+      `each (memory admits ${s.max_sequences.toLocaleString('en')} sequences of this prompt and answer at once).`);
+    const table = await page.locator(`${byTestId('serving-table')} tbody tr`).allInnerTexts();
+    assert.equal(table.length, s.concurrency.length);
+    const [first] = s.concurrency;
+    assert.equal(table[0].replace(/\s+/g, ' ').trim(), `1 ${first.per_user_tps.toFixed(1)} tok/s ` +
+      `${Math.round(first.aggregate_tps).toLocaleString('en')} tok/s`);
+    // A rate of one's own: the link keeps it, the count follows the core.
+    const rate = page.locator(byTestId('serving-usertps'));
+    await rate.fill('45.5');
+    await rate.press('Enter');
+    await waitForHash(env, page, hashHas('usertps', '45.5'), 'the link carries usertps=45.5');
+    const at = servingOf({ prompt_tokens: 8000, output_tokens: 300, min_user_tps: 45.5 });
+    await waitForText(env, page, 'serving-users', `${at.users_at_min_tps.toLocaleString('en')} users at 45.5 tok/s or more ` +
+      `each (memory admits ${at.max_sequences.toLocaleString('en')} sequences of this prompt and answer at once).`);
     await assertHealthy(env, page, 'serving');
   });
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TEST_TIMEOUT_MS, assertNoProblems, launch, plainSpaces, siteDir } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
+import { cliEvaluate } from './support/sweep-cli.mjs';
 
 const SUB_PATH = 'docs/assets/vramcalc';
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
@@ -197,6 +198,35 @@ describe('widget', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
     await page.waitForFunction(() => document.getElementById('b').shadowRoot
       .querySelector('tr[data-format="FP16"]').classList.contains('selected'));
     assert.equal(await widgetText(page, 'b', 'total'), '21.67 GB');
+    assertNoProblems(env);
+  });
+
+  test('sections="serving": the first token as the CLI says, its fields keep their lengths', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await page.goto(env.url('host/index.html'));
+    await page.locator('#b [data-testid="total"][data-value]').waitFor();
+    const request = { model: 'qwen3-8b', runtime: 'llamacpp', device: 'rtx-4090-24gb', prompt_tokens: 20000, sections: ['serving'] };
+    // Added to the strict-CSP host page by its own script (the page's CSP allows no inline one).
+    await page.evaluate(() => {
+      const widget = document.createElement('vram-calculator');
+      Object.assign(widget, { id: 'c' });
+      for (const [name, value] of Object.entries({ model: 'qwen3-8b', runtime: 'llamacpp', device: 'rtx-4090-24gb', prompt: '20000',
+        sections: 'simulator,serving', lang: 'en' })) widget.setAttribute(name, value);
+      document.body.append(widget);
+    });
+    const ttft = cliEvaluate(request).serving.ttft_s;
+    await page.locator('#c [data-testid="serving-ttft"]').filter({ hasText: /s$/ }).waitFor();
+    assert.equal(await widgetText(page, 'c', 'serving-ttft'), `${ttft.toFixed(ttft < 10 ? 2 : 1)} s`);
+    assert.equal(await page.locator('#c [data-testid="serving-prompt"]').inputValue(), '20000');
+    // The answer's field: Enter applies a length; the widget recomputes and keeps it.
+    const output = page.locator('#c [data-testid="serving-output"]');
+    await output.fill('2000');
+    await output.press('Enter');
+    const total = cliEvaluate({ ...request, output_tokens: 2000 }).serving.total_s;
+    await page.waitForFunction((expected) => document.getElementById('c').shadowRoot
+      .querySelector('[data-testid="serving-total"]').textContent === expected, `${total.toFixed(total < 10 ? 2 : 1)} s`);
+    assert.equal(await output.inputValue(), '2000');
+    assert.deepEqual(await page.evaluate(() => window.__violations), [], 'no CSP violation');
     assertNoProblems(env);
   });
 

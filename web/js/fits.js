@@ -1,7 +1,9 @@
 // "What runs on my machine?": the device-first view. One sweep() over the catalog for the
 // chosen devices gives, per model and device, the most precise format that fits, its memory,
-// decode rate and largest context; the models whose own maximum context is below the one asked
-// are kept apart, never listed as fitting. Pure functions here; render/fits.js draws them.
+// decode rate, time to the first token of a prompt of the whole context and largest context;
+// the models whose own maximum context is below the one asked are kept apart, never listed as
+// fitting. Pure functions here; render/fits.js draws them.
+import { duration } from './duration.js';
 
 /**
  * The sweep request on `devices` (ids, or a device of one's own first) at what the simulator
@@ -42,7 +44,8 @@ export function fitsOf(sweep, catalog) {
       const i = cellOf(f);
       result.rows.push({
         model, device, format: sweep.formats[f], fit: sweep.fit_ids[sweep.fit[i]], total_gib: sweep.total_gib[i],
-        decode_tps: sweep.decode_tps[i], max_context: sweep.max_context[i], capped: sweep.max_context_capped[i] === 1,
+        decode_tps: sweep.decode_tps[i], ttft_s: sweep.ttft_s[i], max_context: sweep.max_context[i],
+        capped: sweep.max_context_capped[i] === 1,
       });
     });
     if (result.rows.length === before) result.none.push({ model });
@@ -68,6 +71,7 @@ const SORT_KEYS = {
   fit: (r) => FIT_ORDER[r.fit],
   total: (r) => r.total_gib,
   decode: (r) => r.decode_tps,
+  ttft: (r) => (r.ttft_s > 0 ? r.ttft_s : Infinity),  // no estimate: last
   context: (r) => r.max_context,
 };
 
@@ -90,15 +94,16 @@ export function sortRows(rows, column, ascending) {
  * (id → the name shown) a device column, as the view shows it for more than one device.
  */
 export function fitsTable(rows, { t, lang, fmt }, deviceName = null) {
-  const columns = ['model', 'format', 'fit', 'memory', 'decode', 'max_context', ...(deviceName ? ['device'] : [])];
+  const columns = ['model', 'format', 'fit', 'memory', 'decode', 'ttft', 'max_context', ...(deviceName ? ['device'] : [])];
   return [columns.map((c) => t(`fits.col.${c}`)), ...rows.map((r) => [
-    r.model.name, r.format, t(`fit.${r.fit}`), fmt.gb(lang, r.total_gib),
-    `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`, fmt.integer(lang, r.max_context), ...(deviceName ? [deviceName(r.device)] : []),
+    r.model.name, r.format, t(`fit.${r.fit}`), fmt.gb(lang, r.total_gib), `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`,
+    duration(lang, r.ttft_s), fmt.integer(lang, r.max_context), ...(deviceName ? [deviceName(r.device)] : []),
   ])];
 }
 
 /** The rows as CSV cells (GB and tok/s exactly as the sweep gives them, which round to the figures shown). */
-export const FITS_CSV_HEADER = ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'max_context', 'device_id'];
+export const FITS_CSV_HEADER =
+  ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'first_token_s', 'max_context', 'device_id'];
 export const fitsCsvRows = (rows) => rows.map((r) => [
-  r.model.name, r.model.id, r.format, r.fit, r.total_gib, r.decode_tps, r.max_context, r.device,
+  r.model.name, r.model.id, r.format, r.fit, r.total_gib, r.decode_tps, r.ttft_s > 0 ? r.ttft_s : '', r.max_context, r.device,
 ]);

@@ -6,13 +6,14 @@
 export const LANGS = ['de', 'en'];
 
 // The keys (by the part before their first dot) of the later part: the curve's plot, the decode
-// estimate's error table, what runs with offload, the sections below the simulator, the
-// architecture card, the KV pool and serving (with the full module), the fits view, the widget, the service worker's notices, the footer, and
-// what shows only once asked for: the config.json panel's texts and notices (with the importer), the own device's form (when
-// it opens), "use my GPU"'s findings (with its code) and an export's copy-by-hand note (with its
-// code).
-export const LATER_STRINGS = ['accuracy', 'arch', 'cmd', 'copy', 'custom', 'detect', 'explain', 'fits', 'footer', 'hw', 'offload',
-  'own', 'plot', 'pool', 'pwa', 'related', 'serving', 'widget'];
+// estimate's error table, what runs with offload, the sections below the simulator (the
+// quantization matrix among them), the architecture card, the KV pool and serving (with the full
+// module), the fits view, the widget, the service worker's notices, the footer, and what shows
+// only once asked for: the config.json panel's texts and notices (with the importer), the own
+// device's form (when it opens), "use my GPU"'s findings (with its code) and an export's
+// copy-by-hand note (with its code).
+export const LATER_STRINGS = ['accuracy', 'arch', 'cmd', 'copy', 'custom', 'detect', 'explain', 'fits', 'footer', 'hw', 'matrix',
+  'offload', 'own', 'plot', 'pool', 'pwa', 'related', 'serving', 'widget'];
 
 /** Whether `key` belongs to the later part of a table. */
 export const isLaterString = (key) => LATER_STRINGS.includes(key.slice(0, key.indexOf('.')));

@@ -89,7 +89,7 @@ export function renderChoices(root, response, { t, lang, catalog, scenario, pain
   renderEngineChoices(root, response, { t, lang, scenario }, runtime);
   // "auto" follows the format's recommended class (the simulator names it whatever the device).
   const recommendedId = response.simulator.recommended_device;
-  const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('matrix.none');
+  const recommended = catalog.devices.find((d) => d.id === recommendedId)?.name ?? t('device.none_fits');
   const deviceOptions = [
     ['auto', t('sim.device_auto', { device: recommended })],
     ...(own ? [[own.id, t('device.own', { name: own.name })]] : []),

@@ -24,12 +24,10 @@ export const linkKeys = (catalog) => [
 // check that it equals linkKeys(catalog).
 export const LINK_KEYS = [
   'model', 'format', 'context', 'batch', 'kv', 'device', 'gpus', 'compare', 'runtime',
-  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'prompt', 'output', 'lang', 'view', 'hf',
+  'util', 'mnbt', 'ubatch', 'fa', 'parallel', 'ram', 'ramtype', 'rambw', 'prompt', 'output', 'usertps', 'lang', 'view', 'hf',
 ];
-// What a widget observes: the link's keys but hf (an import from the Hub is the page's) and
-// serving's prompt and answer (the page's serving section; the widget has none yet).
-const PAGE_KEYS = ['hf', 'prompt', 'output'];
-export const WIDGET_KEYS = /* @__PURE__ */ LINK_KEYS.filter((key) => !PAGE_KEYS.includes(key));  // dropped where unused (the page)
+// What a widget observes: the link's keys but hf (an import from the Hub is the page's).
+export const WIDGET_KEYS = /* @__PURE__ */ LINK_KEYS.filter((key) => key !== 'hf');  // dropped where unused (the page)
 // Engine options, by link key: each only for the runtimes that list it (catalog.runtimes[].options).
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
 // The host's RAM, by link key: only for the runtimes that offload to it (catalog.runtimes[].offload).
@@ -58,6 +56,7 @@ export function defaultScenario(catalog, lang) {
     rambw: null,
     prompt: null,  // serving's prompt and answer in tokens: null is the core's default
     output: null,
+    usertps: null,  // the rate each user gets at least, tok/s: null is the core's default
     lang,
     view: null,  // the model's simulator; 'fits': what runs on the device
     hf: null,  // model=custom imported from the Hub: its repo (/its GGUF file), which a link imports again on request
@@ -133,6 +132,7 @@ export function valueChecks(catalog, hasCustom = false) {
     rambw: (v) => positiveNumber(v, limits.max_host_bandwidth),
     prompt: (v) => wholeNumber(v, limits.max_context),
     output: (v) => wholeNumber(v, limits.max_context),
+    usertps: (v) => positiveNumber(v, limits.max_user_tps),
     view: (v) => (v === 'fits' ? v : null),
     hf: (v) => (/^[\w.-]+\/[\w.-]+(\/[\w./-]+\.gguf)?$/.test(v) && !v.includes('..') ? v : null),
     compare: (v) => {

@@ -12,6 +12,7 @@ import { applyTexts, browserLang, hasStrings, knownLang, loadStrings, makeTransl
 import { sliderMaxLog2, sliderPosition } from './controls.js';
 import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
+import { bindServing, rejectServing, renderServing } from './render/serving.js';
 import { renderSimulator } from './render/simulator.js';
 import { WIDGET_KEYS, fitToRuntime, requestFor, runtimeOf, valueChecks } from './state.js';
 import { buildTables, buildWidget } from './widget-markup.js';
@@ -19,7 +20,8 @@ import { buildTables, buildWidget } from './widget-markup.js';
 const FULL_PAGE = new URL('../index.html', import.meta.url).href;
 const SITE = new URL('../', import.meta.url).href;  // where i18n/<lang>.json lie
 const ATTRIBUTES = [...WIDGET_KEYS, 'sections'];
-const TABLES = [['matrix', renderMatrix], ['hardware', renderHardware]];
+// What vramcalc-full.wasm computes, each drawn by the page's renderer when `sections` names it.
+const TABLES = [['matrix', renderMatrix], ['hardware', renderHardware], ['serving', renderServing]];
 
 export class VramCalculator extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
@@ -67,11 +69,28 @@ export class VramCalculator extends HTMLElement {
     this.#parts = buildWidget(this.shadowRoot);
     const { range } = this.#parts;
     range.addEventListener('input', () => this.#choose({ context: 2 ** Number(range.value) }));
+    // Serving's prompt and answer fields (made when it first shows), as the page binds them.
+    const widget = this;
+    bindServing(this.shadowRoot, {
+      update: (patch) => Object.assign(this.#chosen, patch),
+      commit: () => this.#schedule(),
+      reject: (key, value) => this.#reject(key, value),
+      get catalog() { return widget.#core.catalog; },
+      get scenario() { return widget.#scenario(widget.#core.catalog).scenario; },
+    });
     // A click on a table row (or Enter on its button) chooses its format or device.
     this.shadowRoot.addEventListener('click', (event) => {
       const row = event.target.closest('tr[data-format], tr[data-device]');
       if (row) this.#choose(row.dataset.format ? { format: row.dataset.format } : { device: row.dataset.device });
     });
+  }
+
+  /** A serving length it cannot take: named in the error line, the field reset. */
+  #reject(key, value) {
+    const { scenario } = this.#scenario(this.#core.catalog);
+    const [message, values] = rejectServing(this.shadowRoot, key, value, { scenario, catalog: this.#core.catalog });
+    this.#parts.error.hidden = false;
+    put(this.#parts.error, makeTranslator(scenario.lang)(message, values));
   }
 
   #choose(patch) {
@@ -153,9 +172,9 @@ export class VramCalculator extends HTMLElement {
       renderSimulator(this.shadowRoot, response, view);
     }
     for (const [name, render] of TABLES) {
-      const wrap = byId(this.shadowRoot, `${name}-wrap`);
-      if (wrap.hidden === shown.has(name)) wrap.hidden = !shown.has(name);
       if (shown.has(name)) render(this.shadowRoot, response, view);
+      const wrap = byId(this.shadowRoot, name === 'serving' ? 'serving' : `${name}-wrap`);
+      if (wrap && wrap.hidden === shown.has(name)) wrap.hidden = !shown.has(name);
     }
     if (this.#textsLang !== scenario.lang) {
       applyTexts(this.shadowRoot, t);

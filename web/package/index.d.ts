@@ -29,6 +29,7 @@ export interface Request {
   host_bandwidth?: number;        // GB/s of one's own; replaces host_memory_type's
   prompt_tokens?: number;         // serving: the prompt (default 4096)
   output_tokens?: number;         // serving: the answer (default 512)
+  min_user_tps?: number;          // serving: the decode rate each user gets at least (default 20)
   sections?: Section[];
 }
 
@@ -127,6 +128,10 @@ export interface Serving {
   ttft_s: number;                 // time to first token
   decode_tps: number;             // in the middle of the answer
   total_s: number;                // the prompt and the answer
+  concurrency: { sequences: number; per_user_tps: number; aggregate_tps: number; compute_bound: boolean }[];
+  max_sequences: number;          // the most sequences of the prompt and answer the memory admits
+  min_user_tps: number;
+  users_at_min_tps: number;       // how many get min_user_tps or more each
 }
 
 export interface Answer {
@@ -174,6 +179,7 @@ export interface SweepAnswer {
   decode_tps: number[];
   max_context: number[];          // at most the model's maximum
   max_context_capped: number[];   // 1: memory would allow more
+  ttft_s: number[];               // first token of a prompt of the whole context; 0: no estimate
 }
 
 export interface Catalog {

@@ -27,6 +27,10 @@ double RoundPercentHalfUp(double percent);
 // An integer with "," between thousands, as the reference page writes it: 61,544.
 std::string FormatGrouped(int64_t value);
 
+// A time as the page shows it: two decimals below 10 s, one below 2 minutes, else minutes and
+// seconds: 0.517 → "0.52 s", 61.25 → "61.3 s", 125.4 → "2 min 5 s"; 0 or less: "—" (no estimate).
+std::string FormatSeconds(double seconds);
+
 // A token count as a context label: 32768 → "32K", 1048576 → "1M", 50000 → "50,000".
 std::string ContextLabel(int64_t tokens);
 

@@ -31,6 +31,8 @@ inline constexpr int64_t kDefaultContextTokens = 32768;
 // Serving's default prompt and answer: a long chat turn or a retrieval prompt, and a reply.
 inline constexpr int64_t kDefaultPromptTokens = 4096;
 inline constexpr int64_t kDefaultOutputTokens = 512;
+inline constexpr double kDefaultMinUserTps = 20;
+inline constexpr double kMaxMinUserTps = 10000;
 inline constexpr int64_t kMaxRequestContextTokens = kMaxContextTokens;  // 134,217,728
 inline constexpr int64_t kMaxRequestBatch = 1024;
 inline constexpr std::size_t kMaxCompareDevices = 64;
@@ -93,6 +95,7 @@ inline constexpr RequestField kRequestFields[] = {
     {"host_bandwidth", "rambw", RequestValue::kNumber},
     {"prompt_tokens", "prompt", RequestValue::kCount},
     {"output_tokens", "output", RequestValue::kCount},
+    {"min_user_tps", "usertps", RequestValue::kNumber},
     {"sections", "sections", RequestValue::kList},
 };
 // What each field means, with {formats}, {kv_dtypes}, {runtimes}, {sections} … filled in from
@@ -126,6 +129,7 @@ inline constexpr RequestFieldHelpText kRequestFieldHelp[] = {
     {"host_bandwidth", "the host's RAM bandwidth in GB/s, instead of its type's (default: the type's)"},
     {"prompt_tokens", "serving: the prompt's tokens, 1 to {max_context} (default {prompt_tokens})"},
     {"output_tokens", "serving: the answer's tokens, 1 to {max_context} (default {output_tokens})"},
+    {"min_user_tps", "serving: the decode rate each user gets at least, tok/s, above 0 up to 10,000 (default {min_user_tps})"},
     {"sections", "the parts to compute: {sections} (default: all)"},
 };
 constexpr bool HelpMatchesFields() {
@@ -172,6 +176,7 @@ struct Request {
   // Serving (serving.h): a prompt and its answer.
   int64_t prompt_tokens = kDefaultPromptTokens;
   int64_t output_tokens = kDefaultOutputTokens;
+  double min_user_tps = kDefaultMinUserTps;  // "users served at ≥ X tok/s each"
   uint32_t sections = kAllSections;   // which parts to compute and return
 };
 inline constexpr int64_t kMaxRequestBatchedTokens = 1 << 20;
@@ -331,6 +336,7 @@ struct SweepCell {
   double decode_tps = 0;
   int64_t max_context_tokens = 0;
   bool max_context_capped = false;
+  double ttft_s = 0;  // a prompt of the whole context, where it fits (serving.h TimeToFirstToken)
 };
 
 struct SweepResult {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "vramcalc/estimate.h"
 #include "vramcalc/model_spec.h"
@@ -49,6 +50,19 @@ inline constexpr Named<ServingGap> kServingGapNames[] = {{ServingGap::kNone, "no
                                                           {ServingGap::kNoFit, "no_fit"}};
 inline constexpr Vocabulary<ServingGap> kServingGaps{kServingGapNames};
 
+// Decode with several sequences at once (section 8.2): one step reads the weights once (a MoE
+// model's experts that any of the sequences routes to) and every sequence's cache, as batch-1
+// decode does (the engine's decode rule), or computes every sequence's token (the engine's
+// prefill rule), whichever takes longer.
+struct ConcurrencyPoint {
+  int64_t sequences = 0;
+  double per_user_tps = 0;   // each sequence's decode rate
+  double aggregate_tps = 0;  // all together
+  bool compute_bound = false;
+};
+// A decode step of `sequences` sequences at `context` tokens each under `rule` (null: memory only).
+ConcurrencyPoint DecodeAtConcurrency(const Scenario& scenario, const PrefillRule* rule, int64_t sequences, int64_t context);
+
 struct Serving {
   int64_t prompt_tokens = 0;
   int64_t output_tokens = 0;
@@ -62,11 +76,27 @@ struct Serving {
   double ttft_s = 0;           // time to the first token: the prompt read
   double decode_tps = 0;       // batch-1 decode in the middle of the answer
   double total_s = 0;          // the first token, then the answer's other tokens
+  // Concurrency, each sequence at the prompt + answer's context: 1, 2, 4, … sequences up to the
+  // most the memory admits (max_sequences: vLLM's and SGLang's KV pool, else every slot with its
+  // whole context), and how many are served at min_user_tps or more each.
+  std::vector<ConcurrencyPoint> concurrency;
+  int64_t max_sequences = 0;
+  double min_user_tps = 0;
+  int64_t users_at_min_tps = 0;
 };
+
+// The prefill rule serving follows on the scenario's device: the engine's, else another's; or null.
+const PrefillRule* ServingPrefillRule(const Scenario& scenario);
+
+// The time to the first token of a prompt of `prompt_tokens` on the scenario's devices (another
+// engine's rule where its own has none); 0 where the device's peak or every rule is missing. What
+// the sweep gives per cell, for a prompt of the whole context (the fits view's column).
+double TimeToFirstToken(const Scenario& scenario, int64_t prompt_tokens);
 
 // The serving estimate of the scenario for a prompt and an answer; `fits` whether the model
 // fits on the devices at the scenario's context.
-Serving ServingOf(const Scenario& scenario, int64_t prompt_tokens, int64_t output_tokens, bool fits);
+Serving ServingOf(const Scenario& scenario, int64_t prompt_tokens, int64_t output_tokens, bool fits,
+                  double min_user_tps = 20);
 
 }  // namespace vramcalc
 

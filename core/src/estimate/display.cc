@@ -94,6 +94,14 @@ std::string FormatFixed(double value, int decimals) {
 
 std::string FormatGb(double gib) { return FormatFixed(gib, 2) + " GB"; }
 
+std::string FormatSeconds(double seconds) {
+  if (!(seconds > 0)) return "\u2014";
+  if (seconds < 10) return FormatFixed(seconds, 2) + " s";
+  if (seconds < 120) return FormatFixed(seconds, 1) + " s";
+  return FormatGrouped(static_cast<int64_t>(std::floor(seconds / 60))) + " min " +
+         FormatGrouped(static_cast<int64_t>(std::round(std::fmod(seconds, 60)))) + " s";
+}
+
 namespace {
 
 // units / 10^places with the sign of `value`, for units below 2^53: both exact, so the one

@@ -279,6 +279,7 @@ std::string RequestFieldHelp(const RequestField& field) {
                                    {"host_memory_type", std::string(kDefaultHostMemoryTypeId)},
                                    {"prompt_tokens", std::to_string(kDefaultPromptTokens)},
                                    {"output_tokens", std::to_string(kDefaultOutputTokens)},
+                                   {"min_user_tps", FormatFixed(kDefaultMinUserTps, 0)},
                                    {"sections", JoinIds(kSections, "and", false)}});
 }
 
@@ -425,6 +426,7 @@ SweepCell SweepCellOf(const Scenario& s) {
   const int64_t by_memory = MaxContextByMemory(s);  // under every profile, however its simulator caps
   cell.max_context_tokens = std::min(by_memory, s.model->max_position_embeddings);
   cell.max_context_capped = s.model->BeyondMaxPosition(by_memory);
+  if (cell.fit != Fit::kNoFit) cell.ttft_s = TimeToFirstToken(s, s.context_tokens);
   return cell;
 }
 

@@ -112,7 +112,8 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
         BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan, sim.vision_gib});
   }
   if ((request.sections & kSectionServing) != 0) {
-    response.serving = ServingOf(s, request.prompt_tokens, request.output_tokens, sim.fit != Fit::kNoFit);
+    response.serving =
+        ServingOf(s, request.prompt_tokens, request.output_tokens, sim.fit != Fit::kNoFit, request.min_user_tps);
   }
   return std::nullopt;
 }

@@ -2,7 +2,10 @@
 // the first token and to the end of an answer.
 #include "vramcalc/serving.h"
 
+#include "vramcalc/evaluate.h"
+
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -138,27 +141,133 @@ const PrefillRule* PrefillRuleOf(const Scenario& s, Serving& serving) {
   return nullptr;
 }
 
+// Seconds to read a prompt under the rule `serving` names, or 0 without a peak or a rule.
+double PromptSeconds(const Scenario& s, const Serving& serving, int64_t prompt_tokens) {
+  if (serving.rule == nullptr || s.device->fp16_tflops <= 0) return 0;
+  return static_cast<double>(prompt_tokens) *
+         PrefillSecondsPerToken(s, *serving.rule, PrefillFlopsOf(*s.model, prompt_tokens, 0));
+}
+
 }  // namespace
 
-Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_tokens, bool fits) {
+const PrefillRule* ServingPrefillRule(const Scenario& s) {
+  Serving serving;
+  return PrefillRuleOf(s, serving);
+}
+
+double TimeToFirstToken(const Scenario& s, int64_t prompt_tokens) {
+  Serving serving;
+  serving.rule = PrefillRuleOf(s, serving);
+  return PromptSeconds(s, serving, prompt_tokens);
+}
+
+namespace {
+
+// x^n by squaring: the same multiplications on every platform (std::pow's last bit is not, and
+// the native and wasm answers must agree to the bit).
+double PowerOf(double x, int64_t n) {
+  double result = 1;
+  for (; n > 0; n /= 2, x *= x) {
+    if (n % 2 == 1) result *= x;
+  }
+  return result;
+}
+
+// The weights' bytes a decode step of `sequences` sequences reads: the dense part once and, of a
+// MoE model's routed experts, those any of them routes to, E × (1 − (1 − k/E)^B) of each layer's
+// E on average, routing taken as uniform [ours].
+double WeightBytesRead(const Scenario& s, int64_t sequences) {
+  const WeightBytes w = WeightBytesOf(s);
+  if (!s.model->moe || s.model->moe->num_experts <= 0) return w.active;
+  const double share = static_cast<double>(s.model->moe->experts_per_token) / static_cast<double>(s.model->moe->num_experts);
+  return w.active - w.experts_read + w.experts * (1 - PowerOf(1 - share, sequences));
+}
+
+// One sequence's KV cache and state at `context` tokens, as decode reads them.
+double CacheBytes(Scenario s, int64_t context) {
+  s.batch = 1;
+  s.context_tokens = context;
+  const Footprint f = FootprintOf(s);
+  return f.kv_cache_bytes + f.state_bytes;
+}
+
+// The most sequences of `request_tokens` each the memory admits: an engine's KV pool (vLLM's
+// "maximum concurrency", SGLang's tokens), else as many slots with their whole context as fit.
+int64_t MaxSequences(Scenario s, int64_t request_tokens) {
+  s.context_tokens = request_tokens;
+  s.batch = 1;
+  if (s.runtime->kv_pool) {
+    const std::optional<KvPool> pool = KvPoolOf(s);
+    if (!pool) return 0;
+    const double n = pool->group_layers > 0 ? pool->concurrency
+                                            : static_cast<double>(pool->tokens) / static_cast<double>(request_tokens);
+    return std::min<int64_t>(kMaxRequestBatch, static_cast<int64_t>(std::floor(n)));
+  }
+  const double capacity = CapacityGib(s);
+  const auto fits = [&](int64_t batch) {
+    s.batch = batch;
+    s.engine.parallel = 0;  // one slot per sequence
+    return RateFit(*s.runtime, FootprintOf(s).per_device_gib(), capacity) != Fit::kNoFit;
+  };
+  if (!fits(1)) return 0;
+  int64_t good = 1, bad = kMaxRequestBatch + 1;
+  while (bad - good > 1) {
+    const int64_t middle = good + (bad - good) / 2;
+    (fits(middle) ? good : bad) = middle;
+  }
+  return good;
+}
+
+// The concurrency curve (1, 2, 4, … and the most admitted) and how many are served at the rate.
+void FillConcurrency(const Scenario& s, int64_t prompt_tokens, int64_t output_tokens, Serving& serving) {
+  const int64_t context = prompt_tokens + std::max<int64_t>(1, output_tokens / 2);
+  serving.max_sequences = MaxSequences(s, prompt_tokens + output_tokens);
+  const auto at = [&](int64_t n) { return DecodeAtConcurrency(s, serving.rule, n, context); };
+  for (int64_t n = 1; n <= serving.max_sequences; n *= 2) serving.concurrency.push_back(at(n));
+  if (serving.max_sequences > 0 && serving.concurrency.back().sequences != serving.max_sequences) {
+    serving.concurrency.push_back(at(serving.max_sequences));
+  }
+  if (serving.max_sequences == 0 || at(1).per_user_tps < serving.min_user_tps) return;
+  int64_t good = 1, bad = serving.max_sequences + 1;  // per-user rates fall as sequences are added
+  while (bad - good > 1) {
+    const int64_t middle = good + (bad - good) / 2;
+    (at(middle).per_user_tps >= serving.min_user_tps ? good : bad) = middle;
+  }
+  serving.users_at_min_tps = good;
+}
+
+}  // namespace
+
+ConcurrencyPoint DecodeAtConcurrency(const Scenario& s, const PrefillRule* rule, int64_t sequences, int64_t context) {
+  const double n = static_cast<double>(sequences);
+  const double memory = DeviceDecodeSeconds(s, WeightBytesRead(s, sequences), n * CacheBytes(s, context));
+  const double compute = rule != nullptr && s.device->fp16_tflops > 0
+                             ? n * PrefillSecondsPerToken(s, *rule, PrefillFlopsOf(*s.model, 1, context - 1))
+                             : 0.0;
+  const double step = std::max(memory, compute);
+  return ConcurrencyPoint{sequences, 1 / step, n / step, compute > memory};
+}
+
+Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_tokens, bool fits, double min_user_tps) {
   Serving serving;
   serving.prompt_tokens = prompt_tokens;
   serving.output_tokens = output_tokens;
   serving.beyond_context = prompt_tokens + output_tokens > s.context_tokens;
   serving.peak_tflops = s.device->fp16_tflops;
+  serving.min_user_tps = min_user_tps;
   serving.rule = PrefillRuleOf(s, serving);
   if (!fits) serving.gap = ServingGap::kNoFit;
   if (serving.rule == nullptr) serving.gap = ServingGap::kNoRule;
   if (s.device->fp16_tflops <= 0) serving.gap = ServingGap::kNoPeak;
   if (serving.gap != ServingGap::kNone) return serving;
-  const double per_token = PrefillSecondsPerToken(s, *serving.rule, PrefillFlopsOf(*s.model, prompt_tokens, 0));
-  serving.prefill_tps = 1.0 / per_token;
-  serving.ttft_s = static_cast<double>(prompt_tokens) * per_token;
+  serving.ttft_s = PromptSeconds(s, serving, prompt_tokens);
+  serving.prefill_tps = static_cast<double>(prompt_tokens) / serving.ttft_s;
   Scenario answer = s;
   answer.batch = 1;
   answer.context_tokens = prompt_tokens + std::max<int64_t>(1, output_tokens / 2);
   serving.decode_tps = DecodeTokensPerSecond(answer, FootprintOf(answer));
   serving.total_s = serving.ttft_s + static_cast<double>(std::max<int64_t>(0, output_tokens - 1)) / serving.decode_tps;
+  FillConcurrency(s, prompt_tokens, output_tokens, serving);
   return serving;
 }
 

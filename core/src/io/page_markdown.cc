@@ -229,7 +229,7 @@ std::string Matrix(const Page& p) {
     for (const double total_gib : row.total_gib) line += " " + FormatGb(total_gib) + " |";
     const std::string recommended = row.recommended
                                         ? p.Devices(row.recommended->device_count, row.recommended->device->name)
-                                        : p.Text("matrix.none");
+                                        : p.Text("device.none_fits");
     out += line + " " + Cell(recommended) + " |\n";
   }
   return out + "\n";

@@ -233,6 +233,9 @@ inline constexpr FieldReader<Value> kFieldReaders[] = {
     {"output_tokens", [](Value v, Request& r, Problems& p) {
        r.output_tokens = RequestCount(v, "output_tokens", kMaxRequestContextTokens, "tokens", p);
      }},
+    {"min_user_tps", [](Value v, Request& r, Problems& p) {
+       r.min_user_tps = RequestAmount(v, "min_user_tps", kMaxMinUserTps, "tok/s", p);
+     }},
     {"sections", [](Value v, Request& r, Problems& p) { r.sections = RequestSections(v, p); }},
 };
 

@@ -342,6 +342,7 @@ void WriteRequestVocabulary(W& w) {
   w.Field("host_memory_type", kDefaultHostMemoryTypeId);
   w.Field("prompt_tokens", kDefaultPromptTokens);
   w.Field("output_tokens", kDefaultOutputTokens);
+  w.Field("min_user_tps", kDefaultMinUserTps);
   w.Field("lang", kLangs.Id(Lang::kDe));
   w.EndObject();
   w.Key("limits");
@@ -353,6 +354,7 @@ void WriteRequestVocabulary(W& w) {
   w.Field("max_compare", static_cast<int64_t>(kMaxCompareDevices));
   w.Field("max_host_memory", kMaxHostMemoryGib);
   w.Field("max_host_bandwidth", kMaxHostBandwidthGbps);
+  w.Field("max_user_tps", kMaxMinUserTps);
   w.EndObject();
 }
 
@@ -526,6 +528,15 @@ void WriteServing(W& w, const std::optional<Serving>& serving) {
   w.Field("ttft_s", serving->ttft_s);
   w.Field("decode_tps", serving->decode_tps);
   w.Field("total_s", serving->total_s);
+  w.Objects("concurrency", serving->concurrency, [&w](const ConcurrencyPoint& p) {
+    w.Field("sequences", p.sequences);
+    w.Field("per_user_tps", p.per_user_tps);
+    w.Field("aggregate_tps", p.aggregate_tps);
+    w.Field("compute_bound", p.compute_bound);
+  });
+  w.Field("max_sequences", serving->max_sequences);
+  w.Field("min_user_tps", serving->min_user_tps);
+  w.Field("users_at_min_tps", serving->users_at_min_tps);
   w.EndObject();
 }
 
@@ -592,6 +603,7 @@ void WriteSweep(W& w, const SweepResult& sweep) {
   column("max_context", [](const SweepCell& c) { return c.max_context_tokens; });
   // 1: memory would allow more than the model's maximum.
   column("max_context_capped", [](const SweepCell& c) { return int64_t{c.max_context_capped ? 1 : 0}; });
+  column("ttft_s", [](const SweepCell& c) { return c.ttft_s; });  // 0: no estimate
   w.EndObject();
 }
 

@@ -1,6 +1,6 @@
 // What the CLI answers, for the pages to match: `vramcalc evaluate` (a request's JSON answer)
 // and `vramcalc sweep --device ID --context N`, read back from its text table: the models that
-// fit (name, best format, memory, decode, max context as shown) and the models listed apart
+// fit (name, best format, memory, decode, first token, max context as shown) and the models listed apart
 // because their own maximum context is below N. The fits view must list the same.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -14,7 +14,7 @@ export function cliFits(device, context) {
   const [main, beyond = ''] = text.split('Context longer than the model supports');
   const rows = (part) => part.split('\n').filter((line) => /\S {2,}\S/.test(line)).slice(1)
     .map((line) => line.trim().split(/ {2,}/));
-  return { fitting: rows(main).filter((cells) => cells.length === 5), beyond: rows(beyond).map((cells) => cells[0]) };
+  return { fitting: rows(main).filter((cells) => cells.length === 6), beyond: rows(beyond).map((cells) => cells[0]) };
 }
 
 /** The catalog as the CLI prints it (model names by id). */

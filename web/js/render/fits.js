@@ -5,6 +5,7 @@
 import { byId, el, fillSelect, put, putPart, setAttr } from '../dom.js';
 import { applyTexts } from '../i18n.js';
 import * as fmt from '../format.js';
+import { duration } from '../duration.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import { FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor } from '../fits.js';
 import { deviceOf, runtimeOf } from '../state.js';
@@ -17,8 +18,8 @@ const stateOf = (root) => {
 };
 
 const COLUMNS = [['model', 'model'], ['format', 'format'], ['fit', 'fit'], ['total', 'memory'], ['decode', 'decode'],
-  ['context', 'max_context'], ['device', 'device']];
-const NUMERIC = (i) => i >= 3 && i <= 5;
+  ['ttft', 'ttft'], ['context', 'max_context'], ['device', 'device']];
+const NUMERIC = (i) => i >= 3 && i <= 6;
 
 /** The view's parts inside `container` (the page's section, a widget's box), built once. */
 function buildFitsMarkup(container) {
@@ -53,12 +54,12 @@ function createRow() {
   const head = cell('th');
   head.scope = 'row';
   head.append(selectButton());
-  row.append(head, cell('td'), cell('td'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'), cell('td'));
+  row.append(head, cell('td'), cell('td'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'), cell('td'));
   return row;
 }
 
 function renderRow(row, r, { t, lang }, scene) {
-  const [head, format, fit, total, decode, context, device] = row.cells;
+  const [head, format, fit, total, decode, ttft, context, device] = row.cells;
   const deviceName = scene.deviceName(r.device);
   put(head.firstChild, r.model.name);
   setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device: deviceName }));
@@ -69,11 +70,12 @@ function renderRow(row, r, { t, lang }, scene) {
   if (fit.className !== `fit-${r.fit}`) fit.className = `fit-${r.fit}`;
   put(total, fmt.gb(lang, r.total_gib));
   put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
+  put(ttft, duration(lang, r.ttft_s));
   put(context, `${fmt.integer(lang, r.max_context)}${r.capped ? '*' : ''}`);
   setAttr(context, 'title', r.capped ? t('fits.capped') : '');
   const data = {
-    model: r.model.id, format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, maxContext: r.max_context,
-    device: r.device,
+    model: r.model.id, format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, ttft: r.ttft_s,
+    maxContext: r.max_context, device: r.device,
   };
   for (const [name, value] of Object.entries(data)) {
     if (row.dataset[name] !== String(value)) row.dataset[name] = String(value);

@@ -25,7 +25,7 @@ function createRow(format, contexts) {
 /** The recommended class as shown: a device, "2× device", or none. */
 function recommendedName(row, { t, catalog }) {
   const device = catalog.devices.find((d) => d.id === row.recommended_device);
-  if (!device) return t('matrix.none');
+  if (!device) return t('device.none_fits');
   const count = row.recommended_device_count;
   return count > 1 ? t('unit.times', { count, device: device.name }) : device.name;
 }

@@ -1,30 +1,44 @@
-// Serving (core/ESTIMATION.md section 8), below the plot: how long a prompt takes before the
-// first token, how fast the prompt is read and how long the prompt and its answer take, for a
-// prompt and answer length the user sets (the link keeps them: prompt=, output=), with the
-// prefill rule's error on published runs. It comes with vramcalc-full.wasm, which computes it.
+// Serving (core/ESTIMATION.md section 8), below the plot (in a widget, below its tables): how long
+// a prompt takes before the first token, how fast the prompt is read and how long the prompt and
+// its answer take, with the prefill rule's error on published runs; and with several users at
+// once, each one's decode rate and the total, and how many get a rate the user sets. The link and
+// the widget's attributes keep the lengths and the rate (prompt=, output=, usertps=). It comes
+// with vramcalc-full.wasm, which computes it.
 import { byId, el, put } from '../dom.js';
+import { duration } from '../duration.js';
 import * as fmt from '../format.js';
+import { valueChecks } from '../state.js';
 
-const FIELDS = ['prompt', 'output'];
+const FIELDS = ['prompt', 'output', 'usertps'];
 
-/** The section, made once after the plot: two token fields and the figures. */
+/**
+ * The section, made once after the plot (a widget's: before its error line): the prompt's, the
+ * answer's and the rate's fields, the figures, the note, the users line and the concurrency table.
+ */
 function section(root, t) {
   const existing = byId(root, 'serving');
   if (existing) return existing;
   const field = (name) => el('label', {},
     el('span', { 'data-i18n': `serving.${name}` }, t(`serving.${name}`)),
     // Text with a numeric keyboard: the value is checked on change (bindServing), and select() works in every engine.
-    el('input', { type: 'text', name, 'data-testid': `serving-${name}`, inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false' }));
+    el('input', { type: 'text', name, 'data-testid': `serving-${name}`, inputmode: name === 'usertps' ? 'decimal' : 'numeric',
+      autocomplete: 'off', spellcheck: 'false' }));
+  const head = (key) => el('th', { scope: 'col', class: 'num', 'data-i18n': `serving.col.${key}` }, t(`serving.col.${key}`));
   const figure = (name, sub) => el('div', { class: 'figure' },
     el('dt', { 'data-i18n': `serving.${name}` }, t(`serving.${name}`)),
     el('dd', { id: `serving-${name}`, 'data-testid': `serving-${name}` }),
     ...(sub ? [el('dd', { class: 'sub', id: `serving-${sub}`, 'data-testid': `serving-${sub}` })] : []));
   const card = el('section', { class: 'card serving', id: 'serving', 'aria-labelledby': 'serving-heading' },
     el('h2', { id: 'serving-heading', 'data-i18n': 'serving.heading' }, t('serving.heading')),
-    el('form', { class: 'serving-fields', id: 'serving-form' }, field('prompt'), field('output')),
+    el('form', { class: 'serving-fields', id: 'serving-form' }, field('prompt'), field('output'), field('usertps')),
     el('dl', { class: 'figures' }, figure('ttft'), figure('prefill'), figure('total', 'answer')),
-    el('p', { class: 'muted', id: 'serving-note', 'data-testid': 'serving-note' }));
-  byId(root, 'plot-figure').after(card);
+    el('p', { class: 'muted', id: 'serving-note', 'data-testid': 'serving-note' }),
+    el('p', { id: 'serving-users', 'data-testid': 'serving-users' }),
+    el('div', { class: 'table-wrap' }, el('table', { class: 'data', id: 'serving-table', 'data-testid': 'serving-table' },
+      el('thead', {}, el('tr', {}, head('sequences'), head('per_user'), head('aggregate'))), el('tbody'))));
+  const plot = byId(root, 'plot-figure');
+  if (plot) plot.after(card);
+  else byId(root, 'error').before(card);
   return card;
 }
 
@@ -42,11 +56,23 @@ function noteText(serving, { t, lang }) {
   return parts.join(' · ');
 }
 
-/** Seconds as "0.84 s" or "2 min 5 s". */
-function duration(lang, seconds) {
-  if (seconds < 10) return `${fmt.fixed(lang, seconds, 2)} s`;
-  if (seconds < 120) return `${fmt.fixed(lang, seconds, 1)} s`;
-  return `${fmt.integer(lang, Math.floor(seconds / 60))} min ${fmt.integer(lang, Math.round(seconds % 60))} s`;
+/** Concurrency: how many users get the rate each, and the curve's points as a table. */
+function renderConcurrency(root, serving, { t, lang }) {
+  const points = serving.gap === 'none' ? serving.concurrency : [];
+  put(byId(root, 'serving-users'), points.length === 0 ? '' : fmt.keepUnits(t('serving.users', {
+    users: fmt.integer(lang, serving.users_at_min_tps), rate: fmt.plain(lang, serving.min_user_tps),
+    max: fmt.integer(lang, serving.max_sequences),
+  })));
+  const body = byId(root, 'serving-table').tBodies[0];
+  const rows = points.map((p) => el('tr', { class: p.compute_bound ? 'compute-bound' : '' },
+    el('td', { class: 'num' }, fmt.integer(lang, p.sequences)), el('td', { class: 'num' }, `${fmt.fixed(lang, p.per_user_tps, 1)} tok/s`),
+    el('td', { class: 'num' }, `${fmt.integer(lang, p.aggregate_tps)} tok/s`)));
+  const key = rows.map((row) => row.textContent).join('|');
+  if (body.dataset.key !== key) {
+    body.dataset.key = key;
+    body.replaceChildren(...rows);
+  }
+  byId(root, 'serving-table').hidden = points.length === 0;
 }
 
 /** Shows the serving section of `response`; an answer without one keeps what is shown. */
@@ -56,9 +82,10 @@ export function renderServing(root, response, view) {
   const { t, lang, scenario } = view;
   const card = section(root, t);
   const form = byId(root, 'serving-form');
+  const fallback = { prompt: serving.prompt_tokens, output: serving.output_tokens, usertps: serving.min_user_tps };
   for (const name of FIELDS) {
     const input = form.elements[name];
-    const value = String(scenario?.[name] ?? serving[`${name}_tokens`]);
+    const value = String(scenario?.[name] ?? fallback[name]);
     if (root.activeElement !== input && input.value !== value) input.value = value;
   }
   const shown = serving.gap === 'none';
@@ -67,6 +94,7 @@ export function renderServing(root, response, view) {
   put(byId(root, 'serving-total'), shown ? duration(lang, serving.total_s) : '—');
   put(byId(root, 'serving-answer'), shown ? fmt.keepUnits(t('serving.answer', { decode: fmt.fixed(lang, serving.decode_tps, 1) })) : '');
   put(byId(root, 'serving-note'), fmt.keepUnits(noteText(serving, view)));
+  renderConcurrency(root, serving, view);
   if (card.hidden) card.hidden = false;
 }
 
@@ -81,10 +109,10 @@ export function bindServing(root, page) {
   const apply = (target) => {
     if (target.form?.id !== 'serving-form' || !FIELDS.includes(target.name)) return;
     const text = target.value.trim();
-    const tokens = Number(text);
     if (String(page.scenario[target.name] ?? '') === text) return;
-    if (/^\d{1,12}$/.test(text) && tokens >= 1 && tokens <= page.catalog.limits.max_context) {
-      page.update({ [target.name]: tokens });
+    const value = valueChecks(page.catalog)[target.name](text);
+    if (value !== null) {
+      page.update({ [target.name]: value });
       page.commit();
     } else page.reject(target.name, text);
   };
@@ -96,9 +124,12 @@ export function bindServing(root, page) {
 
 /** A field's value it cannot take: the field shows the scenario's again, and the notice says why. */
 export function rejectServing(root, key, value, { scenario, catalog }) {
+  const { defaults, limits } = catalog;
   const input = byId(root, 'serving-form')?.elements[key];
-  if (input) input.value = String(scenario[key] ?? catalog.defaults[`${key}_tokens`]);
-  return ['serving.notice', { value: value.slice(0, 40), max: fmt.integer(scenario.lang, catalog.limits.max_context) }];
+  const fallback = { prompt: defaults.prompt_tokens, output: defaults.output_tokens, usertps: defaults.min_user_tps };
+  if (input) input.value = String(scenario[key] ?? fallback[key]);
+  if (key === 'usertps') return ['serving.notice_rate', { value: value.slice(0, 40), max: fmt.integer(scenario.lang, limits.max_user_tps) }];
+  return ['serving.notice', { value: value.slice(0, 40), max: fmt.integer(scenario.lang, limits.max_context) }];
 }
 
 export const isServingField = (key) => FIELDS.includes(key);
