@@ -173,22 +173,56 @@ double PowerOf(double x, int64_t n) {
   return result;
 }
 
-// The weights' bytes a decode step of `sequences` sequences reads: the dense part once and, of a
-// MoE model's routed experts, those any of them routes to, E × (1 − (1 − k/E)^B) of each layer's
-// E on average, routing taken as uniform [ours].
-double WeightBytesRead(const Scenario& s, int64_t sequences) {
-  const WeightBytes w = WeightBytesOf(s);
-  if (!s.model->moe || s.model->moe->num_experts <= 0) return w.active;
-  const double share = static_cast<double>(s.model->moe->experts_per_token) / static_cast<double>(s.model->moe->num_experts);
-  return w.active - w.experts_read + w.experts * (1 - PowerOf(1 - share, sequences));
-}
+// What a decode step costs at one context, whatever the number of sequences: the weights (a MoE
+// model's routed experts apart), one sequence's KV cache and state, and one token's compute.
+struct StepCosts {
+  WeightBytes weights;
+  double expert_share = 0;  // k/E: the routed experts one token reads; 0 for a dense model
+  double cache_bytes = 0;
+  double compute_s = 0;     // 0: no prefill rule or peak, memory alone
+};
 
-// One sequence's KV cache and state at `context` tokens, as decode reads them.
-double CacheBytes(Scenario s, int64_t context) {
+StepCosts StepCostsOf(Scenario s, const PrefillRule* rule, int64_t context) {
+  StepCosts c;
+  c.weights = WeightBytesOf(s);
+  if (s.model->moe && s.model->moe->num_experts > 0) {
+    c.expert_share = static_cast<double>(s.model->moe->experts_per_token) / static_cast<double>(s.model->moe->num_experts);
+  }
+  if (rule != nullptr && s.device->fp16_tflops > 0) {
+    c.compute_s = PrefillSecondsPerToken(s, *rule, PrefillFlopsOf(*s.model, 1, context - 1));
+  }
   s.batch = 1;
   s.context_tokens = context;
   const Footprint f = FootprintOf(s);
-  return f.kv_cache_bytes + f.state_bytes;
+  c.cache_bytes = f.kv_cache_bytes + f.state_bytes;
+  return c;
+}
+
+// A step of `sequences` sequences: the memory reads, the weights once and, of a MoE model's
+// routed experts, those any of them routes to, E × (1 − (1 − k/E)^B) of each layer's E on average
+// (routing taken as uniform) [ours], under the engine's decode rule; or the compute, whichever is
+// longer.
+ConcurrencyPoint StepAt(const Scenario& s, const StepCosts& c, int64_t sequences) {
+  const double n = static_cast<double>(sequences);
+  const WeightBytes& w = c.weights;
+  const double weights = c.expert_share > 0 ? w.active - w.experts_read + w.experts * (1 - PowerOf(1 - c.expert_share, sequences))
+                                            : w.active;
+  const double memory = DeviceDecodeSeconds(s, weights, n * c.cache_bytes);
+  const double compute = n * c.compute_s;
+  const double step = std::max(memory, compute);
+  return ConcurrencyPoint{sequences, 1 / step, n / step, compute > memory};
+}
+
+// The largest n in [lowest, highest] for which `holds` (true at `lowest`, and false for every n
+// beyond the first it fails at).
+template <typename Holds>
+int64_t LargestHolding(int64_t lowest, int64_t highest, Holds holds) {
+  int64_t good = lowest, bad = highest + 1;
+  while (bad - good > 1) {
+    const int64_t middle = good + (bad - good) / 2;
+    (holds(middle) ? good : bad) = middle;
+  }
+  return good;
 }
 
 // The most sequences of `request_tokens` each the memory admits: an engine's KV pool (vLLM's
@@ -209,43 +243,28 @@ int64_t MaxSequences(Scenario s, int64_t request_tokens) {
     s.engine.parallel = 0;  // one slot per sequence
     return RateFit(*s.runtime, FootprintOf(s).per_device_gib(), capacity) != Fit::kNoFit;
   };
-  if (!fits(1)) return 0;
-  int64_t good = 1, bad = kMaxRequestBatch + 1;
-  while (bad - good > 1) {
-    const int64_t middle = good + (bad - good) / 2;
-    (fits(middle) ? good : bad) = middle;
-  }
-  return good;
+  return fits(1) ? LargestHolding(1, kMaxRequestBatch, fits) : 0;
 }
 
 // The concurrency curve (1, 2, 4, … and the most admitted) and how many are served at the rate.
 void FillConcurrency(const Scenario& s, int64_t prompt_tokens, int64_t output_tokens, Serving& serving) {
-  const int64_t context = prompt_tokens + std::max<int64_t>(1, output_tokens / 2);
+  const StepCosts costs = StepCostsOf(s, serving.rule, prompt_tokens + std::max<int64_t>(1, output_tokens / 2));
   serving.max_sequences = MaxSequences(s, prompt_tokens + output_tokens);
-  const auto at = [&](int64_t n) { return DecodeAtConcurrency(s, serving.rule, n, context); };
+  const auto at = [&](int64_t n) { return StepAt(s, costs, n); };
   for (int64_t n = 1; n <= serving.max_sequences; n *= 2) serving.concurrency.push_back(at(n));
   if (serving.max_sequences > 0 && serving.concurrency.back().sequences != serving.max_sequences) {
     serving.concurrency.push_back(at(serving.max_sequences));
   }
   if (serving.max_sequences == 0 || at(1).per_user_tps < serving.min_user_tps) return;
-  int64_t good = 1, bad = serving.max_sequences + 1;  // per-user rates fall as sequences are added
-  while (bad - good > 1) {
-    const int64_t middle = good + (bad - good) / 2;
-    (at(middle).per_user_tps >= serving.min_user_tps ? good : bad) = middle;
-  }
-  serving.users_at_min_tps = good;
+  // Per-user rates fall as sequences are added.
+  serving.users_at_min_tps =
+      LargestHolding(1, serving.max_sequences, [&](int64_t n) { return at(n).per_user_tps >= serving.min_user_tps; });
 }
 
 }  // namespace
 
 ConcurrencyPoint DecodeAtConcurrency(const Scenario& s, const PrefillRule* rule, int64_t sequences, int64_t context) {
-  const double n = static_cast<double>(sequences);
-  const double memory = DeviceDecodeSeconds(s, WeightBytesRead(s, sequences), n * CacheBytes(s, context));
-  const double compute = rule != nullptr && s.device->fp16_tflops > 0
-                             ? n * PrefillSecondsPerToken(s, *rule, PrefillFlopsOf(*s.model, 1, context - 1))
-                             : 0.0;
-  const double step = std::max(memory, compute);
-  return ConcurrencyPoint{sequences, 1 / step, n / step, compute > memory};
+  return StepAt(s, StepCostsOf(s, rule, context), sequences);
 }
 
 Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_tokens, bool fits, double min_user_tps) {
