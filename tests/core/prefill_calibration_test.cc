@@ -10,8 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -76,18 +76,21 @@ std::vector<Row> Rows() {
   return rows;
 }
 
+// predicted / measured − 1, the prediction the serving section's own (one device).
 double Error(const Row& r, const PrefillRule& rule) {
-  const double predicted = r.flops.matmul / (PrefillPeak(r.device, *r.format, rule) * rule.efficiency) +
-                           r.flops.attention / (r.device.fp16_tflops * 1e12 * rule.attention_efficiency);
-  return predicted / r.measured_seconds - 1;
+  Scenario s;
+  s.device = &r.device;
+  s.format = r.format;
+  s.runtime = r.runtime;
+  return PrefillSecondsPerToken(s, rule, r.flops) / r.measured_seconds - 1;
 }
 
 // Rows at a depth of 4,096 tokens or more, where attention is a large part of a token's FLOPs.
 bool Deep(const Row& r) { return Int(r.data, "depth") >= 4096; }
 
-// Weighted least squares of t = matmul/peak × a + attention/peak × b on the relative error, every
-// source weighing as much as any other (a source's rows share its weight): a = 1/η, b = 1/η_attn.
-// Fewer than three deep or three shallow rows cannot separate b: then b = a.
+// Weighted least squares of t = matmul/peak × a + attention/FP16 peak × b on the relative error,
+// every source weighing as much as any other (a source's rows share its weight): a = 1/η,
+// b = 1/η_attn. Fewer than three deep or three shallow rows cannot separate b: then b = a.
 std::pair<double, double> Fit(const std::vector<const Row*>& rows, const PrefillRule& rule) {
   std::map<std::string, int> per_source;
   int deep = 0;
