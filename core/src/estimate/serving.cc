@@ -126,39 +126,34 @@ double PrefillSecondsPerToken(const Scenario& s, const PrefillRule& rule, const 
 
 namespace {
 
-// The engine's rule for the device, else the first other profile's (its error unknown), with
-// the profile whose rule it is.
-const PrefillRule* PrefillRuleOf(const Scenario& s, Serving& serving) {
+// The rule serving follows on the scenario's device: the engine's, else the first other
+// profile's (its error unknown), with the profile whose rule it is; none where no profile has one.
+struct RuleChoice {
+  const PrefillRule* rule = nullptr;
+  std::string_view runtime;
+  bool borrowed = false;
+};
+RuleChoice PrefillRuleOf(const Scenario& s) {
   const bool moe = s.model->moe.has_value();
-  serving.rule_runtime = s.runtime->id;
-  if (const PrefillRule* own = BestRule(PrefillRules(s.runtime->id), *s.device, moe)) return own;
-  serving.rule_borrowed = true;
+  if (const PrefillRule* own = BestRule(PrefillRules(s.runtime->id), *s.device, moe)) return {own, s.runtime->id, false};
   for (const EngineRules& other : kPrefillRules) {
-    serving.rule_runtime = other.runtime;
-    if (const PrefillRule* rule = BestRule(other.rules, *s.device, moe)) return rule;
+    if (const PrefillRule* rule = BestRule(other.rules, *s.device, moe)) return {rule, other.runtime, true};
   }
-  serving.rule_runtime = {};
-  return nullptr;
+  return {nullptr, {}, true};
 }
 
-// Seconds to read a prompt under the rule `serving` names, or 0 without a peak or a rule.
-double PromptSeconds(const Scenario& s, const Serving& serving, int64_t prompt_tokens) {
-  if (serving.rule == nullptr || s.device->fp16_tflops <= 0) return 0;
-  return static_cast<double>(prompt_tokens) *
-         PrefillSecondsPerToken(s, *serving.rule, PrefillFlopsOf(*s.model, prompt_tokens, 0));
+// Seconds to read a prompt under `rule`, or 0 without a peak or a rule.
+double PromptSeconds(const Scenario& s, const PrefillRule* rule, int64_t prompt_tokens) {
+  if (rule == nullptr || s.device->fp16_tflops <= 0) return 0;
+  return static_cast<double>(prompt_tokens) * PrefillSecondsPerToken(s, *rule, PrefillFlopsOf(*s.model, prompt_tokens, 0));
 }
 
 }  // namespace
 
-const PrefillRule* ServingPrefillRule(const Scenario& s) {
-  Serving serving;
-  return PrefillRuleOf(s, serving);
-}
+const PrefillRule* ServingPrefillRule(const Scenario& s) { return PrefillRuleOf(s).rule; }
 
 double TimeToFirstToken(const Scenario& s, int64_t prompt_tokens) {
-  Serving serving;
-  serving.rule = PrefillRuleOf(s, serving);
-  return PromptSeconds(s, serving, prompt_tokens);
+  return PromptSeconds(s, PrefillRuleOf(s).rule, prompt_tokens);
 }
 
 namespace {
@@ -274,12 +269,15 @@ Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_token
   serving.beyond_context = prompt_tokens + output_tokens > s.context_tokens;
   serving.peak_tflops = s.device->fp16_tflops;
   serving.min_user_tps = min_user_tps;
-  serving.rule = PrefillRuleOf(s, serving);
+  const RuleChoice choice = PrefillRuleOf(s);
+  serving.rule = choice.rule;
+  serving.rule_runtime = choice.runtime;
+  serving.rule_borrowed = choice.borrowed;
   if (!fits) serving.gap = ServingGap::kNoFit;
   if (serving.rule == nullptr) serving.gap = ServingGap::kNoRule;
   if (s.device->fp16_tflops <= 0) serving.gap = ServingGap::kNoPeak;
   if (serving.gap != ServingGap::kNone) return serving;
-  serving.ttft_s = PromptSeconds(s, serving, prompt_tokens);
+  serving.ttft_s = PromptSeconds(s, serving.rule, prompt_tokens);
   serving.prefill_tps = static_cast<double>(prompt_tokens) / serving.ttft_s;
   Scenario answer = s;
   answer.batch = 1;
