@@ -186,9 +186,10 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
 }
 
 // The hold-out split holds at least a quarter of the rows it could hold: those of sources that are
-// not the only source of a rule's rows (such a source is fitted, or the rule has no fit), as
-// tests/calibration/README.md says. kyuz0/amd-strix-halo-toolboxes is the only source of the ROCm
-// and Vulkan MoE rules: its 151 of the 285 rows are fitted, and the hold-out is 15 % of all rows.
+// not the only source of a rule's rows (such a source is fitted, all its rows, or the rule has no
+// fit), as tests/calibration/README.md says. kyuz0/amd-strix-halo-toolboxes is the only source of
+// llama.cpp's ROCm and Vulkan MoE rules (151 rows), jiegec/kb of SGLang's (32 rows with its
+// llama.cpp and vLLM ones): over the other 129 rows the hold-out is 50 (39 %; 16 % of all 312).
 TEST(PrefillCalibration, TheHoldOutIsAtLeastAQuarterOfWhatItCouldHold) {
   const std::vector<Row> rows = Rows();
   std::map<const PrefillRule*, std::set<std::string>> sources;
@@ -205,7 +206,7 @@ TEST(PrefillCalibration, TheHoldOutIsAtLeastAQuarterOfWhatItCouldHold) {
     could += only.contains(r.source) ? 0 : 1;
   }
   EXPECT_GE(4 * held, could) << held << " of " << could;
-  EXPECT_EQ(only, (std::set<std::string>{"kyuz0/amd-strix-halo-toolboxes"}));
+  EXPECT_EQ(only, (std::set<std::string>{"jiegec/kb", "kyuz0/amd-strix-halo-toolboxes"}));
 }
 
 }  // namespace

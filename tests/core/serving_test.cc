@@ -47,6 +47,14 @@ TEST(PrefillFlops, ADenseModelByHand) {
                    2.0 * 32 * 256 * (32768 + 256.5) * 36);
 }
 
+TEST(PrefillFlops, PerLayerEmbeddingsAreLookupsNotMatmuls) {
+  // Gemma 4 E2B (config.json: vocab 262,144, hidden 1,536, tied; 4,628,569,379 parameters of
+  // which 2,348,810,240 per-layer embeddings, so 2,279,759,139 active): the matmuls skip the
+  // token embedding, 262,144 × 1,536 = 402,653,184, and nothing else (the tied head is the same
+  // matrix, and the per-layer embeddings are not in the active count).
+  EXPECT_DOUBLE_EQ(PrefillFlopsOf(*Builtin().FindModel("gemma-4-e2b"), 512, 0).matmul, 2.0 * 1'877'105'955);
+}
+
 TEST(PrefillFlops, WindowsAndChunksCapTheKeys) {
   // Gemma 3 12B (config.json: 48 layers, every 6th global, sliding_window 1024, 16 heads of 256):
   // over a 4,096-token prompt a windowed layer attends to (1,024 × 1,025 / 2 + 3,072 × 1,024) /
@@ -108,11 +116,19 @@ TEST(Serving, SaysWhyItHasNoFigures) {
 }
 
 TEST(Serving, AnEngineWithoutARuleBorrowsOneAndSaysSo) {
-  // No published vLLM prefill run is in tests/calibration/prefill.json, nor any reference one:
-  // llama.cpp's rule for the RTX 4090, named, its error unknown.
-  for (const char* runtime : {"vllm", "reference"}) {
-    const Request request = ParseRequest(std::string(R"({"model":"qwen3-8b","device":"rtx-4090-24gb","runtime":")") + runtime + "\"}").value();
-    const Serving s = *Evaluate(request, Builtin()).value().serving;
+  // vLLM's own rule covers consumer CUDA cards (tests/calibration/prefill.json: llama-benchy on an
+  // RTX 4090 and an RTX 5090); on an H100 it has none and borrows llama.cpp's datacenter rule,
+  // named, its error unknown. The reference profile has no prefill run at all.
+  const auto serving = [](const char* runtime, const char* device) {
+    const std::string json = std::string(R"({"model":"qwen3-8b","device":")") + device + R"(","runtime":")" + runtime + "\"}";
+    return *Evaluate(ParseRequest(json).value(), Builtin()).value().serving;
+  };
+  const Serving own = serving("vllm", "rtx-4090-24gb");
+  EXPECT_FALSE(own.rule_borrowed);
+  EXPECT_EQ(own.rule_runtime, "vllm");
+  EXPECT_DOUBLE_EQ(own.rule->efficiency, 0.646);
+  for (const auto& [runtime, device] : {std::pair{"vllm", "h100-80gb"}, std::pair{"reference", "rtx-4090-24gb"}}) {
+    const Serving s = serving(runtime, device);
     EXPECT_TRUE(s.rule_borrowed) << runtime;
     EXPECT_EQ(s.rule_runtime, "llamacpp") << runtime;
     EXPECT_EQ(s.gap, ServingGap::kNone) << runtime;

@@ -57,8 +57,9 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
 
   test('another engine\'s rule is named, its error unknown; no figures where none can be had', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
-    await openPage(env, page, '#model=qwen3-8b&device=rtx-4090-24gb&runtime=vllm&lang=en');
-    assert.equal(servingOf({ runtime: 'vllm' }).rule_runtime, 'llamacpp');
+    // vLLM's own rule covers consumer cards; on an H100 it borrows llama.cpp's.
+    await openPage(env, page, '#model=qwen3-8b&device=h100-80gb&runtime=vllm&lang=en');
+    assert.equal(servingOf({ runtime: 'vllm', device: 'h100-80gb' }).rule_runtime, 'llamacpp');
     await waitForText(env, page, 'serving-note',
       'No published prompt-processing runs of this engine on this kind of device yet: llama.cpp\'s rule, error unknown');
     // A device of one's own has no peak compute.

@@ -153,7 +153,7 @@ struct ModelSpec {
   Topology topology = Topology::kDense;
   Attention attention = Attention::kGqa;
   double params_total = 0;   // parameters resident in memory (all experts)
-  double params_active = 0;  // parameters read per decoded token
+  double params_active = 0;  // parameters read per decoded token (not the per-layer embeddings)
   // Gemma 3n and Gemma 4 E-models: the per-layer embedding table (vocab_size_per_layer_input ×
   // layers × hidden_size_per_layer_input). Part of params_total; like the token embedding a
   // lookup of one row per token, not read whole, and kept in host RAM by llama.cpp (an input

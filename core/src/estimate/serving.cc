@@ -40,12 +40,34 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kVulkan, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.102, 0.147, {36, 24.43, 60.32, 79.80}, {}},
 };
 
-// The profiles with rules of their own (Ollama runs llama.cpp's kernels).
+// mlx-lm: its MLX_4BIT/8BIT matmuls dequantize to FP16, so the FP16 peak (on an M5, its GPU's
+// Neural Accelerators, which MLX 0.30+ uses). Prompts of 512 tokens or more: mlx-lm runs shorter
+// ones at a third to a half of its rate at 2,048 (tests/calibration/prefill.json left_out).
+constexpr PrefillRule kMlxPrefill[] = {
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, false, 0.694, 0.694, {12, 35.03, 71.29, 80.40}, {5, 7.81, 17.55, 17.55}},
+};
+
+// vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request): BF16 and NVFP4
+// (Marlin dequantizes to FP16) on the FP16 peak. Datacenter cards have no run of a cold single
+// prompt yet: they borrow llama.cpp's rule, marked.
+constexpr PrefillRule kVllmPrefill[] = {
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.646, 0.646, {4, 12.56, 33.75, 33.75}, {2, 15.61, 15.61, 15.61}},
+};
+constexpr PrefillRule kSglangPrefill[] = {
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.626, 0.626, {4, 11.93, 34.61, 34.61}, {}},
+};
+
+// The profiles with rules of their own (Ollama runs llama.cpp's kernels). A profile without a
+// rule for the device borrows the first of these that has one.
 struct EngineRules {
   std::string_view runtime;
   std::span<const PrefillRule> rules;
 };
-constexpr EngineRules kPrefillRules[] = {{"llamacpp", kLlamaCppPrefill}, {"ollama", kLlamaCppPrefill}};
+constexpr EngineRules kPrefillRules[] = {{"llamacpp", kLlamaCppPrefill},
+                                         {"ollama", kLlamaCppPrefill},
+                                         {"mlx", kMlxPrefill},
+                                         {"vllm", kVllmPrefill},
+                                         {"sglang", kSglangPrefill}};
 
 // Keys a windowed layer attends to, summed over the tokens at positions 1 … n: min(position,
 // window) each (chunked: the position within its chunk).
@@ -104,7 +126,8 @@ std::span<const PrefillRule> PrefillRules(std::string_view runtime) {
 PrefillFlops PrefillFlopsOf(const ModelSpec& model, int64_t prompt_tokens, int64_t depth) {
   const WeightParams p = WeightParamsOf(model);
   PrefillFlops flops;
-  flops.matmul = 2.0 * std::max(0.0, model.params_active - p.embedding - p.per_layer_embedding - p.head);
+  // params_active leaves the per-layer embeddings out already (model_spec.cc checks it).
+  flops.matmul = 2.0 * std::max(0.0, model.params_active - p.embedding - p.head);
   for (const LayerGroup& group : model.layer_groups) {
     flops.attention += 2.0 * QueryHeadDims(model, group) * static_cast<double>(group.layers) *
                        MeanKeys(group, std::max<int64_t>(1, prompt_tokens), depth);
