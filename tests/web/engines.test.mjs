@@ -376,6 +376,11 @@ for (const engine of selectedEngines()) {
       const longer = servingOf(20000);
       await waitForOutput(session, 'serving-ttft', (o) => o.text === shown(longer)[0], 'the TTFT of a 20,000-token prompt');
       assert.equal((await waitForOutput(session, 'serving-prefill', () => true, 'the prefill rate')).text, shown(longer)[1]);
+      // The concurrency curve: a point per sequence count, each one's rate in its title.
+      const one = (v) => v.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      const titles = await session.evaluate(() => [...document.querySelectorAll('[data-testid="serving-curve"] circle.per_user title')]
+        .map((title) => title.textContent));
+      assert.deepEqual(titles, longer.concurrency.map((p) => `${p.sequences.toLocaleString('en')} × Per user: ${one(p.per_user_tps)} tok/s`));
       const hash = await waitUntil(session, () => location.hash, null, (h) => hashParams(h).get('prompt') === '20000', 'the link carries prompt=20000');
       await open(session, siteUrl(hash));
       await waitForOutput(session, 'serving-ttft', (o) => o.text === shown(longer)[0], 'the link reopens the 20,000-token prompt');

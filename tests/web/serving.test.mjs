@@ -1,6 +1,6 @@
 // The serving section (core/ESTIMATION.md section 8): the time to first token, the prompt's rate
 // and the time for a prompt and its answer as the core computes them, the prefill rule's error,
-// why there are no figures where there are none, another engine's rule named, and bad lengths
+// the concurrency curve on its log scale, why there are no figures where there are none, another engine's rule named, and bad lengths
 // named and dropped. Expected figures come from the core's own answer (vramcalc-full.wasm loaded
 // beside the page).
 import { describe, test } from 'node:test';
@@ -34,8 +34,8 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     assert.equal(await page.locator(byTestId('serving-output')).inputValue(), '300');
     const { holdout } = s.rule;
     assert.equal(await shownText(page, 'serving-note'), `± ${holdout.median_error_pct.toFixed(1)} % (median error on published ` +
-      `prompt-processing runs the fit never saw, ${holdout.points} of them; ${s.rule.median_error_pct.toFixed(1)} % on the ` +
-      `${s.rule.points} it was fitted to)`);
+      `prompt-processing runs the fit never saw, ${holdout.points} of them, p90 ${holdout.p90_error_pct.toFixed(1)} %; ` +
+      `${s.rule.median_error_pct.toFixed(1)} % on the ${s.rule.points} it was fitted to)`);
     // Several users at once: how many get 20 tok/s each, and the curve's points.
     assert.equal(await shownText(page, 'serving-users'), `${s.users_at_min_tps.toLocaleString('en')} users at 20 tok/s or more ` +
       `each (memory admits ${s.max_sequences.toLocaleString('en')} sequences of this prompt and answer at once).`);
@@ -44,6 +44,20 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     const [first] = s.concurrency;
     assert.equal(table[0].replace(/\s+/g, ' ').trim(), `1 ${first.per_user_tps.toFixed(1)} tok/s ` +
       `${Math.round(first.aggregate_tps).toLocaleString('en')} tok/s`);
+    // The curve: log tok/s up, so a dot's height from the first is the log of its rate's ratio to
+    // the first's, the dashed line's too; per user falls and all together rises with the sequences.
+    const curve = await page.locator(byTestId('serving-curve')).evaluate((svg) => ({
+      perUser: [...svg.querySelectorAll('circle.per_user')].map((c) => Number(c.getAttribute('cy'))),
+      aggregate: [...svg.querySelectorAll('circle.aggregate')].map((c) => Number(c.getAttribute('cy'))),
+      rate: Number(svg.querySelector('line.rate').getAttribute('y1')),
+    }));
+    assert.equal(curve.perUser.length, s.concurrency.length);
+    const last = s.concurrency[s.concurrency.length - 1];
+    const pixelsPerDecade = (curve.aggregate[0] - curve.aggregate[curve.aggregate.length - 1]) / Math.log10(last.aggregate_tps / first.aggregate_tps);
+    assert.ok(Math.abs((curve.perUser[curve.perUser.length - 1] - curve.perUser[0]) -
+      pixelsPerDecade * Math.log10(first.per_user_tps / last.per_user_tps)) < 0.01, 'per user on the same log scale');
+    assert.ok(Math.abs((curve.perUser[0] - curve.rate) - pixelsPerDecade * Math.log10(20 / first.per_user_tps)) < 0.01,
+      'the dashed line at 20 tok/s');
     // A rate of one's own: the link keeps it, the count follows the core.
     const rate = page.locator(byTestId('serving-usertps'));
     await rate.fill('45.5');

@@ -1,7 +1,8 @@
 // Serving (core/ESTIMATION.md section 8), below the plot (in a widget, below its tables): how long
 // a prompt takes before the first token, how fast the prompt is read and how long the prompt and
 // its answer take, with the prefill rule's error on published runs; and with several users at
-// once, each one's decode rate and the total, and how many get a rate the user sets. The link and
+// once, each one's decode rate and the total as a curve and a table, and how many get a rate the
+// user sets. The link and
 // the widget's attributes keep the lengths and the rate (prompt=, output=, usertps=). It comes
 // with vramcalc-full.wasm, which computes it.
 import { byId, el, put } from '../dom.js';
@@ -34,12 +35,79 @@ function section(root, t) {
     el('dl', { class: 'figures' }, figure('ttft'), figure('prefill'), figure('total', 'answer')),
     el('p', { class: 'muted', id: 'serving-note', 'data-testid': 'serving-note' }),
     el('p', { id: 'serving-users', 'data-testid': 'serving-users' }),
+    svg('svg', { class: 'serving-curve', id: 'serving-curve', 'data-testid': 'serving-curve', role: 'img',
+      viewBox: `0 0 ${CURVE.width} ${CURVE.height}` }),
     el('div', { class: 'table-wrap' }, el('table', { class: 'data', id: 'serving-table', 'data-testid': 'serving-table' },
       el('thead', {}, el('tr', {}, head('sequences'), head('per_user'), head('aggregate'))), el('tbody'))));
   const plot = byId(root, 'plot-figure');
   if (plot) plot.after(card);
   else byId(root, 'error').before(card);
   return card;
+}
+
+const NS = 'http://www.w3.org/2000/svg';
+// The curve's box in SVG units (it scales with the card's width): log2 sequences across, log10
+// tok/s up, both lines on one axis since both are tok/s.
+const CURVE = { width: 560, height: 220, left: 56, right: 96, top: 12, bottom: 34 };
+
+function svg(name, attrs = {}, ...children) {
+  const element = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, String(value));
+  element.append(...children);
+  return element;
+}
+
+/** Ticks from the one at or below `low` to the one at or above `high`: 1, 2, 5 × 10^k, or powers of ten over three decades. */
+function ticks(low, high) {
+  const steps = high / low > 1000 ? [1] : [1, 2, 5];
+  const all = [];
+  for (let power = Math.floor(Math.log10(low)); power <= Math.ceil(Math.log10(high)); power += 1) {
+    for (const step of steps) all.push(step * 10 ** power);
+  }
+  return all.slice(Math.max(0, all.findLastIndex((v) => v <= low)), all.findIndex((v) => v >= high) + 1);
+}
+
+/**
+ * The concurrency curve: each user's and all users' decode rate against the sequences at once,
+ * the rate each user should get as a dashed line, a point's figures in its title (the table
+ * below holds them all).
+ */
+function curveParts(points, rate, { t, lang }) {
+  const values = points.flatMap((p) => [p.per_user_tps, p.aggregate_tps]).concat(rate);
+  const yTicks = ticks(Math.min(...values), Math.max(...values));
+  const [low, high] = [Math.log10(yTicks[0]), Math.log10(yTicks[yTicks.length - 1])];
+  const last = Math.log2(points[points.length - 1].sequences) || 1;
+  const x = (n) => CURVE.left + (Math.log2(n) / last) * (CURVE.width - CURVE.left - CURVE.right);
+  const y = (v) => CURVE.top + ((high - Math.log10(v)) / (high - low)) * (CURVE.height - CURVE.top - CURVE.bottom);
+  const parts = yTicks.flatMap((v) => [
+    svg('line', { class: 'grid', x1: CURVE.left, x2: CURVE.width - CURVE.right, y1: y(v), y2: y(v) }),
+    svg('text', { class: 'tick', x: CURVE.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, v >= 1 ? fmt.integer(lang, v) : fmt.plain(lang, v))]);
+  parts.push(...points.map((p) => svg('text', { class: 'tick', x: x(p.sequences), y: CURVE.height - CURVE.bottom + 16,
+    'text-anchor': 'middle' }, fmt.integer(lang, p.sequences))));
+  parts.push(svg('text', { class: 'tick', x: (CURVE.left + CURVE.width - CURVE.right) / 2, y: CURVE.height - 2, 'text-anchor': 'middle' },
+    t('serving.col.sequences')));
+  parts.push(svg('line', { class: 'rate', x1: CURVE.left, x2: CURVE.width - CURVE.right, y1: y(rate), y2: y(rate) }),
+    svg('text', { class: 'rate-label', x: CURVE.width - CURVE.right + 6, y: y(rate) + 4 }, `${fmt.plain(lang, rate)} tok/s`));
+  for (const [key, field] of [['per_user', 'per_user_tps'], ['aggregate', 'aggregate_tps']]) {
+    const at = points.map((p) => [x(p.sequences), y(p[field])]);
+    parts.push(svg('polyline', { class: `line ${key}`, points: at.map((xy) => xy.map((v) => v.toFixed(1)).join(',')).join(' ') }));
+    parts.push(...points.map((p, i) => svg('circle', { class: `dot ${key}`, cx: at[i][0], cy: at[i][1], r: 3.5, 'data-value': p[field] },
+      svg('title', {}, `${fmt.integer(lang, p.sequences)} × ${t(`serving.col.${key}`)}: ${fmt.fixed(lang, p[field], 1)} tok/s`))));
+    const [endX, endY] = at[at.length - 1];
+    parts.push(svg('text', { class: `end ${key}`, x: endX + 6, y: endY + 4 }, t(`serving.col.${key}`)));
+  }
+  return parts;
+}
+
+function renderCurve(root, points, rate, view) {
+  const curve = byId(root, 'serving-curve');
+  const key = `${view.lang}|${rate}|${points.map((p) => `${p.sequences}:${p.per_user_tps}:${p.aggregate_tps}`).join(' ')}`;
+  if (curve.dataset.key !== key) {
+    curve.dataset.key = key;
+    curve.replaceChildren(...(points.length > 0 ? curveParts(points, rate, view) : []));
+    curve.setAttribute('aria-label', view.t('serving.curve', { rate: fmt.plain(view.lang, rate) }));
+  }
+  curve.toggleAttribute('hidden', points.length === 0);
 }
 
 /** The line under the figures: the rule's error, or why there are no figures. */
@@ -50,13 +118,14 @@ function noteText(serving, { t, lang }) {
   if (serving.rule_borrowed) parts.push(t('serving.borrowed', { engine: t(`runtime.${serving.rule_runtime}`) }));
   else if (rule.holdout.points) {
     parts.push(t('serving.error', { median: fmt.fixed(lang, rule.holdout.median_error_pct, 1), points: fmt.integer(lang, rule.holdout.points),
-      fit_median: fmt.fixed(lang, rule.median_error_pct, 1), fit_points: fmt.integer(lang, rule.points) }));
+      p90: fmt.fixed(lang, rule.holdout.p90_error_pct, 1), fit_median: fmt.fixed(lang, rule.median_error_pct, 1),
+      fit_points: fmt.integer(lang, rule.points) }));
   } else parts.push(t('serving.error_fitted', { fit_median: fmt.fixed(lang, rule.median_error_pct, 1), fit_points: fmt.integer(lang, rule.points) }));
   if (serving.beyond_context) parts.push(t('serving.beyond_context'));
   return parts.join(' · ');
 }
 
-/** Concurrency: how many users get the rate each, and the curve's points as a table. */
+/** Concurrency: how many users get the rate each, and the curve's points as a curve and a table. */
 function renderConcurrency(root, serving, { t, lang }) {
   const points = serving.gap === 'none' ? serving.concurrency : [];
   put(byId(root, 'serving-users'), points.length === 0 ? '' : fmt.keepUnits(t('serving.users', {
@@ -73,6 +142,7 @@ function renderConcurrency(root, serving, { t, lang }) {
     body.replaceChildren(...rows);
   }
   byId(root, 'serving-table').hidden = points.length === 0;
+  renderCurve(root, points, serving.min_user_tps, { t, lang });
 }
 
 /** Shows the serving section of `response`; an answer without one keeps what is shown. */
