@@ -110,9 +110,44 @@ TEST(Serving, SaysWhyItHasNoFigures) {
   // is not modelled yet).
   Request offload = ParseRequest(R"({"model":"qwen3-32b","format":"BF16","runtime":"llamacpp","device":"rtx-4060-8gb"})").value();
   EXPECT_EQ(Evaluate(offload, Builtin()).value().serving->gap, ServingGap::kNoFit);
-  // A device of one's own has no peak compute.
+  // A device of one's own without its peak compute.
   Request custom = ParseRequest(R"({"model":"qwen3-8b","runtime":"llamacpp","device":"custom:24:1000:cuda:Mine"})").value();
   EXPECT_EQ(Evaluate(custom, Builtin()).value().serving->gap, ServingGap::kNoPeak);
+}
+
+TEST(Serving, ADeviceOfOnesOwnWithItsPeaksIsServedLikeTheCatalogs) {
+  // The RTX 4090's figures (assets/devices.json: 24 GB, 1,008 GB/s, 165.2 TFLOPS FP16 and 660.6
+  // TOPS INT8, NVIDIA's Ada whitepaper) given as one's own: the same time to first token, by the
+  // INT8 peak Q4_K_M runs on; with the FP16 peak alone a quarter of its prompt rate.
+  const auto serving = [](const std::string& device) {
+    const std::string json = R"({"model":"qwen3-8b","format":"Q4_K_M","runtime":"llamacpp","device":")" + device + "\"}";
+    return *Evaluate(ParseRequest(json).value(), Builtin()).value().serving;
+  };
+  const Serving catalog = serving("rtx-4090-24gb");
+  const Serving own = serving("custom:24:1008:165.2/660.6:cuda:My 4090");
+  EXPECT_EQ(own.gap, ServingGap::kNone);
+  EXPECT_DOUBLE_EQ(own.ttft_s, catalog.ttft_s);
+  EXPECT_DOUBLE_EQ(own.peak_tflops, 165.2);
+  // The object form, with the same figures.
+  const std::string object = R"({"model":"qwen3-8b","format":"Q4_K_M","runtime":"llamacpp","device":{"name":"My 4090",)"
+                             R"("memory_gib":24,"bandwidth_gbps":1008,"platform":"cuda","fp16_tflops":165.2,"int8_tops":660.6}})";
+  EXPECT_DOUBLE_EQ(Evaluate(ParseRequest(object).value(), Builtin()).value().serving->ttft_s, catalog.ttft_s);
+  const Result<Request> bad = ParseRequest(
+      R"({"model":"qwen3-8b","device":{"name":"A","memory_gib":24,"bandwidth_gbps":1008,"platform":"cuda","int8_tops":0}})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().field, "device.int8_tops");
+  const Serving fp16 = serving("custom:24:1008:165.2:cuda:My 4090");
+  EXPECT_LT(fp16.prefill_tps, catalog.prefill_tps / 2);
+  // A Mac of one's own: the FP16 peak alone, the Metal rule.
+  EXPECT_EQ(serving("custom:64:546:17.18:metal:My Mac").gap, ServingGap::kNone);
+  // Bad peaks name the device field.
+  for (const char* device : {"custom:24:1008:0:cuda:A", "custom:24:1008:16x5:cuda:A", "custom:24:1008:165/:cuda:A",
+                             "custom:24:1008:100001:cuda:A", "custom:24:1008:165:A"}) {
+    const std::string json = R"({"model":"qwen3-8b","device":")" + std::string(device) + "\"}";
+    const Result<Request> parsed = ParseRequest(json);
+    ASSERT_FALSE(parsed.ok()) << device;
+    EXPECT_EQ(parsed.error().field, "device") << device;
+  }
 }
 
 TEST(Serving, AnEngineWithoutARuleBorrowsOneAndSaysSo) {

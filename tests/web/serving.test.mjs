@@ -76,16 +76,35 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     assert.equal(servingOf({ runtime: 'vllm', device: 'h100-80gb' }).rule_runtime, 'llamacpp');
     await waitForText(env, page, 'serving-note',
       'No published prompt-processing runs of this engine on this kind of device yet: llama.cpp\'s rule, error unknown');
-    // A device of one's own has no peak compute.
+    // A device of one's own without its peak compute.
     await openPage(env, page, '#model=qwen3-8b&runtime=llamacpp&device=custom:24:1000:cuda:Mine&lang=en');
     await waitForText(env, page, 'serving-note', 'The device\'s peak compute (FP16 TFLOPS) is not known, so there is no ' +
-      'estimate: a device of your own has none.');
+      'estimate: give it in your own device\'s form (the vendor\'s spec sheet states it).');
     assert.equal(await shownText(page, 'serving-ttft'), '—');
     // Qwen3-32B BF16 on an 8 GB card does not fit.
     await openPage(env, page, '#model=qwen3-32b&format=BF16&runtime=llamacpp&device=rtx-4060-8gb&lang=de');
     await waitForText(env, page, 'serving-note', 'Das Modell passt bei diesem Kontext nicht in den Gerätespeicher, daher keine ' +
       'Schätzung: die Prompt-Verarbeitung mit einem Teil im Arbeitsspeicher ist noch nicht modelliert.');
     await assertHealthy(env, page, 'serving gaps');
+  });
+
+  test('a device of one\'s own with its peaks: the form\'s figures, the link, the catalog card\'s time to first token', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, `${LINK}&lang=en`);
+    await page.locator('#own-device summary').click();
+    // The RTX 4090's figures (assets/devices.json) as one's own.
+    for (const [name, value] of [['name', 'My 4090'], ['memory', '24'], ['bandwidth', '1008'], ['tflops', '165.2'], ['tops', '660.6']]) {
+      await page.locator(byTestId(`own-${name}`)).fill(value);
+    }
+    await page.locator(byTestId('own-apply')).click();
+    await waitForHash(env, page, hashHas('device', 'custom:24:1008:165.2/660.6:cuda:My 4090'), 'the link carries the peaks');
+    await waitForText(env, page, 'serving-ttft', seconds(servingOf().ttft_s));
+    // An INT8 peak without the FP16 one is refused, named.
+    await page.locator(byTestId('own-tflops')).fill('');
+    await page.locator(byTestId('own-apply')).click();
+    await waitForText(env, page, 'notice', 'Your own device needs a name (up to 64 characters), memory from 1 to 16,384 GB and ' +
+      'bandwidth from 1 to 100,000 GB/s; its peaks, where given, up to 100,000 (INT8 only beside FP16).');
+    await assertHealthy(env, page, 'own device with peaks');
   });
 
   test('a length it cannot take is named and dropped; Enter applies one it can', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -12,7 +12,7 @@ import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { renderDecodeError } from './render/accuracy.js';
 import { renderSimulator } from './render/simulator.js';
 import {
-  CUSTOM_MODEL, customDevice, customDeviceText, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
+  CUSTOM_MODEL, customDevice, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
   runtimeOf, scenarioFromHash,
 } from './state.js';
 
@@ -593,23 +593,24 @@ export class PageController {
         },
       });
     });
-    // The own device's form: its texts are later strings, there once it opens.
+    // The own device's form: its code and texts (later strings) come when it first opens.
     const own = byId(root, 'own-device');
+    const ownCode = () => import('./own-device.js');
     own.addEventListener('toggle', () => {
-      loadStrings(this.#scenario.lang, document.baseURI).then(() => applyTexts(own, this.translator()), () => {});
+      ownCode().then(({ ownDeviceForm }) => ownDeviceForm(root))
+        .then(() => loadStrings(this.#scenario.lang, document.baseURI)).then(() => applyTexts(own, this.translator()), () => {});
     });
-    byId(root, 'own-device-form').addEventListener('submit', (event) => {
+    root.addEventListener('submit', async (event) => {
+      if (event.target.id !== 'own-device-form') return;
       event.preventDefault();
-      const f = event.target.elements;
-      const text = customDeviceText({ memory: Number(f.memory.value), bandwidth: Number(f.bandwidth.value),
-        platform: f.platform.value, unified: f.unified.checked, name: f.name.value.trim() });
+      const text = (await ownCode()).ownDeviceText(event.target);
       if (customDevice(text) === null) {
         this.#notices = [['own.invalid']];
         this.schedule();
-        return;
+      } else {
+        this.update({ device: text });
+        this.commit();
       }
-      this.update({ device: text });
-      this.commit();
     });
   }
 }

@@ -5,6 +5,7 @@
 // sent; the line says so.
 import { byId, fillSelect, put } from './dom.js';
 import { isStandIn, matchDevices, readGpu, rendererName } from './gpu-detect.js';
+import { ownDeviceForm } from './own-device.js';
 
 /**
  * The devices a renderer string may stand for, among those the runtime runs on: a stand-in
@@ -34,7 +35,7 @@ function openOwnDevice(root, name, like = null) {
   const own = byId(root, 'own-device');
   if (!own) return;
   own.open = true;
-  const form = byId(root, 'own-device-form').elements;
+  const form = ownDeviceForm(root).elements;
   form.name.value = name.slice(0, 64);
   if (like) {
     form.bandwidth.value = String(like.bandwidth_gbps);

@@ -81,25 +81,22 @@ export function positiveNumber(text, max) {
 }
 
 /**
- * A device of one's own, as the link, the widget and the core write it:
- * "custom:<memory GB>:<bandwidth GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>".
+ * A device of one's own, as the link, the widget and the core write it: "custom:<memory GB>:
+ * <bandwidth GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda|rocm|vulkan|metal>[+unified]:<name>".
  * Its figures, or null when the text is not one (the core checks the same rules).
  */
 export function customDevice(text) {
-  const match = /^custom:(\d+(?:\.\d+)?):(\d+(?:\.\d+)?):(cuda|rocm|vulkan|metal)(\+unified)?:([^\u0000-\u001f]{1,64})$/u
+  const n = '(\\d+(?:\\.\\d+)?)';
+  const match = new RegExp(`^custom:${n}:${n}:(?:${n}(?:/${n})?:)?(cuda|rocm|vulkan|metal)(\\+unified)?:([^\\u0000-\\u001f]{1,64})$`, 'u')
     .exec(String(text));
   if (!match) return null;
-  const memory = Number(match[1]);
-  const bandwidth = Number(match[2]);
-  if (!(memory > 0 && memory <= 16384 && bandwidth > 0 && bandwidth <= 100000)) return null;
-  if (new TextEncoder().encode(match[5]).length > 64) return null;
-  return { id: text, name: match[5], memory_gib: memory, bandwidth_gbps: bandwidth, platform: match[3],
-    unified_memory: Boolean(match[4]) || match[3] === 'metal' };
+  const [memory, bandwidth, tflops, tops] = match.slice(1, 5).map(Number);
+  // Each figure given: above 0, as the core reads it (a peak not given is NaN here, and 0 below).
+  if (!(memory > 0 && memory <= 16384 && [bandwidth, tflops, tops].every((v, i) => (i > 0 && !match[i + 2]) || (v > 0 && v <= 100000)))) return null;
+  if (new TextEncoder().encode(match[7]).length > 64) return null;
+  return { id: text, name: match[7], memory_gib: memory, bandwidth_gbps: bandwidth, fp16_tflops: tflops || 0, int8_tops: tops || 0,
+    platform: match[5], unified_memory: Boolean(match[6]) || match[5] === 'metal' };
 }
-
-/** The link text for a device of one's own. */
-export const customDeviceText = ({ memory, bandwidth, platform, unified, name }) =>
-  `custom:${memory}:${bandwidth}:${platform}${unified && platform !== 'metal' ? '+unified' : ''}:${name}`;
 
 /** The scenario's device: a catalog entry, one's own, or null (the recommended class). */
 export const deviceOf = (id, catalog) => catalog.devices.find((d) => d.id === id) ?? (id ? customDevice(id) : null);

@@ -59,8 +59,8 @@ namespace {
 
 constexpr std::size_t kMaxCustomName = 64;
 constexpr std::string_view kCustomDeviceRule =
-    "a device of your own is \"custom:<memory GB>:<bandwidth GB/s>:<cuda, rocm, vulkan or metal>[+unified]:<name>\", "
-    "e.g. \"custom:20:800:vulkan:RX 7900 XT\"";
+    "a device of your own is \"custom:<memory GB>:<bandwidth GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda, rocm, vulkan or "
+    "metal>[+unified]:<name>\", e.g. \"custom:20:800:vulkan:RX 7900 XT\"";
 
 // A figure as a plain decimal: digits without a leading zero (but "0" and "0.5"), at most one
 // point with digits after it, no sign, no exponent, at most 15 digits; else NaN. So few digits
@@ -131,23 +131,34 @@ Platform CustomPlatform(std::string_view id, std::string_view field, Problems& p
   return *platform;
 }
 
+// "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<platform>[+unified]:<name>": the
+// segment after the bandwidth is the peak where it starts with a digit (a platform never does).
 Device CustomDeviceFromText(std::string_view text, Problems& p) {
   std::string_view rest = text.substr(kCustomDeviceId.size() + 1);
-  std::string_view parts[3];
-  for (std::string_view& part : parts) {
+  std::string_view parts[4];
+  std::size_t n = 0;
+  while (n < 4) {
     const std::size_t colon = rest.find(':');
     if (colon == std::string_view::npos) {
       p.Fail("invalid_value", "device", "device: " + std::string(kCustomDeviceRule) + ".");
       return {};
     }
-    part = rest.substr(0, colon);
+    parts[n++] = rest.substr(0, colon);
     rest = rest.substr(colon + 1);
+    if (n == 3 && !(!parts[2].empty() && parts[2][0] >= '0' && parts[2][0] <= '9')) break;
   }
-  const bool unified = parts[2].ends_with("+unified");
-  if (unified) parts[2].remove_suffix(std::string_view("+unified").size());
-  return CustomDevice(CustomName(rest, "device", p), CustomFigure(parts[0], "device", "memory (GB)", kMaxCustomMemoryGib, p),
-                      CustomFigure(parts[1], "device", "bandwidth (GB/s)", kMaxCustomBandwidthGbps, p),
-                      CustomPlatform(parts[2], "device", p), unified);
+  std::string_view platform = parts[n - 1];
+  const bool unified = platform.ends_with("+unified");
+  if (unified) platform.remove_suffix(std::string_view("+unified").size());
+  Device d = CustomDevice(CustomName(rest, "device", p), CustomFigure(parts[0], "device", "memory (GB)", kMaxCustomMemoryGib, p),
+                          CustomFigure(parts[1], "device", "bandwidth (GB/s)", kMaxCustomBandwidthGbps, p),
+                          CustomPlatform(platform, "device", p), unified);
+  if (n == 4) {
+    const std::size_t slash = parts[2].find('/');
+    d.fp16_tflops = CustomFigure(parts[2].substr(0, slash), "device", "peak (TFLOPS)", kMaxCustomBandwidthGbps, p);
+    if (slash != std::string_view::npos) d.int8_tops = CustomFigure(parts[2].substr(slash + 1), "device", "peak (TOPS)", kMaxCustomBandwidthGbps, p);
+  }
+  return d;
 }
 
 }  // namespace vramcalc::internal

@@ -127,7 +127,7 @@ std::vector<std::string> RequestCompare(Value value, Problems& p) {
 }
 
 // A device of one's own as {"name", "memory_gib", "bandwidth_gbps", "platform",
-// "unified_memory"}. A member that is missing is reported and read as absent (whose readers
+// "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops"}. A member that is missing is reported and read as absent (whose readers
 // then report nothing more: the first problem is the one reported).
 template <typename Value>
 Device CustomDeviceFromObject(Value object, Problems& p) {
@@ -141,7 +141,12 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
     const std::string field = "device." + std::string(key);
     if (value && !value.IsNumber()) p.Fail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
     if (!value || !value.IsNumber()) return 1.0;
-    return CustomFigure(value.Source(), field, key == "memory_gib" ? "memory (GB)" : "bandwidth (GB/s)", max, p);
+    return CustomFigure(value.Source(), field,
+                        key == "memory_gib"       ? "memory (GB)"
+                        : key == "bandwidth_gbps" ? "bandwidth (GB/s)"
+                        : key == "fp16_tflops"    ? "peak (TFLOPS)"
+                                                  : "peak (TOPS)",
+                        max, p);
   };
   const auto text = [&](std::string_view key) {
     const Value value = member(key);
@@ -149,9 +154,13 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
   };
   const Value unified = object.Find("unified_memory");
   if (unified && !unified.IsBool()) p.Fail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
-  return CustomDevice(CustomName(text("name"), "device.name", p), number("memory_gib", kMaxCustomMemoryGib),
-                      number("bandwidth_gbps", kMaxCustomBandwidthGbps), CustomPlatform(text("platform"), "device.platform", p),
-                      unified && unified.IsBool() && unified.Bool());
+  Device d = CustomDevice(CustomName(text("name"), "device.name", p), number("memory_gib", kMaxCustomMemoryGib),
+                          number("bandwidth_gbps", kMaxCustomBandwidthGbps), CustomPlatform(text("platform"), "device.platform", p),
+                          unified && unified.IsBool() && unified.Bool());
+  // Its peak compute, optional (serving has no figures without the FP16 one).
+  if (object.Find("fp16_tflops")) d.fp16_tflops = number("fp16_tflops", kMaxCustomBandwidthGbps);
+  if (object.Find("int8_tops")) d.int8_tops = number("int8_tops", kMaxCustomBandwidthGbps);
+  return d;
 }
 
 // A model given as an object: a config.json, which the value type's reader turns into the
