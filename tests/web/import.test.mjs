@@ -331,6 +331,76 @@ function ggufKeysOf(arch, text) {
   return metadata;
 }
 
+// What Gemma4Model.set_gguf_parameters writes for a config.json (llama.cpp conversion/gemma.py
+// at Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2, with the TextModel and
+// Gemma3Model keys it keeps): the full layers' head dim as key_length, the sliding ones' as
+// key_length_swa, layer_types as booleans, KV heads per layer where the config sets
+// num_global_key_value_heads, the MLP's width per layer with use_double_wide_mlp.
+function gemma4GgufKeys(text) {
+  const sliding = text.layer_types.map((type) => type === 'sliding_attention');
+  const shared = text.num_kv_shared_layers;
+  const keys = {
+    block_count: text.num_hidden_layers, context_length: text.max_position_embeddings, embedding_length: text.hidden_size,
+    feed_forward_length: text.use_double_wide_mlp
+      ? sliding.map((_, i) => (i < text.num_hidden_layers - shared ? 1 : 2) * text.intermediate_size) : text.intermediate_size,
+    'attention.head_count': text.num_attention_heads,
+    'attention.head_count_kv': text.num_global_key_value_heads == null ? text.num_key_value_heads
+      : sliding.map((s) => (s ? text.num_key_value_heads : text.num_global_key_value_heads)),
+    'attention.key_length': text.global_head_dim, 'attention.key_length_swa': text.head_dim,
+    'attention.sliding_window': text.sliding_window, 'attention.sliding_window_pattern': sliding,
+    'attention.shared_kv_layers': shared, embedding_length_per_layer_input: text.hidden_size_per_layer_input || 0,
+  };
+  if (text.num_experts) {
+    Object.assign(keys, { expert_count: text.num_experts, expert_used_count: text.top_k_experts,
+      expert_feed_forward_length: text.moe_intermediate_size });
+  }
+  return Object.fromEntries([['general.architecture', 'gemma4'], ...Object.entries(keys).map(([k, v]) => [`gemma4.${k}`, v])]);
+}
+
+test('the Gemma 4 keys are those of published GGUF files (llama.cpp\'s load logs)', async () => {
+  const golden = async (name) => {
+    const config = JSON.parse(await readFile(path.join(repoRoot, `tests/golden/configs/${name}.json`), 'utf8'));
+    return gemma4GgufKeys({ ...config, ...config.text_config });
+  };
+  const pattern = [true, true, true, true, true, false];
+  // gemma-4-31B-it (kyuz0/amd-strix-halo-toolboxes#89, kv 27-35; tests/golden/configs/gemma4_31b.json).
+  const dense = await golden('gemma4_31b');
+  assert.deepEqual([dense['gemma4.attention.key_length'], dense['gemma4.attention.key_length_swa'],
+    dense['gemma4.attention.sliding_window'], dense['gemma4.attention.shared_kv_layers'],
+    dense['gemma4.embedding_length_per_layer_input']], [512, 256, 1024, 0, 0]);
+  assert.deepEqual(dense['gemma4.attention.sliding_window_pattern'].slice(0, 6), pattern);
+  assert.equal(dense['gemma4.attention.sliding_window_pattern'].length, 60);
+  // An E4B-class file in Ollama's layout (ollama/ollama#18123 kv 1-9, #16532 kv 19-20; gemma4.json).
+  const edge = await golden('gemma4');
+  assert.deepEqual([edge['gemma4.attention.head_count_kv'], edge['gemma4.attention.key_length'],
+    edge['gemma4.attention.key_length_swa'], edge['gemma4.attention.shared_kv_layers'], edge['gemma4.attention.sliding_window'],
+    edge['gemma4.embedding_length_per_layer_input'], edge['gemma4.feed_forward_length']], [2, 512, 256, 18, 512, 256, 10240]);
+  assert.deepEqual(edge['gemma4.attention.sliding_window_pattern'].slice(0, 6), pattern);
+  assert.equal(edge['gemma4.attention.sliding_window_pattern'].length, 42);
+  // gemma-4-26B-A4B-it's per-layer KV heads (ollama/ollama#15545 kv 23: [8, 8, 8, 8, 8, 2, ...]) read
+  // back: 8 on the sliding layers, 2 on the full ones, V as K there.
+  const moe = configFromGguf({
+    'general.architecture': 'gemma4', 'gemma4.block_count': 30, 'gemma4.embedding_length': 2816, 'gemma4.feed_forward_length': 2112,
+    'gemma4.attention.head_count': 16, 'gemma4.attention.head_count_kv': Array.from({ length: 30 }, (_, i) => (i % 6 === 5 ? 2 : 8)),
+    'gemma4.expert_count': 128, 'gemma4.expert_used_count': 8, 'gemma4.attention.key_length': 512,
+    'gemma4.attention.key_length_swa': 256, 'gemma4.attention.sliding_window': 1024, 'gemma4.context_length': 262144,
+    'gemma4.attention.sliding_window_pattern': Array.from({ length: 30 }, (_, i) => i % 6 !== 5),
+    'gemma4.attention.shared_kv_layers': 0, 'gemma4.expert_feed_forward_length': 704,
+  }, [{ name: 'token_embd.weight', shape: [2816, 262144] }]);
+  assert.equal(moe.ok, true);
+  assert.deepEqual(pick(moe.config, ['num_key_value_heads', 'num_global_key_value_heads', 'attention_k_eq_v', 'num_experts',
+    'top_k_experts', 'moe_intermediate_size', 'intermediate_size', 'enable_moe_block']), {
+    num_key_value_heads: 8, num_global_key_value_heads: 2, attention_k_eq_v: true, num_experts: 128, top_k_experts: 8,
+    moe_intermediate_size: 704, intermediate_size: 2112, enable_moe_block: true,
+  });
+  // Its KV cache as the catalog's entry (assets/models/gemma-4-26b-a4b.json) has it: 25 sliding
+  // layers of 8 heads and 5 full ones of 2, 256 and 512 wide.
+  const read = readConfig(moe.config);
+  assert.equal(read.ok, true, JSON.stringify(read.error));
+  assert.deepEqual(read.model.layer_groups.map((g) => [g.layers, g.kv_heads, g.key_dim]).sort(),
+    [[25, 8, 256], [5, 2, 512]].sort());
+});
+
 // The golden config.json of each architecture's model type (tests/golden/configs).
 const ROUND_TRIPS = [
   ['llama', 'llama'], ['llama', 'mixtral'], ['qwen2', 'qwen2'], ['qwen3', 'qwen3'], ['qwen3moe', 'qwen3_moe'],
@@ -339,7 +409,8 @@ const ROUND_TRIPS = [
   ['glm4moe', 'glm4_moe'], ['deepseek2', 'deepseek_v2'], ['deepseek2', 'deepseek_v3'], ['deepseek2', 'kimi_k2'],
   ['deepseek2', 'glm4_moe_lite'], ['deepseek32', 'deepseek_v32'], ['glm-dsa', 'glm_moe_dsa'], ['phi3', 'phi3'],
   ['smollm3', 'smollm3'], ['seed_oss', 'seed_oss'], ['olmo2', 'olmo2'], ['ernie4_5', 'ernie4_5'],
-  ['command-r', 'cohere'], ['hunyuan-dense', 'hunyuan_v1_dense'], ['mistral3', 'ministral3'],
+  ['command-r', 'cohere'], ['hunyuan-dense', 'hunyuan_v1_dense'], ['mistral3', 'ministral3'], ['gemma4', 'gemma4'],
+  ['gemma4', 'gemma4_31b'],
 ];
 
 for (const [arch, golden] of ROUND_TRIPS) {
@@ -350,7 +421,11 @@ for (const [arch, golden] of ROUND_TRIPS) {
     assert.equal(direct.ok, true, JSON.stringify(direct.error));
     const tensors = [{ name: 'token_embd.weight', shape: [text.hidden_size, text.vocab_size] }];
     if (!direct.model.tie_word_embeddings) tensors.push({ name: 'output.weight', shape: [text.hidden_size, text.vocab_size] });
-    const fromGguf = configFromGguf(ggufKeysOf(arch, text), tensors);
+    if (text.hidden_size_per_layer_input) {
+      tensors.push({ name: 'per_layer_token_embd.weight',
+        shape: [text.num_hidden_layers * text.hidden_size_per_layer_input, text.vocab_size_per_layer_input] });
+    }
+    const fromGguf = configFromGguf(arch === 'gemma4' ? gemma4GgufKeys(text) : ggufKeysOf(arch, text), tensors);
     assert.equal(fromGguf.ok, true, JSON.stringify(fromGguf.error));
     const read = readConfig(fromGguf.config);
     assert.equal(read.ok, true, JSON.stringify(read.error));

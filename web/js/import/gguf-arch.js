@@ -7,7 +7,8 @@
 // Keys.Rope / Keys.SSM, "{arch}." prefixed) and what llama.cpp's convert_hf_to_gguf writes for
 // each config.json field (conversion/base.py TextModel.set_gguf_parameters, conversion/qwen.py
 // Qwen3NextModel, conversion/deepseek.py DeepseekV2Model, conversion/glm.py Glm4MoeModel,
-// conversion/gpt_oss.py; read at Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2).
+// conversion/gpt_oss.py, conversion/gemma.py Gemma4Model; read at Raudbjorn/ggml-llama.cpp
+// ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2).
 
 /** GGUF key (after "{arch}.") → config.json field, by key set. A row names the sets it uses. */
 export const GGUF_KEY_SETS = Object.freeze({
@@ -65,10 +66,49 @@ const DERIVED = {
   },
 };
 
+/** A per-layer key's entries as numbers (a scalar key: null). */
+const perLayer = (value) => (Array.isArray(value) ? value.map(Number) : null);
+
+/**
+ * Gemma 4 (Gemma4Model.set_gguf_parameters): attention.key_length is global_head_dim (the full
+ * layers') and key_length_swa head_dim; sliding_window_pattern is layer_types as booleans (true:
+ * sliding); head_count_kv is per layer (num_key_value_heads on sliding layers,
+ * num_global_key_value_heads on full ones) exactly where the config sets
+ * num_global_key_value_heads, which every Gemma 4 config sets with attention_k_eq_v (31B: 4,
+ * 26B-A4B: 2; the E-models neither); feed_forward_length is per layer with use_double_wide_mlp
+ * (twice intermediate_size on the last shared_kv_layers layers). The per-layer embeddings' vocabulary
+ * is per_layer_token_embd's rows, else the model's.
+ */
+function gemma4(config, raw, tensors) {
+  const sliding = (raw['attention.sliding_window_pattern'] ?? []).map(Boolean);
+  const kv = perLayer(raw['attention.head_count_kv']);
+  const ff = perLayer(raw.feed_forward_length);
+  const perLayerTable = tensors.find((t) => t.name === 'per_layer_token_embd.weight');
+  const experts = Number(raw.expert_count ?? 0);
+  Object.assign(config, {
+    head_dim: Number(raw['attention.key_length_swa']), global_head_dim: Number(raw['attention.key_length']),
+    layer_types: sliding.map((s) => (s ? 'sliding_attention' : 'full_attention')),
+    num_key_value_heads: kv ? kv[sliding.indexOf(true)] : Number(raw['attention.head_count_kv']),
+    attention_k_eq_v: kv !== null,
+    num_kv_shared_layers: Number(raw['attention.shared_kv_layers'] ?? 0),
+    hidden_size_per_layer_input: Number(raw.embedding_length_per_layer_input ?? 0),
+    vocab_size_per_layer_input: perLayerTable ? Number(perLayerTable.shape[1]) : config.vocab_size,
+    intermediate_size: ff ? ff[0] : Number(raw.feed_forward_length),
+    use_double_wide_mlp: ff !== null && ff.some((width) => width !== ff[0]),
+    enable_moe_block: experts > 0,
+  });
+  if (kv) config.num_global_key_value_heads = kv[sliding.indexOf(false)];
+  if (experts > 0) {
+    Object.assign(config, { num_experts: experts, top_k_experts: Number(raw.expert_used_count),
+      moe_intermediate_size: Number(raw.expert_feed_forward_length) });
+  }
+}
+
 /**
  * GGUF general.architecture → the config.json model_type the core reads, the key sets, and
  * config.json fields the GGUF does not carry (`defaults`, each with its source). `moe_type`:
- * the model type when the file has experts (llama.cpp writes Mixtral as "llama").
+ * the model type when the file has experts (llama.cpp writes Mixtral as "llama"). `finish`:
+ * the fields an architecture's per-layer keys give (it reads the keys as stored, arrays whole).
  */
 export const GGUF_ARCHITECTURES = Object.freeze({
   llama: { model_type: 'llama', moe_type: 'mixtral', keys: ['common', 'localExperts'] },
@@ -89,6 +129,7 @@ export const GGUF_ARCHITECTURES = Object.freeze({
   },
   gemma2: { model_type: 'gemma2', keys: ['common'] },
   gemma3: { model_type: 'gemma3_text', keys: ['common'] },
+  gemma4: { model_type: 'gemma4_text', keys: ['common'], finish: gemma4 },
   'gpt-oss': { model_type: 'gpt_oss', keys: ['common', 'localExperts'] },
   'minimax-m2': { model_type: 'minimax_m2', keys: ['common', 'localExperts'] },
   glm4: { model_type: 'glm4', keys: ['common'] },
@@ -118,12 +159,12 @@ function scalar(value) {
   return typeof value === 'bigint' ? Number(value) : value;
 }
 
-/** The file's "{arch}.*" keys without the prefix, scalars only. */
+/** The file's "{arch}.*" keys without the prefix, as stored. */
 function archKeys(metadata, arch) {
   const prefix = `${arch}.`;
   const keys = {};
   for (const [key, value] of Object.entries(metadata)) {
-    if (key.startsWith(prefix)) keys[key.slice(prefix.length)] = scalar(value);
+    if (key.startsWith(prefix)) keys[key.slice(prefix.length)] = value;
   }
   return keys;
 }
@@ -163,7 +204,8 @@ export function configFromGguf(metadata, tensors) {
     return fail(`The GGUF architecture "${arch.slice(0, 40)}" is not supported yet; supported: `
       + `${supportedGgufArchitectures().join(', ')}.`);
   }
-  const keys = archKeys(metadata, arch);
+  const raw = archKeys(metadata, arch);
+  const keys = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, scalar(value)]));
   const hasExperts = (keys.expert_count ?? 0) > 0;
   const config = { model_type: hasExperts && row.moe_type ? row.moe_type : row.model_type, ...row.defaults };
   for (const set of row.keys) {
@@ -179,5 +221,6 @@ export function configFromGguf(metadata, tensors) {
   config.num_hidden_layers = layers;
   config.vocab_size = vocabSize(keys, metadata, tensors);
   config.tie_word_embeddings = !tensors.some((t) => t.name === 'output.weight');
+  row.finish?.(config, raw, tensors);
   return { ok: true, arch, config, layers };
 }
