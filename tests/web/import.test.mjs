@@ -328,6 +328,12 @@ function ggufKeysOf(arch, text) {
     metadata[`${arch}.attention.value_length`] = text.v_head_dim;
   }
   if (text.linear_value_head_dim) metadata[`${arch}.ssm.inner_size`] = text.linear_value_head_dim * text.linear_num_value_heads;
+  // OLMo 3 and EXAONE 4 with a window: layer_types as booleans (conversion/olmo.py, conversion/exaone.py).
+  if (text.sliding_window && text.layer_types) {
+    metadata[`${arch}.attention.sliding_window_pattern`] = text.layer_types.map((type) => type === 'sliding_attention');
+  }
+  // ERNIE 4.5 MoE writes moe_layer_start_index as leading_dense_block_count (conversion/ernie.py).
+  if (text.moe_layer_start_index !== undefined) metadata[`${arch}.leading_dense_block_count`] = text.moe_layer_start_index;
   return metadata;
 }
 
@@ -410,7 +416,8 @@ const ROUND_TRIPS = [
   ['deepseek2', 'glm4_moe_lite'], ['deepseek32', 'deepseek_v32'], ['glm-dsa', 'glm_moe_dsa'], ['phi3', 'phi3'],
   ['smollm3', 'smollm3'], ['seed_oss', 'seed_oss'], ['olmo2', 'olmo2'], ['ernie4_5', 'ernie4_5'],
   ['command-r', 'cohere'], ['hunyuan-dense', 'hunyuan_v1_dense'], ['mistral3', 'ministral3'], ['gemma4', 'gemma4'],
-  ['gemma4', 'gemma4_31b'],
+  ['gemma4', 'gemma4_31b'], ['olmo2', 'olmo3'], ['exaone4', 'exaone4'], ['ernie4_5-moe', 'ernie4_5_moe'], ['cohere2', 'cohere2'],
+  ['hunyuan-moe', 'hunyuan_v1_moe'],
 ];
 
 for (const [arch, golden] of ROUND_TRIPS) {
@@ -495,7 +502,7 @@ describe('bad input', () => {
     });
     const result = await importModel([new HeaderOnlyFile('rwkv7-1.5B.gguf', header, header.length)], options());
     assert.equal(result.error.field, 'file');
-    assert.match(result.error.message, /^The GGUF architecture "rwkv7" is not supported yet; supported: command-r, deepseek2, .*, qwen35moe, .*\.$/);
+    assert.match(result.error.message, /^The GGUF architecture "rwkv7" is not supported yet; supported: cohere2, command-r, deepseek2, .*, gemma4, .*, qwen35moe, .*\.$/);
   });
 
   test('an mmproj alone is not a language model', async () => {

@@ -7,8 +7,9 @@
 // Keys.Rope / Keys.SSM, "{arch}." prefixed) and what llama.cpp's convert_hf_to_gguf writes for
 // each config.json field (conversion/base.py TextModel.set_gguf_parameters, conversion/qwen.py
 // Qwen3NextModel, conversion/deepseek.py DeepseekV2Model, conversion/glm.py Glm4MoeModel,
-// conversion/gpt_oss.py, conversion/gemma.py Gemma4Model; read at Raudbjorn/ggml-llama.cpp
-// ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2).
+// conversion/gpt_oss.py, conversion/gemma.py Gemma4Model, conversion/olmo.py, conversion/exaone.py,
+// conversion/ernie.py, conversion/command_r.py, conversion/hunyuan.py; read at
+// Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2).
 
 /** GGUF key (after "{arch}.") → config.json field, by key set. A row names the sets it uses. */
 export const GGUF_KEY_SETS = Object.freeze({
@@ -41,6 +42,16 @@ export const GGUF_KEY_SETS = Object.freeze({
     ['attention.kv_lora_rank', 'kv_lora_rank'], ['attention.q_lora_rank', 'q_lora_rank'],
     ['rope.dimension_count', 'qk_rope_head_dim'],
   ],
+  // ERNIE 4.5 MoE (conversion/ernie.py Ernie4_5MoeModel): its config's own names.
+  ernieExperts: [
+    ['expert_count', 'moe_num_experts'], ['expert_used_count', 'moe_k'], ['expert_feed_forward_length', 'moe_intermediate_size'],
+    ['expert_shared_count', 'moe_num_shared_experts'], ['interleave_moe_layer_step', 'moe_layer_interval'],
+  ],
+  // Hunyuan-A13B (conversion/hunyuan.py HunYuanMoEModel): the lists moe_topk and num_shared_expert
+  // as their one value; each expert as wide as intermediate_size (feed_forward_length).
+  hunyuanExperts: [
+    ['expert_count', 'num_experts'], ['expert_used_count', 'moe_topk'], ['expert_shared_count', 'num_shared_expert'],
+  ],
   // DeepSeek Sparse Attention's indexer (DeepseekV32Model, GlmMoeDsaModel).
   indexer: [['attention.indexer.head_count', 'index_n_heads'], ['attention.indexer.key_length', 'index_head_dim']],
   // Gated DeltaNet (Qwen3NextModel.set_gguf_parameters): ssm.state_size is linear_key_head_dim,
@@ -68,6 +79,26 @@ const DERIVED = {
 
 /** A per-layer key's entries as numbers (a scalar key: null). */
 const perLayer = (value) => (Array.isArray(value) ? value.map(Number) : null);
+
+/** sliding_window_pattern (one boolean per layer, true: sliding) as layer_types. */
+function windowPattern(config, raw) {
+  const pattern = raw['attention.sliding_window_pattern'];
+  if (Array.isArray(pattern)) config.layer_types = pattern.map((s) => (s ? 'sliding_attention' : 'full_attention'));
+}
+
+/**
+ * OLMo 3's files say "olmo2" (conversion/olmo.py Olmo2Model registers Olmo3ForCausalLM) and are
+ * told apart by the window pattern it writes for OLMo 3 alone.
+ */
+function olmo(config, raw) {
+  windowPattern(config, raw);
+  if (config.layer_types) config.model_type = 'olmo3';
+}
+
+/** ERNIE 4.5 MoE: the dense layers before the experts, 0 too (the core's default is 1). */
+function ernie(config, raw) {
+  config.moe_layer_start_index = Number(raw.leading_dense_block_count ?? 0);
+}
 
 /**
  * Gemma 4 (Gemma4Model.set_gguf_parameters): attention.key_length is global_head_dim (the full
@@ -141,10 +172,20 @@ export const GGUF_ARCHITECTURES = Object.freeze({
   phi3: { model_type: 'phi3', keys: ['common'] },
   smollm3: { model_type: 'smollm3', keys: ['common'] },
   seed_oss: { model_type: 'seed_oss', keys: ['common'] },
-  olmo2: { model_type: 'olmo2', keys: ['common'] },
+  olmo2: { model_type: 'olmo2', keys: ['common'], finish: olmo },
+  exaone4: { model_type: 'exaone4', keys: ['common'], finish: windowPattern },
   ernie4_5: { model_type: 'ernie4_5', keys: ['common'] },
+  // llama.cpp's MoE layers run from leading_dense_block_count to the last layer (moe_layer_end_index
+  // is not in the file; src/models/ernie4-5-moe.cpp).
+  'ernie4_5-moe': {
+    model_type: 'ernie4_5_moe', keys: ['common', 'ernieExperts'], finish: ernie, defaults: { moe_layer_end_index: -1 },
+  },
   'command-r': { model_type: 'cohere', keys: ['common'] },
+  // No pattern key: llama.cpp takes every 4th layer as global (src/models/cohere2.cpp, swa_period 4),
+  // as Cohere2's config.json has it (sliding_window_pattern 4).
+  cohere2: { model_type: 'cohere2', keys: ['common'], defaults: { sliding_window_pattern: 4 } },
   'hunyuan-dense': { model_type: 'hunyuan_v1_dense', keys: ['common'] },
+  'hunyuan-moe': { model_type: 'hunyuan_v1_moe', keys: ['common', 'hunyuanExperts'] },
 });
 
 // Architectures whose files are not a language model.
