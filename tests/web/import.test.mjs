@@ -334,8 +334,46 @@ function ggufKeysOf(arch, text) {
   }
   // ERNIE 4.5 MoE writes moe_layer_start_index as leading_dense_block_count (conversion/ernie.py).
   if (text.moe_layer_start_index !== undefined) metadata[`${arch}.leading_dense_block_count`] = text.moe_layer_start_index;
+  for (const [key, value] of Object.entries(HYBRID_KEYS[arch]?.(text) ?? {})) metadata[`${arch}.${key}`] = value;
   return metadata;
 }
+
+// What the hybrids' converters write beyond the common keys (conversion/granite.py
+// GraniteHybridModel, conversion/nemotron.py NemotronHModel, conversion/lfm2.py LFM2Model and
+// LFM2MoeModel at Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2): KV heads
+// per layer (0 where a layer does not attend), the Mamba2 sizes, and 2^20 as the context of a
+// hybrid without RoPE.
+const NO_ROPE_CONTEXT = 2 ** 20;
+const lfm2Keys = (t) => ({
+  'attention.head_count_kv': t.layer_types.map((type) => (type === 'full_attention' ? t.num_key_value_heads : 0)),
+  'shortconv.l_cache': t.conv_L_cache, vocab_size: t.vocab_size,
+});
+const HYBRID_KEYS = {
+  granitehybrid: (t) => ({
+    'attention.head_count_kv': t.layer_types.map((type) => (type === 'attention' ? t.num_key_value_heads : 0)),
+    'ssm.conv_kernel': t.mamba_d_conv, 'ssm.state_size': t.mamba_d_state, 'ssm.group_count': t.mamba_n_groups,
+    'ssm.inner_size': t.mamba_expand * t.hidden_size, 'ssm.time_step_rank': t.mamba_n_heads,
+    expert_shared_feed_forward_length: t.shared_intermediate_size, context_length: NO_ROPE_CONTEXT,
+  }),
+  nemotron_h_moe: (t) => {
+    const pattern = [...t.hybrid_override_pattern];
+    return {
+      'attention.head_count_kv': pattern.map((c) => (c === '*' ? t.num_key_value_heads : 0)),
+      feed_forward_length: pattern.map((c) => (c === 'E' ? t.moe_intermediate_size : 0)), 'attention.key_length': t.head_dim,
+      'ssm.conv_kernel': t.conv_kernel, 'ssm.state_size': t.ssm_state_size, 'ssm.group_count': t.n_groups,
+      'ssm.inner_size': t.mamba_num_heads * t.mamba_head_dim, 'ssm.time_step_rank': t.mamba_num_heads, context_length: NO_ROPE_CONTEXT,
+      expert_count: t.n_routed_experts, expert_used_count: t.num_experts_per_tok, expert_feed_forward_length: t.moe_intermediate_size,
+      expert_shared_feed_forward_length: t.moe_shared_expert_intermediate_size, expert_shared_count: t.n_shared_experts,
+    };
+  },
+  // LFM2's MLP width after its auto-adjustment (LFM2Model._add_feed_forward_length).
+  lfm2: (t) => {
+    const multiple = t.block_multiple_of;
+    const width = Math.trunc((t.block_ffn_dim_multiplier ?? 1) * Math.trunc((2 * t.intermediate_size) / 3));
+    return { ...lfm2Keys(t), feed_forward_length: multiple * Math.ceil(width / multiple) };
+  },
+  lfm2moe: (t) => ({ ...lfm2Keys(t), leading_dense_block_count: t.num_dense_layers }),
+};
 
 // What Gemma4Model.set_gguf_parameters writes for a config.json (llama.cpp conversion/gemma.py
 // at Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2, with the TextModel and
@@ -407,6 +445,30 @@ test('the Gemma 4 keys are those of published GGUF files (llama.cpp\'s load logs
     [[25, 8, 256], [5, 2, 512]].sort());
 });
 
+test('the hybrids\' keys are those of published GGUF files (llama.cpp\'s load logs)', async () => {
+  const keysOf = async (arch, name) => {
+    const config = JSON.parse(await readFile(path.join(repoRoot, `tests/golden/configs/${name}.json`), 'utf8'));
+    const keys = ggufKeysOf(arch, { ...config, ...config.text_config });
+    return (key) => keys[`${arch}.${key}`];
+  };
+  // Granite 4.0 H Small (ollama/ollama#12982, kv 7-17; tests/golden/configs/granitemoehybrid.json).
+  const granite = await keysOf('granitehybrid', 'granitemoehybrid');
+  assert.deepEqual(['block_count', 'context_length', 'embedding_length', 'feed_forward_length', 'attention.head_count',
+    'expert_count', 'expert_used_count'].map(granite), [40, 1048576, 4096, 768, 32, 72, 10]);
+  assert.deepEqual(granite('attention.head_count_kv').slice(0, 6), [0, 0, 0, 0, 0, 8]);
+  // Nemotron-3-Nano-30B-A3B (lmstudio-ai/lmstudio-bug-tracker#1365 kv 89-99 and ggml-org/llama.cpp#20570
+  // kv 12-14; tests/golden/configs/nemotron_h.json).
+  const nemotron = await keysOf('nemotron_h_moe', 'nemotron_h');
+  assert.deepEqual(['ssm.conv_kernel', 'ssm.state_size', 'ssm.group_count', 'ssm.inner_size', 'ssm.time_step_rank',
+    'attention.key_length', 'expert_feed_forward_length', 'expert_shared_feed_forward_length', 'expert_count'].map(nemotron),
+  [4, 128, 8, 4096, 64, 128, 1856, 3712, 128]);
+  assert.deepEqual(nemotron('feed_forward_length').slice(0, 8), [0, 1856, 0, 1856, 0, 0, 1856, 0]);
+  assert.deepEqual(nemotron('attention.head_count_kv').slice(0, 6), [0, 0, 0, 0, 0, 2]);
+  // LFM2-1.2B's KV heads (gpustack/gguf-parser-go#31, decoded from LiquidAI/LFM2-1.2B-GGUF; lfm2.json).
+  const lfm = await keysOf('lfm2', 'lfm2');
+  assert.deepEqual(lfm('attention.head_count_kv'), [0, 0, 8, 0, 0, 8, 0, 0, 8, 0, 8, 0, 8, 0, 8, 0]);
+});
+
 // The golden config.json of each architecture's model type (tests/golden/configs).
 const ROUND_TRIPS = [
   ['llama', 'llama'], ['llama', 'mixtral'], ['qwen2', 'qwen2'], ['qwen3', 'qwen3'], ['qwen3moe', 'qwen3_moe'],
@@ -417,7 +479,8 @@ const ROUND_TRIPS = [
   ['smollm3', 'smollm3'], ['seed_oss', 'seed_oss'], ['olmo2', 'olmo2'], ['ernie4_5', 'ernie4_5'],
   ['command-r', 'cohere'], ['hunyuan-dense', 'hunyuan_v1_dense'], ['mistral3', 'ministral3'], ['gemma4', 'gemma4'],
   ['gemma4', 'gemma4_31b'], ['olmo2', 'olmo3'], ['exaone4', 'exaone4'], ['ernie4_5-moe', 'ernie4_5_moe'], ['cohere2', 'cohere2'],
-  ['hunyuan-moe', 'hunyuan_v1_moe'],
+  ['hunyuan-moe', 'hunyuan_v1_moe'], ['granitehybrid', 'granitemoehybrid'], ['nemotron_h_moe', 'nemotron_h'], ['lfm2', 'lfm2'],
+  ['lfm2moe', 'lfm2_moe'],
 ];
 
 for (const [arch, golden] of ROUND_TRIPS) {
@@ -436,7 +499,11 @@ for (const [arch, golden] of ROUND_TRIPS) {
     assert.equal(fromGguf.ok, true, JSON.stringify(fromGguf.error));
     const read = readConfig(fromGguf.config);
     assert.equal(read.ok, true, JSON.stringify(read.error));
-    assert.deepEqual(pick(read.model, ARCHITECTURE_FIELDS), pick(direct.model, ARCHITECTURE_FIELDS));
+    // A hybrid without RoPE has the converter's context, not the config's.
+    const noRope = Boolean(HYBRID_KEYS[arch]?.(text).context_length);
+    if (noRope) assert.equal(read.model.max_position_embeddings, NO_ROPE_CONTEXT);
+    const fields = ARCHITECTURE_FIELDS.filter((field) => !noRope || field !== 'max_position_embeddings');
+    assert.deepEqual(pick(read.model, fields), pick(direct.model, fields));
     assert.deepEqual(expertsOf(read.model.moe), expertsOf(direct.model.moe));
   });
 }

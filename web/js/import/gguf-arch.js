@@ -8,7 +8,8 @@
 // each config.json field (conversion/base.py TextModel.set_gguf_parameters, conversion/qwen.py
 // Qwen3NextModel, conversion/deepseek.py DeepseekV2Model, conversion/glm.py Glm4MoeModel,
 // conversion/gpt_oss.py, conversion/gemma.py Gemma4Model, conversion/olmo.py, conversion/exaone.py,
-// conversion/ernie.py, conversion/command_r.py, conversion/hunyuan.py; read at
+// conversion/ernie.py, conversion/command_r.py, conversion/hunyuan.py, conversion/granite.py,
+// conversion/nemotron.py, conversion/lfm2.py; read at
 // Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2).
 
 /** GGUF key (after "{arch}.") → config.json field, by key set. A row names the sets it uses. */
@@ -100,6 +101,63 @@ function ernie(config, raw) {
   config.moe_layer_start_index = Number(raw.leading_dense_block_count ?? 0);
 }
 
+/** The Mamba2 mixer's keys (conversion/granite.py GraniteHybridModel): inner_size is heads × head dim. */
+function mamba2(raw) {
+  const heads = Number(raw['ssm.time_step_rank']);
+  return { heads, headDim: Number(raw['ssm.inner_size']) / heads, conv: Number(raw['ssm.conv_kernel']),
+    state: Number(raw['ssm.state_size']), groups: Number(raw['ssm.group_count']) };
+}
+
+/**
+ * Granite 4.0 H (GraniteHybridModel): head_count_kv per layer, 0 on the Mamba2 layers; the
+ * shared MLP's width as expert_shared_feed_forward_length. Its context_length is 2^20, which the
+ * converter writes for every hybrid without RoPE in place of max_position_embeddings, and which
+ * llama.cpp then accepts.
+ */
+function graniteHybrid(config, raw) {
+  const mixer = mamba2(raw);
+  Object.assign(config, {
+    layer_types: (perLayer(raw['attention.head_count_kv']) ?? []).map((n) => (n > 0 ? 'attention' : 'mamba')),
+    mamba_n_heads: mixer.heads, mamba_d_head: mixer.headDim, mamba_d_conv: mixer.conv, mamba_d_state: mixer.state,
+    mamba_n_groups: mixer.groups, shared_intermediate_size: Number(raw.expert_shared_feed_forward_length ?? 0),
+  });
+}
+
+/**
+ * Nemotron-H (conversion/nemotron.py NemotronHModel): the layer pattern is not stored but is the
+ * zeros of two per-layer keys (src/models/nemotron-h.cpp): KV heads on attention layers (*), an
+ * MLP width on MLP (-) or expert (E) layers, neither on Mamba2 layers (M). Context as Granite's.
+ */
+function nemotronH(config, raw) {
+  const kv = perLayer(raw['attention.head_count_kv']) ?? [];
+  const ff = perLayer(raw.feed_forward_length) ?? [];
+  const moe = Number(raw.expert_count ?? 0) > 0;
+  const mixer = mamba2(raw);
+  Object.assign(config, {
+    hybrid_override_pattern: kv.map((n, i) => (n > 0 ? '*' : ff[i] > 0 ? (moe ? 'E' : '-') : 'M')).join(''),
+    mamba_num_heads: mixer.heads, mamba_head_dim: mixer.headDim, conv_kernel: mixer.conv, ssm_state_size: mixer.state,
+    n_groups: mixer.groups,
+  });
+  if (moe) {
+    Object.assign(config, { n_routed_experts: Number(raw.expert_count), num_experts_per_tok: Number(raw.expert_used_count),
+      moe_intermediate_size: Number(raw.expert_feed_forward_length), n_shared_experts: Number(raw.expert_shared_count ?? 0),
+      moe_shared_expert_intermediate_size: Number(raw.expert_shared_feed_forward_length ?? 0) });
+  }
+}
+
+/**
+ * LFM2 and LFM2-MoE (conversion/lfm2.py): head_count_kv per layer, 0 on the short-convolution
+ * layers; feed_forward_length is the MLP's width after LFM2's auto-adjustment (so no further one);
+ * the MoE's dense layers before the experts as leading_dense_block_count.
+ */
+function lfm2(config, raw) {
+  Object.assign(config, {
+    layer_types: (perLayer(raw['attention.head_count_kv']) ?? []).map((n) => (n > 0 ? 'full_attention' : 'conv')),
+    conv_L_cache: Number(raw['shortconv.l_cache']), block_auto_adjust_ff_dim: false,
+  });
+  if (raw.leading_dense_block_count !== undefined) config.num_dense_layers = Number(raw.leading_dense_block_count);
+}
+
 /**
  * Gemma 4 (Gemma4Model.set_gguf_parameters): attention.key_length is global_head_dim (the full
  * layers') and key_length_swa head_dim; sliding_window_pattern is layer_types as booleans (true:
@@ -186,6 +244,11 @@ export const GGUF_ARCHITECTURES = Object.freeze({
   cohere2: { model_type: 'cohere2', keys: ['common'], defaults: { sliding_window_pattern: 4 } },
   'hunyuan-dense': { model_type: 'hunyuan_v1_dense', keys: ['common'] },
   'hunyuan-moe': { model_type: 'hunyuan_v1_moe', keys: ['common', 'hunyuanExperts'] },
+  granitehybrid: { model_type: 'granitemoehybrid', keys: ['common', 'localExperts'], finish: graniteHybrid },
+  nemotron_h: { model_type: 'nemotron_h', keys: ['common'], finish: nemotronH },
+  nemotron_h_moe: { model_type: 'nemotron_h', keys: ['common'], finish: nemotronH },
+  lfm2: { model_type: 'lfm2', keys: ['common'], finish: lfm2 },
+  lfm2moe: { model_type: 'lfm2_moe', keys: ['common', 'qwenExperts'], finish: lfm2 },
 });
 
 // Architectures whose files are not a language model.
