@@ -373,6 +373,13 @@ const HYBRID_KEYS = {
     return { ...lfm2Keys(t), feed_forward_length: multiple * Math.ceil(width / multiple) };
   },
   lfm2moe: (t) => ({ ...lfm2Keys(t), leading_dense_block_count: t.num_dense_layers }),
+  // Gemma 3n (conversion/gemma.py Gemma3NModel): its per-layer MLP widths as an array, the layer
+  // types as booleans, the shared-KV layers, the per-layer embeddings' width, AltUp's inputs.
+  gemma3n: (t) => ({
+    feed_forward_length: t.intermediate_size, 'attention.sliding_window_pattern': t.layer_types.map((x) => x === 'sliding_attention'),
+    'attention.shared_kv_layers': t.num_kv_shared_layers, embedding_length_per_layer_input: t.hidden_size_per_layer_input,
+    'altup.num_inputs': t.altup_num_inputs,
+  }),
 };
 
 // What Gemma4Model.set_gguf_parameters writes for a config.json (llama.cpp conversion/gemma.py
@@ -480,7 +487,7 @@ const ROUND_TRIPS = [
   ['command-r', 'cohere'], ['hunyuan-dense', 'hunyuan_v1_dense'], ['mistral3', 'ministral3'], ['gemma4', 'gemma4'],
   ['gemma4', 'gemma4_31b'], ['olmo2', 'olmo3'], ['exaone4', 'exaone4'], ['ernie4_5-moe', 'ernie4_5_moe'], ['cohere2', 'cohere2'],
   ['hunyuan-moe', 'hunyuan_v1_moe'], ['granitehybrid', 'granitemoehybrid'], ['nemotron_h_moe', 'nemotron_h'], ['lfm2', 'lfm2'],
-  ['lfm2moe', 'lfm2_moe'],
+  ['lfm2moe', 'lfm2_moe'], ['gemma3n', 'gemma3n'],
 ];
 
 for (const [arch, golden] of ROUND_TRIPS) {
@@ -495,6 +502,7 @@ for (const [arch, golden] of ROUND_TRIPS) {
       tensors.push({ name: 'per_layer_token_embd.weight',
         shape: [text.num_hidden_layers * text.hidden_size_per_layer_input, text.vocab_size_per_layer_input] });
     }
+    if (text.laurel_rank) tensors.push({ name: 'blk.0.laurel_l.weight', shape: [text.hidden_size, text.laurel_rank] });
     const fromGguf = configFromGguf(arch === 'gemma4' ? gemma4GgufKeys(text) : ggufKeysOf(arch, text), tensors);
     assert.equal(fromGguf.ok, true, JSON.stringify(fromGguf.error));
     const read = readConfig(fromGguf.config);

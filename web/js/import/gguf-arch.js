@@ -159,6 +159,24 @@ function lfm2(config, raw) {
 }
 
 /**
+ * Gemma 3n (conversion/gemma.py Gemma3NModel): Gemma 3's keys, layer_types as sliding_window_pattern,
+ * the shared-KV layers, the per-layer embeddings and AltUp's inputs; LAuReL's rank is not a key
+ * but the width of its first projection, blk.0.laurel_l (gguf-py MODEL_TENSOR.LAUREL_L: hidden →
+ * rank, stored as [hidden, rank]).
+ */
+function gemma3n(config, raw, tensors) {
+  windowPattern(config, raw);
+  const laurel = tensors.find((t) => t.name === 'blk.0.laurel_l.weight');
+  const perLayerTable = tensors.find((t) => t.name === 'per_layer_token_embd.weight');
+  Object.assign(config, {
+    num_kv_shared_layers: Number(raw['attention.shared_kv_layers'] ?? 0),
+    hidden_size_per_layer_input: Number(raw.embedding_length_per_layer_input ?? 0),
+    vocab_size_per_layer_input: perLayerTable ? Number(perLayerTable.shape[1]) : config.vocab_size,
+    altup_num_inputs: Number(raw['altup.num_inputs']), laurel_rank: laurel ? Number(laurel.shape[1]) : undefined,
+  });
+}
+
+/**
  * Gemma 4 (Gemma4Model.set_gguf_parameters): attention.key_length is global_head_dim (the full
  * layers') and key_length_swa head_dim; sliding_window_pattern is layer_types as booleans (true:
  * sliding); head_count_kv is per layer (num_key_value_heads on sliding layers,
@@ -218,6 +236,7 @@ export const GGUF_ARCHITECTURES = Object.freeze({
   },
   gemma2: { model_type: 'gemma2', keys: ['common'] },
   gemma3: { model_type: 'gemma3_text', keys: ['common'] },
+  gemma3n: { model_type: 'gemma3n_text', keys: ['common'], finish: gemma3n },
   gemma4: { model_type: 'gemma4_text', keys: ['common'], finish: gemma4 },
   'gpt-oss': { model_type: 'gpt_oss', keys: ['common', 'localExperts'] },
   'minimax-m2': { model_type: 'minimax_m2', keys: ['common', 'localExperts'] },
