@@ -34,10 +34,10 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {20, 18.50, 52.32, 81.89}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {2, 17.61, 17.61, 17.61}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.222, 0.078, {18, 32.12, 41.01, 85.18}, {4, 81.25, 86.02, 86.02}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.102, 0.147, {36, 24.43, 60.32, 79.80}, {}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.222, 0.078, {18, 32.12, 41.01, 85.18}, {16, 30.16, 81.25, 86.02}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.071, 0.186, {37, 21.02, 74.45, 97.76}, {16, 18.82, 39.18, 41.76}},
 };
 
 // mlx-lm: its MLX_4BIT/8BIT matmuls dequantize to FP16, so the FP16 peak (on an M5, its GPU's
