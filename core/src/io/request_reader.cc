@@ -145,7 +145,8 @@ Device CustomDeviceFromText(std::string_view text, Problems& p) {
     }
     parts[n++] = rest.substr(0, colon);
     rest = rest.substr(colon + 1);
-    if (n == 3 && !(!parts[2].empty() && parts[2][0] >= '0' && parts[2][0] <= '9')) break;
+    const bool peak = n == 3 && !parts[2].empty() && parts[2][0] >= '0' && parts[2][0] <= '9';
+    if (n == 3 && !peak) break;
   }
   std::string_view platform = parts[n - 1];
   const bool unified = platform.ends_with("+unified");
@@ -155,8 +156,8 @@ Device CustomDeviceFromText(std::string_view text, Problems& p) {
                           CustomPlatform(platform, "device", p), unified);
   if (n == 4) {
     const std::size_t slash = parts[2].find('/');
-    d.fp16_tflops = CustomFigure(parts[2].substr(0, slash), "device", "peak (TFLOPS)", kMaxCustomBandwidthGbps, p);
-    if (slash != std::string_view::npos) d.int8_tops = CustomFigure(parts[2].substr(slash + 1), "device", "peak (TOPS)", kMaxCustomBandwidthGbps, p);
+    d.fp16_tflops = CustomFigure(parts[2].substr(0, slash), "device", "peak (TFLOPS)", kMaxCustomPeak, p);
+    if (slash != std::string_view::npos) d.int8_tops = CustomFigure(parts[2].substr(slash + 1), "device", "peak (TOPS)", kMaxCustomPeak, p);
   }
   return d;
 }

@@ -40,6 +40,7 @@ Platform CustomPlatform(std::string_view id, std::string_view field, Problems& p
 Device CustomDevice(std::string name, double memory_gib, double bandwidth_gbps, Platform platform, bool unified);
 inline constexpr double kMaxCustomMemoryGib = 16384;
 inline constexpr double kMaxCustomBandwidthGbps = 100000;
+inline constexpr double kMaxCustomPeak = 100000;  // FP16 TFLOPS or INT8 TOPS
 
 // The request fields' names, in kRequestFields' order.
 std::vector<std::string_view> RequestFieldNames();
@@ -127,8 +128,9 @@ std::vector<std::string> RequestCompare(Value value, Problems& p) {
 }
 
 // A device of one's own as {"name", "memory_gib", "bandwidth_gbps", "platform",
-// "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops"}. A member that is missing is reported and read as absent (whose readers
-// then report nothing more: the first problem is the one reported).
+// "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops"}. A member that is
+// missing is reported and read as absent (whose readers then report nothing more: the first
+// problem is the one reported).
 template <typename Value>
 Device CustomDeviceFromObject(Value object, Problems& p) {
   const auto member = [object, &p](std::string_view key) {
@@ -158,8 +160,8 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
                           number("bandwidth_gbps", kMaxCustomBandwidthGbps), CustomPlatform(text("platform"), "device.platform", p),
                           unified && unified.IsBool() && unified.Bool());
   // Its peak compute, optional (serving has no figures without the FP16 one).
-  if (object.Find("fp16_tflops")) d.fp16_tflops = number("fp16_tflops", kMaxCustomBandwidthGbps);
-  if (object.Find("int8_tops")) d.int8_tops = number("int8_tops", kMaxCustomBandwidthGbps);
+  if (object.Find("fp16_tflops")) d.fp16_tflops = number("fp16_tflops", kMaxCustomPeak);
+  if (object.Find("int8_tops")) d.int8_tops = number("int8_tops", kMaxCustomPeak);
   return d;
 }
 

@@ -159,6 +159,20 @@ function lfm2(config, raw) {
 }
 
 /**
+ * The Gemma E-models' shared-KV layers and per-layer embeddings (Gemma3NModel, Gemma4Model): the
+ * embeddings' vocabulary is per_layer_token_embd's rows (the converter writes no key), else the
+ * model's.
+ */
+function sharedKvAndPerLayerEmbeddings(config, raw, tensors) {
+  const table = tensors.find((t) => t.name === 'per_layer_token_embd.weight');
+  Object.assign(config, {
+    num_kv_shared_layers: Number(raw['attention.shared_kv_layers'] ?? 0),
+    hidden_size_per_layer_input: Number(raw.embedding_length_per_layer_input ?? 0),
+    vocab_size_per_layer_input: table ? Number(table.shape[1]) : config.vocab_size,
+  });
+}
+
+/**
  * Gemma 3n (conversion/gemma.py Gemma3NModel): Gemma 3's keys, layer_types as sliding_window_pattern,
  * the shared-KV layers, the per-layer embeddings and AltUp's inputs; LAuReL's rank is not a key
  * but the width of its first projection, blk.0.laurel_l (gguf-py MODEL_TENSOR.LAUREL_L: hidden →
@@ -166,14 +180,9 @@ function lfm2(config, raw) {
  */
 function gemma3n(config, raw, tensors) {
   windowPattern(config, raw);
+  sharedKvAndPerLayerEmbeddings(config, raw, tensors);
   const laurel = tensors.find((t) => t.name === 'blk.0.laurel_l.weight');
-  const perLayerTable = tensors.find((t) => t.name === 'per_layer_token_embd.weight');
-  Object.assign(config, {
-    num_kv_shared_layers: Number(raw['attention.shared_kv_layers'] ?? 0),
-    hidden_size_per_layer_input: Number(raw.embedding_length_per_layer_input ?? 0),
-    vocab_size_per_layer_input: perLayerTable ? Number(perLayerTable.shape[1]) : config.vocab_size,
-    altup_num_inputs: Number(raw['altup.num_inputs']), laurel_rank: laurel ? Number(laurel.shape[1]) : undefined,
-  });
+  Object.assign(config, { altup_num_inputs: Number(raw['altup.num_inputs']), laurel_rank: laurel ? Number(laurel.shape[1]) : undefined });
 }
 
 /**
@@ -190,16 +199,13 @@ function gemma4(config, raw, tensors) {
   const sliding = (raw['attention.sliding_window_pattern'] ?? []).map(Boolean);
   const kv = perLayer(raw['attention.head_count_kv']);
   const ff = perLayer(raw.feed_forward_length);
-  const perLayerTable = tensors.find((t) => t.name === 'per_layer_token_embd.weight');
   const experts = Number(raw.expert_count ?? 0);
+  windowPattern(config, raw);
+  sharedKvAndPerLayerEmbeddings(config, raw, tensors);
   Object.assign(config, {
     head_dim: Number(raw['attention.key_length_swa']), global_head_dim: Number(raw['attention.key_length']),
-    layer_types: sliding.map((s) => (s ? 'sliding_attention' : 'full_attention')),
     num_key_value_heads: kv ? kv[sliding.indexOf(true)] : Number(raw['attention.head_count_kv']),
     attention_k_eq_v: kv !== null,
-    num_kv_shared_layers: Number(raw['attention.shared_kv_layers'] ?? 0),
-    hidden_size_per_layer_input: Number(raw.embedding_length_per_layer_input ?? 0),
-    vocab_size_per_layer_input: perLayerTable ? Number(perLayerTable.shape[1]) : config.vocab_size,
     intermediate_size: ff ? ff[0] : Number(raw.feed_forward_length),
     use_double_wide_mlp: ff !== null && ff.some((width) => width !== ff[0]),
     enable_moe_block: experts > 0,
