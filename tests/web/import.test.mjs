@@ -373,6 +373,16 @@ const HYBRID_KEYS = {
     return { ...lfm2Keys(t), feed_forward_length: multiple * Math.ceil(width / multiple) };
   },
   lfm2moe: (t) => ({ ...lfm2Keys(t), leading_dense_block_count: t.num_dense_layers }),
+  // MiMo-V2-Flash (conversion/mimo.py MimoV2Model): 3 MTP layers after the model's, each with the
+  // sliding layers' KV heads and pattern entry; the value head's own width.
+  mimo2: (t) => {
+    const pattern = [...t.hybrid_layer_pattern, 1, 1, 1];
+    return {
+      block_count: t.num_hidden_layers + 3, nextn_predict_layers: 3, 'attention.sliding_window_pattern': pattern,
+      'attention.head_count_kv': pattern.map((swa) => (swa === 1 ? t.swa_num_key_value_heads : t.num_key_value_heads)),
+      'attention.value_length': t.v_head_dim,
+    };
+  },
   // Gemma 3n (conversion/gemma.py Gemma3NModel): its per-layer MLP widths as an array, the layer
   // types as booleans, the shared-KV layers, the per-layer embeddings' width, AltUp's inputs.
   gemma3n: (t) => ({
@@ -476,6 +486,37 @@ test('the hybrids\' keys are those of published GGUF files (llama.cpp\'s load lo
   assert.deepEqual(lfm('attention.head_count_kv'), [0, 0, 8, 0, 0, 8, 0, 0, 8, 0, 8, 0, 8, 0, 8, 0]);
 });
 
+test('a Llama 4 GGUF reads as the catalog\'s Llama 4 Scout: chunked layers, experts, parameters', () => {
+  // What Llama4Model writes (conversion/llama.py) for Llama-4-Scout-17B-16E-Instruct's text_config
+  // (its config.json, the catalog entry's source: hidden 5,120, 48 layers, 40 / 8 heads of 128,
+  // vocabulary 202,048, 16 experts of 8,192, top-1, a dense MLP of 16,384, every layer MoE).
+  const keys = {
+    block_count: 48, context_length: 10485760, embedding_length: 5120, feed_forward_length: 16384, 'attention.head_count': 40,
+    'attention.head_count_kv': 8, 'attention.key_length': 128, expert_count: 16, expert_used_count: 1,
+    expert_feed_forward_length: 8192, interleave_moe_layer_step: 1, vocab_size: 202048,
+  };
+  const gguf = configFromGguf(Object.fromEntries([['general.architecture', 'llama4'],
+    ...Object.entries(keys).map(([key, value]) => [`llama4.${key}`, value])]),
+  [{ name: 'token_embd.weight', shape: [5120, 202048] }, { name: 'output.weight', shape: [5120, 202048] }]);
+  assert.equal(gguf.ok, true);
+  const read = readConfig(gguf.config);
+  assert.equal(read.ok, true, JSON.stringify(read.error));
+  const scout = core.evaluate({ model: 'llama-4-scout-17b-16e', sections: ['model'] }).model;
+  const groups = (model) => model.layer_groups.map((g) => [g.kind, g.layers, g.kv_heads, g.key_dim, g.window_tokens ?? 0]);
+  assert.deepEqual(groups(read.model), groups(scout));
+  assert.deepEqual(expertsOf(read.model.moe), expertsOf(scout.moe));
+  // The same text_config read directly (with the chunking llama.cpp assumes): the same model.
+  const direct = readConfig({
+    model_type: 'llama4_text', num_hidden_layers: 48, max_position_embeddings: 10485760, hidden_size: 5120,
+    intermediate_size: 8192, intermediate_size_mlp: 16384, num_attention_heads: 40, num_key_value_heads: 8, head_dim: 128,
+    num_local_experts: 16, num_experts_per_tok: 1, interleave_moe_layer_step: 1, vocab_size: 202048,
+    tie_word_embeddings: false, attention_chunk_size: 8192, no_rope_layer_interval: 4,
+  });
+  assert.equal(direct.ok, true, JSON.stringify(direct.error));
+  assert.deepEqual(pick(read.model, [...ARCHITECTURE_FIELDS, 'params_total', 'params_active']),
+    pick(direct.model, [...ARCHITECTURE_FIELDS, 'params_total', 'params_active']));
+});
+
 // The golden config.json of each architecture's model type (tests/golden/configs).
 const ROUND_TRIPS = [
   ['llama', 'llama'], ['llama', 'mixtral'], ['qwen2', 'qwen2'], ['qwen3', 'qwen3'], ['qwen3moe', 'qwen3_moe'],
@@ -487,7 +528,7 @@ const ROUND_TRIPS = [
   ['command-r', 'cohere'], ['hunyuan-dense', 'hunyuan_v1_dense'], ['mistral3', 'ministral3'], ['gemma4', 'gemma4'],
   ['gemma4', 'gemma4_31b'], ['olmo2', 'olmo3'], ['exaone4', 'exaone4'], ['ernie4_5-moe', 'ernie4_5_moe'], ['cohere2', 'cohere2'],
   ['hunyuan-moe', 'hunyuan_v1_moe'], ['granitehybrid', 'granitemoehybrid'], ['nemotron_h_moe', 'nemotron_h'], ['lfm2', 'lfm2'],
-  ['lfm2moe', 'lfm2_moe'], ['gemma3n', 'gemma3n'],
+  ['lfm2moe', 'lfm2_moe'], ['gemma3n', 'gemma3n'], ['mimo2', 'mimo_v2_flash'],
 ];
 
 for (const [arch, golden] of ROUND_TRIPS) {
@@ -503,6 +544,12 @@ for (const [arch, golden] of ROUND_TRIPS) {
         shape: [text.num_hidden_layers * text.hidden_size_per_layer_input, text.vocab_size_per_layer_input] });
     }
     if (text.laurel_rank) tensors.push({ name: 'blk.0.laurel_l.weight', shape: [text.hidden_size, text.laurel_rank] });
+    // MiMo's expert layers are those with expert tensors (llama.cpp's names, gguf-py ffn_gate_exps).
+    if (arch === 'mimo2') {
+      text.moe_layer_freq.forEach((moe, i) => {
+        if (moe === 1) tensors.push({ name: `blk.${i}.ffn_gate_exps.weight`, shape: [text.hidden_size, text.moe_intermediate_size, 1] });
+      });
+    }
     const fromGguf = configFromGguf(arch === 'gemma4' ? gemma4GgufKeys(text) : ggufKeysOf(arch, text), tensors);
     assert.equal(fromGguf.ok, true, JSON.stringify(fromGguf.error));
     const read = readConfig(fromGguf.config);

@@ -9,7 +9,7 @@
 // Qwen3NextModel, conversion/deepseek.py DeepseekV2Model, conversion/glm.py Glm4MoeModel,
 // conversion/gpt_oss.py, conversion/gemma.py Gemma4Model, conversion/olmo.py, conversion/exaone.py,
 // conversion/ernie.py, conversion/command_r.py, conversion/hunyuan.py, conversion/granite.py,
-// conversion/nemotron.py, conversion/lfm2.py; read at
+// conversion/nemotron.py, conversion/lfm2.py, conversion/llama.py Llama4Model, conversion/mimo.py; read at
 // Raudbjorn/ggml-llama.cpp ae1a0b1c71a8b3a86ede8cb5892ed9ce967d00b2).
 
 /** GGUF key (after "{arch}.") → config.json field, by key set. A row names the sets it uses. */
@@ -52,6 +52,11 @@ export const GGUF_KEY_SETS = Object.freeze({
   // as their one value; each expert as wide as intermediate_size (feed_forward_length).
   hunyuanExperts: [
     ['expert_count', 'num_experts'], ['expert_used_count', 'moe_topk'], ['expert_shared_count', 'num_shared_expert'],
+  ],
+  // MiMo-V2-Flash (MimoV2Model): its config's DeepSeek-style names.
+  mimoExperts: [
+    ['expert_count', 'n_routed_experts'], ['expert_used_count', 'num_experts_per_tok'],
+    ['expert_feed_forward_length', 'moe_intermediate_size'],
   ],
   // DeepSeek Sparse Attention's indexer (DeepseekV32Model, GlmMoeDsaModel).
   indexer: [['attention.indexer.head_count', 'index_n_heads'], ['attention.indexer.key_length', 'index_head_dim']],
@@ -159,6 +164,41 @@ function lfm2(config, raw) {
 }
 
 /**
+ * Llama 4 (conversion/llama.py Llama4Model): feed_forward_length is the dense layers' MLP
+ * (intermediate_size_mlp) and expert_feed_forward_length each expert's (intermediate_size). The
+ * chunked attention is not in the file: llama.cpp takes chunks of 8192 tokens on 3 of every 4
+ * layers unless attention.sliding_window is 0 (src/models/llama4.cpp), as Llama 4's configs have it
+ * (attention_chunk_size 8192, every 4th layer without RoPE).
+ */
+function llama4(config, raw) {
+  Object.assign(config, {
+    intermediate_size_mlp: Number(raw.feed_forward_length), intermediate_size: Number(raw.expert_feed_forward_length),
+    interleave_moe_layer_step: Number(raw.interleave_moe_layer_step ?? 1),
+  });
+  if (raw['attention.sliding_window'] === undefined || Number(raw['attention.sliding_window']) !== 0) {
+    Object.assign(config, { attention_chunk_size: 8192, no_rope_layer_interval: 4 });
+  }
+}
+
+/**
+ * MiMo-V2-Flash (conversion/mimo.py MimoV2Model): the window pattern per layer (1: sliding) with
+ * the KV heads of each kind, the 3 MTP layers' entries after the model's; its sliding layers have
+ * the full ones' query heads and dims (the converter asserts it); which layers have experts is
+ * not a key but their tensors (blk.N.ffn_*_exps).
+ */
+function mimo2(config, raw, tensors) {
+  const layers = config.num_hidden_layers;
+  const pattern = (perLayer(raw['attention.sliding_window_pattern']) ?? []).slice(0, layers);
+  const kv = perLayer(raw['attention.head_count_kv']) ?? [];
+  const experts = (i) => tensors.some((t) => t.name.startsWith(`blk.${i}.ffn_`) && /_exps\.weight$/.test(t.name));
+  Object.assign(config, {
+    hybrid_layer_pattern: pattern, num_key_value_heads: kv[pattern.indexOf(0)], swa_num_key_value_heads: kv[pattern.indexOf(1)],
+    v_head_dim: Number(raw['attention.value_length']), swa_head_dim: config.head_dim, swa_v_head_dim: Number(raw['attention.value_length']),
+    swa_num_attention_heads: config.num_attention_heads, moe_layer_freq: Array.from({ length: layers }, (_, i) => (experts(i) ? 1 : 0)),
+  });
+}
+
+/**
  * The Gemma E-models' shared-KV layers and per-layer embeddings (Gemma3NModel, Gemma4Model): the
  * embeddings' vocabulary is per_layer_token_embd's rows (the converter writes no key), else the
  * model's.
@@ -225,6 +265,8 @@ function gemma4(config, raw, tensors) {
  */
 export const GGUF_ARCHITECTURES = Object.freeze({
   llama: { model_type: 'llama', moe_type: 'mixtral', keys: ['common', 'localExperts'] },
+  llama4: { model_type: 'llama4_text', keys: ['common', 'localExperts'], finish: llama4 },
+  mimo2: { model_type: 'mimo_v2_flash', keys: ['common', 'mimoExperts'], finish: mimo2 },
   mistral3: { model_type: 'ministral3', keys: ['common'] },
   qwen2: { model_type: 'qwen2', keys: ['common'] },
   qwen2moe: { model_type: 'qwen2_moe', keys: ['common', 'qwenExperts'] },
