@@ -105,6 +105,19 @@ TEST(Serving, TimeToFirstTokenAndTheAnswer) {
   EXPECT_TRUE(Evaluate(longer, Builtin()).value().serving->beyond_context);
 }
 
+TEST(Serving, APromptShorterThanEveryCalibrationRunIsFlagged) {
+  // tests/calibration/prefill.json's shortest prompt is 512 tokens (llama-bench pp512); mlx-lm's
+  // 128-token runs, a third to a half of its rate at 2,048, are in its left_out.
+  const auto serving = [](int64_t prompt) {
+    Request request = ParseRequest(R"({"model":"qwen3-8b","runtime":"mlx","device":"apple-m5-max-128gb"})").value();
+    request.prompt_tokens = prompt;
+    return *Evaluate(request, Builtin()).value().serving;
+  };
+  EXPECT_TRUE(serving(128).short_prompt);
+  EXPECT_TRUE(serving(511).short_prompt);
+  EXPECT_FALSE(serving(512).short_prompt);
+}
+
 TEST(Serving, SaysWhyItHasNoFigures) {
   // Qwen3-32B BF16 (65.5 GB of weights) on an 8 GB RTX 4060: it does not fit (offload's prefill
   // is not modelled yet).

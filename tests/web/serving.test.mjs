@@ -119,6 +119,11 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     await prompt.press('Enter');
     await waitForHash(env, page, hashHas('prompt', '30000'), 'the link carries prompt=30000');
     await waitForText(env, page, 'serving-ttft', seconds(servingOf({ prompt_tokens: 30000 }).ttft_s));
+    // Shorter than every calibration run: said beside the error.
+    await prompt.fill('256');
+    await prompt.press('Enter');
+    await waitForHash(env, page, hashHas('prompt', '256'), 'the link carries prompt=256');
+    assert.match(await shownText(page, 'serving-note'), / · no published run has a prompt under 512 tokens: shorter ones take longer than shown/);
     await assertHealthy(env, page, 'serving fields');
   });
 });

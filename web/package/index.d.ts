@@ -118,6 +118,7 @@ export interface Serving {
   prompt_tokens: number;
   output_tokens: number;
   beyond_context: boolean;        // longer together than the request's context
+  short_prompt: boolean;          // under 512 tokens: shorter than every calibration run, slower than shown
   gap: 'none' | 'no_peak' | 'no_rule' | 'no_fit';  // why the figures are 0, if they are
   peak_tflops: number;            // one device's dense FP16 peak
   rule: ({ efficiency: number; attention_efficiency: number; holdout: ErrorSummary } & ErrorSummary &

@@ -63,10 +63,17 @@ struct ConcurrencyPoint {
 // A decode step of `sequences` sequences at `context` tokens each under `rule` (null: memory only).
 ConcurrencyPoint DecodeAtConcurrency(const Scenario& scenario, const PrefillRule* rule, int64_t sequences, int64_t context);
 
+// The shortest prompt of tests/calibration/prefill.json's rows (llama-bench's pp512); shorter ones
+// are left out of the fit.
+inline constexpr int64_t kShortestCalibratedPrompt = 512;
+
 struct Serving {
   int64_t prompt_tokens = 0;
   int64_t output_tokens = 0;
   bool beyond_context = false;  // prompt + answer exceed the scenario's context
+  // Shorter than every calibration run (kShortestCalibratedPrompt): such prompts run slower per
+  // token than the rule says (mlx-lm: a 128-token prompt at a third to a half of its rate at 2,048).
+  bool short_prompt = false;
   ServingGap gap = ServingGap::kNone;
   double peak_tflops = 0;  // one device's dense FP16 peak
   const PrefillRule* rule = nullptr;

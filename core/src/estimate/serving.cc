@@ -290,6 +290,7 @@ Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_token
   serving.prompt_tokens = prompt_tokens;
   serving.output_tokens = output_tokens;
   serving.beyond_context = prompt_tokens + output_tokens > s.context_tokens;
+  serving.short_prompt = prompt_tokens < kShortestCalibratedPrompt;
   serving.peak_tflops = s.device->fp16_tflops;
   serving.min_user_tps = min_user_tps;
   const RuleChoice choice = PrefillRuleOf(s);

@@ -122,6 +122,7 @@ function noteText(serving, { t, lang }) {
       fit_points: fmt.integer(lang, rule.points) }));
   } else parts.push(t('serving.error_fitted', { fit_median: fmt.fixed(lang, rule.median_error_pct, 1), fit_points: fmt.integer(lang, rule.points) }));
   if (serving.beyond_context) parts.push(t('serving.beyond_context'));
+  if (serving.short_prompt) parts.push(t('serving.short_prompt'));
   return parts.join(' · ');
 }
 
