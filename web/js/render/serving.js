@@ -48,7 +48,7 @@ function section(root, t) {
 const NS = 'http://www.w3.org/2000/svg';
 // The curve's box in SVG units (it scales with the card's width): log2 sequences across, log10
 // tok/s up, both lines on one axis since both are tok/s.
-const CURVE = { width: 560, height: 220, left: 56, right: 96, top: 12, bottom: 34 };
+const CURVE = { width: 560, height: 220, left: 56, right: 112, top: 12, bottom: 34 };
 
 function svg(name, attrs = {}, ...children) {
   const element = document.createElementNS(NS, name);
