@@ -91,8 +91,9 @@ export function customDevice(text) {
     .exec(String(text));
   if (!match) return null;
   const [memory, bandwidth, tflops, tops] = match.slice(1, 5).map(Number);
-  // Each figure given: above 0, as the core reads it (a peak not given is NaN here, and 0 below).
-  if (!(memory > 0 && memory <= 16384 && [bandwidth, tflops, tops].every((v, i) => (i > 0 && !match[i + 2]) || (v > 0 && v <= 100000)))) return null;
+  // Every figure given (a peak may be left out) above 0, as the core reads them.
+  const figures = match.slice(2, 5).filter((text) => text !== undefined).map(Number);
+  if (!(memory > 0 && memory <= 16384 && figures.every((v) => v > 0 && v <= 100000))) return null;
   if (new TextEncoder().encode(match[7]).length > 64) return null;
   return { id: text, name: match[7], memory_gib: memory, bandwidth_gbps: bandwidth, fp16_tflops: tflops || 0, int8_tops: tops || 0,
     platform: match[5], unified_memory: Boolean(match[6]) || match[5] === 'metal' };

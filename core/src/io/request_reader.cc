@@ -145,8 +145,7 @@ Device CustomDeviceFromText(std::string_view text, Problems& p) {
     }
     parts[n++] = rest.substr(0, colon);
     rest = rest.substr(colon + 1);
-    const bool peak = n == 3 && !parts[2].empty() && parts[2][0] >= '0' && parts[2][0] <= '9';
-    if (n == 3 && !peak) break;
+    if (n == 3 && (parts[2].empty() || parts[2][0] < '0' || parts[2][0] > '9')) break;  // no peak segment
   }
   std::string_view platform = parts[n - 1];
   const bool unified = platform.ends_with("+unified");
