@@ -32,6 +32,15 @@ const kVocabularies = {
   class: 'kDeviceClasses', vendor: 'kVendors', platform: 'kPlatforms',
 };
 const kMemberNames = { class: 'device_class' };  // JSON keys that name their member differently
+// Keys a row keeps in a row of its own that it points to (catalog_tables.h): a program that drops
+// them all (vramcalc.wasm: what only the serving section reads) keeps a null pointer in each row
+// instead of their defaults.
+const kPointedRows = {
+  DeviceRow: {
+    member: 'serving', type: 'DeviceServingRow',
+    keys: ['fp16_tflops', 'int8_tops', 'fp8_tflops', 'serving_source', 'host_link_gbps'],
+  },
+};
 
 const [assets, output, ...flags] = process.argv.slice(2);
 const option = (name) => flags.find((flag) => flag.startsWith(`--${name}=`))?.split('=')[1].split(',') ?? [];
@@ -76,14 +85,20 @@ function value(key, json, drop) {
     const items = json.map((item) => value(key, item, drop));
     return items.length === 0 ? '{}' : table(key, typeof json[0] === 'string' ? 'std::string_view' : rowType(key), items);
   }
-  return `${rowType(key)}{${members(json, drop).join(', ')}}`;
+  const type = rowType(key);
+  return `${type}{${members(json, drop, kPointedRows[type]).join(', ')}}`;
 }
 
-// `.member = value` for each of `json`'s keys but the notes, nulls and the keys in `drop`.
-function members(json, drop) {
-  return Object.entries(json)
-    .filter(([key, item]) => !key.startsWith('_') && !drop.includes(key) && item !== null)
-    .map(([key, item]) => `.${kMemberNames[key] ?? key} = ${value(key, item, drop)}`);
+// `.member = value` for each of `json`'s keys but the notes, nulls and the keys in `drop`; those
+// of a `pointed` row in a table of its own that the last member points to.
+function members(json, drop, pointed) {
+  const kept = Object.entries(json).filter(([key, item]) => !key.startsWith('_') && !drop.includes(key) && item !== null);
+  const member = ([key, item]) => `.${kMemberNames[key] ?? key} = ${value(key, item, drop)}`;
+  const inPointed = ([key]) => pointed?.keys.includes(key) ?? false;
+  const own = kept.filter((entry) => !inPointed(entry)).map(member);
+  const moved = kept.filter(inPointed).map(member);
+  if (moved.length === 0) return own;
+  return [...own, `.${pointed.member} = ${table(pointed.member, pointed.type, [`${pointed.type}{${moved.join(', ')}}`])}`];
 }
 
 // The catalog: its models (one file each) and what devices.json holds (the devices, the ladder

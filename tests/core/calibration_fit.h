@@ -1,6 +1,7 @@
-// What the calibration tests share: a JSON file of tests/calibration read once, the error
-// summary the runtime profiles record (median, p90, worst of |predicted / measured − 1|), and
-// the normal equations of a small least-squares fit.
+// What the calibration tests share: a JSON file of tests/calibration read once, a row's
+// scenario, the error summary the runtime profiles record (median, p90, worst of |predicted /
+// measured − 1|) checked against the recorded one, the offload sets' split rule, and the normal
+// equations of a small least-squares fit.
 #ifndef VRAMCALC_TESTS_CORE_CALIBRATION_FIT_H_
 #define VRAMCALC_TESTS_CORE_CALIBRATION_FIT_H_
 
@@ -8,14 +9,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/json_value.h"
 #include "vramcalc/catalog.h"
+#include "vramcalc/estimate.h"
 #include "vramcalc/model_spec.h"
 #include "vramcalc/runtime_profile.h"
 
@@ -63,6 +68,20 @@ inline ModelSpec ModelFrom(json::Value shape) {
   return m;
 }
 
+// A row's scenario of catalog entries (its "model", "device", "format", "kv_dtype" and "gpus")
+// under llama.cpp's profile, as the offload sets' rows give them; null where an id is unknown.
+inline Scenario LlamaCppScenarioOf(json::Value row) {
+  const Catalog& catalog = BuiltinCatalog().value();
+  Scenario s;
+  s.model = catalog.FindModel(row.Find("model").String());
+  s.device = catalog.FindDevice(row.Find("device").String());
+  s.runtime = FindRuntimeProfile("llamacpp");
+  s.format = FindQuantFormat(row.Find("format").String());
+  s.kv_dtype = FindKvDtype(row.Find("kv_dtype").String());
+  s.device_count = row.Find("gpus").Integer();
+  return s;
+}
+
 // The runtime profile of a calibration row's engine.
 inline std::string_view ProfileOf(std::string_view engine) {
   if (engine == "llama.cpp") return "llamacpp";
@@ -75,6 +94,30 @@ inline DecodeError Summary(std::vector<double> errors) {
   std::sort(errors.begin(), errors.end());
   const auto at = [&errors](double q) { return errors[static_cast<std::size_t>(q * (errors.size() - 1) + 0.5)]; };
   return DecodeError{static_cast<int>(errors.size()), at(0.5), at(0.9), errors.back()};
+}
+
+// Prints the errors on the fitted and the held-out rows and expects the recorded ones.
+inline void ExpectRecordedErrors(const std::vector<double>& fitted, const std::vector<double>& held_out,
+                                 const DecodeError& recorded_fit, const DecodeError& recorded_holdout) {
+  for (const auto& [errors, recorded] : {std::pair{Summary(fitted), recorded_fit}, std::pair{Summary(held_out), recorded_holdout}}) {
+    std::printf("%d runs: median %.2f %%, p90 %.2f %%, worst %.2f %%\n", errors.points, errors.median_pct,
+                errors.p90_pct, errors.worst_pct);
+    EXPECT_EQ(recorded.points, errors.points);
+    EXPECT_NEAR(recorded.median_pct, errors.median_pct, 0.05);
+    EXPECT_NEAR(recorded.p90_pct, errors.p90_pct, 0.05);
+    EXPECT_NEAR(recorded.worst_pct, errors.worst_pct, 0.05);
+  }
+}
+
+// The offload sets' split rule: the sources, ordered by their number of runs (largest first,
+// ties by key), go alternately to the fit and the hold-out, the largest to the fit.
+inline std::map<std::string, std::string> AlternatingSplit(const std::map<std::string, int>& runs) {
+  std::vector<std::pair<int, std::string>> order;
+  for (const auto& [source, count] : runs) order.emplace_back(-count, source);
+  std::sort(order.begin(), order.end());
+  std::map<std::string, std::string> split;
+  for (std::size_t i = 0; i < order.size(); ++i) split[order[i].second] = i % 2 == 0 ? "fit" : "holdout";
+  return split;
 }
 
 // Solves the normal equations of `columns` (2 or 3) by Gaussian elimination.

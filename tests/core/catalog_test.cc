@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdio>
 
 #include <algorithm>
 #include <set>
@@ -106,7 +107,7 @@ TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
   for (const Device& d : Builtin().devices) {
     SCOPED_TRACE(d.id);
     EXPECT_GT(d.fp16_tflops, 0);
-    EXPECT_NE(d.compute_source.find("http"), std::string::npos) << d.compute_source;
+    EXPECT_NE(d.serving_source.find("http"), std::string::npos) << d.serving_source;
     if (d.int8_tops > 0) EXPECT_GE(d.int8_tops, d.fp16_tflops);
     if (d.fp8_tflops > 0) EXPECT_GE(d.fp8_tflops, d.fp16_tflops);
   }
@@ -117,6 +118,32 @@ TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
   EXPECT_EQ(peaks("rtx-3090-24gb"), (std::array<double, 3>{71, 284, 0}));
   EXPECT_EQ(peaks("a100-80gb"), (std::array<double, 3>{312, 624, 0}));
   EXPECT_EQ(peaks("h100-80gb"), (std::array<double, 3>{989.5, 1979, 1979}));
+}
+
+// Section 8.3: every card with memory of its own names its host link and its source (in
+// serving_source, after "host link"), and the
+// bandwidth is the link's: lanes × 8, 16 or 32 GT/s (PCIe 3.0, 4.0, 5.0) × 128/130 encoding / 8
+// bits per direction (PCI-SIG's line rates; 4.0 x16: 31.5 GB/s, hardwareluxx's "31,5 GB/s" for
+// the RTX 6000 Ada's x16 slot). Unified memory has none, nor the RTX 3080 Ti, for which no source
+// in reach states its link.
+TEST(BuiltinCatalog, EveryCardNamesItsHostLink) {
+  for (const Device& d : Builtin().devices) {
+    SCOPED_TRACE(d.id);
+    if (d.unified_memory || d.id == "rtx-3080-ti-12gb") {
+      EXPECT_EQ(d.host_link_gbps, 0);
+      EXPECT_EQ(d.serving_source.find("host link"), std::string::npos);
+      continue;
+    }
+    const std::size_t link = d.serving_source.find("; host link PCIe ");
+    ASSERT_NE(link, std::string::npos) << d.serving_source;
+    EXPECT_NE(d.serving_source.find("http", link), std::string::npos) << d.serving_source;
+    int generation = 0, lanes = 0;
+    ASSERT_EQ(std::sscanf(d.serving_source.c_str() + link, "; host link PCIe %d.0 x%d: ", &generation, &lanes), 2);
+    const double per_lane = (generation == 3 ? 8 : generation == 4 ? 16 : 32) * 128.0 / 130.0 / 8.0;
+    EXPECT_NEAR(d.host_link_gbps, lanes * per_lane, 0.02);  // as the sources round it
+  }
+  EXPECT_NE(Builtin().FindDevice("rtx-4060-ti-16gb")->serving_source.find("; host link PCIe 4.0 x8: "), std::string::npos);
+  EXPECT_EQ(Builtin().FindDevice("rtx-5090-32gb")->host_link_gbps, 63.0);
 }
 
 // The devices added for published llama.cpp/vLLM runs, each as its entry's source states it:

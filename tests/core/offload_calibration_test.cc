@@ -56,14 +56,7 @@ const HostMemoryType* TypeOf(MemoryGeneration generation) {
 }
 
 Scenario ScenarioOf(json::Value row) {
-  const Catalog& catalog = BuiltinCatalog().value();
-  Scenario s;
-  s.model = catalog.FindModel(row.Find("model").String());
-  s.device = catalog.FindDevice(row.Find("device").String());
-  s.runtime = FindRuntimeProfile("llamacpp");
-  s.format = FindQuantFormat(row.Find("format").String());
-  s.kv_dtype = FindKvDtype(row.Find("kv_dtype").String());
-  s.device_count = row.Find("gpus").Integer();
+  Scenario s = LlamaCppScenarioOf(row);
   s.context_tokens = row.Find("depth").Integer() + row.Find("generated").Integer() / 2;
   s.host.bandwidth_gbps = row.Find("host").Find("bandwidth_gbps").Number();
   s.host.type = TypeOf(GenerationOf(row));
@@ -200,14 +193,7 @@ TEST(OffloadCalibration, ErrorsOnTheFitAndTheHoldOutAreTheRecordedOnes) {
                 static_cast<long long>(r.plan.cpu_layers), 1.0 / r.measured_seconds, r.plan.decode_tps, 100 * error);
   }
   const OffloadRule& rule = *FindRuntimeProfile("llamacpp")->offload;
-  for (const auto& [errors, recorded] : {std::pair{Summary(fitted), rule.error}, std::pair{Summary(held_out), rule.holdout}}) {
-    std::printf("%d runs: median %.2f %%, p90 %.2f %%, worst %.2f %%\n", errors.points, errors.median_pct,
-                errors.p90_pct, errors.worst_pct);
-    EXPECT_EQ(recorded.points, errors.points);
-    EXPECT_NEAR(recorded.median_pct, errors.median_pct, 0.05);
-    EXPECT_NEAR(recorded.p90_pct, errors.p90_pct, 0.05);
-    EXPECT_NEAR(recorded.worst_pct, errors.worst_pct, 0.05);
-  }
+  ExpectRecordedErrors(fitted, held_out, rule.error, rule.holdout);
 }
 
 // The hold-out is at least a quarter of the runs, and no source is on both sides.
@@ -237,13 +223,11 @@ TEST(OffloadCalibration, TheSplitFollowsItsRuleAndHoldsBothHostClassesOnBothSide
     ++runs[source];
     if (row.Find("host").Find("speed_assumed").Bool()) assumed.insert(source);
   }
-  std::vector<std::pair<int, std::string>> known;
+  std::map<std::string, int> known;
   for (const auto& [source, count] : runs) {
-    if (!assumed.contains(source)) known.emplace_back(-count, source);
+    if (!assumed.contains(source)) known[source] = count;
   }
-  std::sort(known.begin(), known.end());
-  std::map<std::string, std::string> split;
-  for (std::size_t i = 0; i < known.size(); ++i) split[known[i].second] = i % 2 == 0 ? "fit" : "holdout";
+  std::map<std::string, std::string> split = AlternatingSplit(known);
   for (const std::string& source : assumed) split[source] = "holdout";
   std::set<std::pair<std::string, bool>> classes;  // (split, 4 or more channels)
   for (const json::Value row : Calibration().root().Find("rows").Children()) {

@@ -119,13 +119,76 @@ TEST(Serving, APromptShorterThanEveryCalibrationRunIsFlagged) {
 }
 
 TEST(Serving, SaysWhyItHasNoFigures) {
-  // Qwen3-32B BF16 (65.5 GB of weights) on an 8 GB RTX 4060: it does not fit (offload's prefill
-  // is not modelled yet).
-  Request offload = ParseRequest(R"({"model":"qwen3-32b","format":"BF16","runtime":"llamacpp","device":"rtx-4060-8gb"})").value();
-  EXPECT_EQ(Evaluate(offload, Builtin()).value().serving->gap, ServingGap::kNoFit);
+  const auto gap = [](std::string_view request) { return Evaluate(ParseRequest(request).value(), Builtin()).value().serving->gap; };
+  // Qwen3-32B BF16 (65.5 GB of weights) on an 8 GB RTX 4060 beside 32 GB of RAM: no plan runs it.
+  EXPECT_EQ(gap(R"({"model":"qwen3-32b","format":"BF16","runtime":"llamacpp","device":"rtx-4060-8gb","host_memory":32})"),
+            ServingGap::kNoFit);
+  // In Q4_K_M (about 20 GB) whole layers go to RAM: their attention on the CPU is not modelled.
+  EXPECT_EQ(gap(R"({"model":"qwen3-32b","format":"Q4_K_M","runtime":"llamacpp","device":"rtx-4060-8gb","host_memory":32})"),
+            ServingGap::kLayersInRam);
+  // Experts in RAM on a card whose host link no source in reach states (the RTX 3080 Ti).
+  EXPECT_EQ(gap(R"({"model":"qwen3-coder-30b-a3b-instruct","format":"Q4_K_M","runtime":"llamacpp",)"
+                R"("device":"rtx-3080-ti-12gb","context":8192})"),
+            ServingGap::kNoLink);
   // A device of one's own without its peak compute.
   Request custom = ParseRequest(R"({"model":"qwen3-8b","runtime":"llamacpp","device":"custom:24:1000:cuda:Mine"})").value();
   EXPECT_EQ(Evaluate(custom, Builtin()).value().serving->gap, ServingGap::kNoPeak);
+}
+
+// Section 8.3 by hand: Qwen3-Coder-30B-A3B (config.json: 48 layers, 128 experts, 8 per token)
+// with the experts of 12 layers in RAM on an RTX 4070 Ti SUPER (PCIe 4.0 x16: 31.5 GB/s). A
+// ubatch of u tokens copies 1 − (15/16)^u of those experts: all but 4.5e-15 at 512 and 6.67e-8 at
+// 256 (so a 512-token prompt in two ubatches of 256 copies them twice), 1 − e^(40 ln 15/16) =
+// 1 − 0.07566 of them for a 40-token prompt; 1,000 tokens at 512 are a full ubatch and one of 488. The copy runs
+// at 31.5 GB/s × the link efficiency, after the prompt's time on the GPU alone.
+TEST(OffloadPrompt, EachUbatchCopiesTheExpertsItsTokensRouteTo) {
+  Scenario s = ScenarioOf("qwen3-coder-30b-a3b-instruct", "Q4_K_M", "fp16", "rtx-4070-ti-super-16gb", "llamacpp", 8192);
+  s.host.memory_gib = 64;
+  const OffloadPlan plan = ExpertOffloadPlan(s, 12);
+  ASSERT_GT(plan.ram_expert_bytes, 4e9);
+  EXPECT_EQ(plan.ram_expert_bytes, plan.ram_weight_bytes);  // nothing else in RAM but the embedding
+  const PrefillRule& rule = *ServingPrefillRule(s);
+  const double link = 31.5e9 * OffloadPrefillRuleOf("llamacpp")->link_efficiency;
+  const double all = plan.ram_expert_bytes / link;
+  const OffloadPrompt one = OffloadPromptOf(s, rule, plan, 512, 512);
+  EXPECT_EQ(one.ubatches, 1);
+  EXPECT_NEAR(one.copy_seconds, all, 1e-12);
+  EXPECT_NEAR(one.seconds - one.copy_seconds, TimeToFirstToken(s, 512), 1e-12);
+  const OffloadPrompt two = OffloadPromptOf(s, rule, plan, 512, 256);
+  EXPECT_EQ(two.ubatches, 2);
+  EXPECT_NEAR(two.copy_seconds, 2 * (1 - 6.678e-8) * all, 1e-11 * all);
+  EXPECT_NEAR(OffloadPromptOf(s, rule, plan, 40, 512).copy_seconds, (1 - 0.07566) * all, 1e-5 * all);
+  const OffloadPrompt longer = OffloadPromptOf(s, rule, plan, 1000, 512);
+  EXPECT_EQ(longer.ubatches, 2);
+  EXPECT_NEAR(longer.copy_seconds, 2 * all, 1e-12);
+}
+
+// The serving section of that model in 16 GB: the plan --fit makes, the prompt as above, the
+// answer's decode under the same plan, one user at a time.
+TEST(Serving, AModelThatRunsWithExpertsInRamIsServedWithThem) {
+  Request request = ParseRequest(R"({"model":"qwen3-coder-30b-a3b-instruct","format":"Q4_K_M","runtime":"llamacpp",)"
+                                 R"("device":"rtx-4070-ti-super-16gb","context":8192,"host_memory":64,"prompt_tokens":4096,)"
+                                 R"("output_tokens":512,"sections":["serving","offload"]})").value();
+  const Response response = Evaluate(request, Builtin()).value();
+  ASSERT_EQ(response.simulator.fit, Fit::kNoFit);
+  const OffloadPlan& plan = *response.offload->Chosen();
+  ASSERT_EQ(plan.kind, OffloadKind::kExperts);
+  const Serving& serving = *response.serving;
+  ASSERT_EQ(serving.gap, ServingGap::kNone);
+  EXPECT_TRUE(serving.offload);
+  EXPECT_EQ(serving.ram_expert_layers, plan.ram_expert_layers);
+  EXPECT_EQ(serving.link_gbps, 31.5);
+  Scenario s = ScenarioOf("qwen3-coder-30b-a3b-instruct", "Q4_K_M", "fp16", "rtx-4070-ti-super-16gb", "llamacpp", 8192);
+  s.host.memory_gib = 64;
+  const OffloadPrompt prompt = OffloadPromptOf(s, *serving.rule, plan, 4096, 512);
+  EXPECT_EQ(prompt.ubatches, 8);
+  EXPECT_DOUBLE_EQ(serving.ttft_s, prompt.seconds);
+  EXPECT_DOUBLE_EQ(serving.copy_s, prompt.copy_seconds);
+  s.context_tokens = 4096 + 256;
+  EXPECT_DOUBLE_EQ(serving.decode_tps, ExpertOffloadPlan(s, plan.ram_expert_layers).decode_tps);
+  EXPECT_DOUBLE_EQ(serving.total_s, serving.ttft_s + 511 / serving.decode_tps);
+  EXPECT_TRUE(serving.concurrency.empty());
+  EXPECT_EQ(serving.max_sequences, 0);
 }
 
 TEST(Serving, ADeviceOfOnesOwnWithItsPeaksIsServedLikeTheCatalogs) {
@@ -161,6 +224,29 @@ TEST(Serving, ADeviceOfOnesOwnWithItsPeaksIsServedLikeTheCatalogs) {
     ASSERT_FALSE(parsed.ok()) << device;
     EXPECT_EQ(parsed.error().field, "device") << device;
   }
+}
+
+// The RTX 4070 Ti SUPER's figures (assets/devices.json: 16 GB, 672 GB/s, 88.2 TFLOPS FP16, 352.8
+// TOPS INT8, PCIe 4.0 x16 at 31.5 GB/s) in the object form: with its host link the prompt with
+// experts in RAM takes the catalog card's time; without it serving says the link is missing; a
+// link of 0 names its field.
+TEST(Serving, ADeviceOfOnesOwnWithItsHostLinkIsServedWithExpertsInRam) {
+  const auto serving = [](const std::string& device) {
+    const std::string json = R"({"model":"qwen3-coder-30b-a3b-instruct","format":"Q4_K_M","runtime":"llamacpp",)"
+                             R"("context":8192,"host_memory":64,"device":)" + device + "}";
+    return *Evaluate(ParseRequest(json).value(), Builtin()).value().serving;
+  };
+  const std::string own = R"({"name":"Mine","memory_gib":16,"bandwidth_gbps":672,"platform":"cuda","fp16_tflops":88.2,)"
+                          R"("int8_tops":352.8)";
+  const Serving catalog = serving(R"("rtx-4070-ti-super-16gb")");
+  ASSERT_TRUE(catalog.offload);
+  const Serving linked = serving(own + R"(,"host_link_gbps":31.5})");
+  EXPECT_TRUE(linked.offload);
+  EXPECT_DOUBLE_EQ(linked.ttft_s, catalog.ttft_s);
+  EXPECT_EQ(serving(own + "}").gap, ServingGap::kNoLink);
+  const Result<Request> bad = ParseRequest(R"({"model":"qwen3-8b","device":)" + own + R"(,"host_link_gbps":0}})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().field, "device.host_link_gbps");
 }
 
 TEST(Serving, AnEngineWithoutARuleBorrowsOneAndSaysSo) {

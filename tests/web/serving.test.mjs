@@ -81,11 +81,39 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     await waitForText(env, page, 'serving-note', 'The device\'s peak compute (FP16 TFLOPS) is not known, so there is no ' +
       'estimate: give it in your own device\'s form (the vendor\'s spec sheet states it).');
     assert.equal(await shownText(page, 'serving-ttft'), '—');
-    // Qwen3-32B BF16 on an 8 GB card does not fit.
-    await openPage(env, page, '#model=qwen3-32b&format=BF16&runtime=llamacpp&device=rtx-4060-8gb&lang=de');
-    await waitForText(env, page, 'serving-note', 'Das Modell passt bei diesem Kontext nicht in den Gerätespeicher, daher keine ' +
-      'Schätzung: die Prompt-Verarbeitung mit einem Teil im Arbeitsspeicher ist noch nicht modelliert.');
+    // Qwen3-32B BF16 (65 GB) on an 8 GB card beside 32 GB of RAM does not run.
+    await openPage(env, page, '#model=qwen3-32b&format=BF16&runtime=llamacpp&device=rtx-4060-8gb&ram=32&lang=de');
+    await waitForText(env, page, 'serving-note', 'Das Modell passt bei diesem Kontext nicht in den Gerätespeicher, und kein ' +
+      'Auslagerungsplan führt es aus (siehe oben), daher keine Schätzung.');
+    // In Q4_K_M it runs with whole layers in RAM: not modelled.
+    await openPage(env, page, '#model=qwen3-32b&format=Q4_K_M&runtime=llamacpp&device=rtx-4060-8gb&ram=32&lang=en');
+    assert.equal(servingOf({ model: 'qwen3-32b', format: 'Q4_K_M', device: 'rtx-4060-8gb', host_memory: 32 }).gap, 'layers_in_ram');
+    await waitForText(env, page, 'serving-note', 'The model runs with whole layers in system RAM, whose attention runs on the ' +
+      'CPU: prompt processing is not modelled for that (no published runs yet), only with a MoE model\'s experts in RAM.');
+    assert.equal(await shownText(page, 'serving-ttft'), '—');
     await assertHealthy(env, page, 'serving gaps');
+  });
+
+  test('a MoE model with experts in system RAM: the prompt copies them over PCIe, with the offload rule\'s error', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const request = { model: 'qwen3-coder-30b-a3b-instruct', format: 'Q4_K_M', device: 'rtx-4070-ti-super-16gb', context: 8192,
+      prompt_tokens: 4096 };
+    const s = servingOf(request);
+    assert.equal(s.gap, 'none');
+    assert.deepEqual(s.concurrency, []);
+    await openPage(env, page, '#model=qwen3-coder-30b-a3b-instruct&format=Q4_K_M&device=rtx-4070-ti-super-16gb&runtime=llamacpp' +
+      '&context=8192&prompt=4096&lang=en');
+    await waitForText(env, page, 'serving-ttft', seconds(s.ttft_s));
+    assert.equal(await shownText(page, 'serving-answer'), `the answer at ${s.decode_tps.toFixed(1)} tok/s`);
+    const { offload } = s;
+    assert.equal(offload.link_gbps, 31.5);  // PCIe 4.0 x16 (assets/devices.json)
+    assert.equal(await shownText(page, 'serving-note'), `With the experts of ${offload.ram_expert_layers} layers in system RAM ` +
+      `(--n-cpu-moe ${offload.ram_expert_layers}): ${seconds(offload.copy_s)} of the prompt copy them to the GPU over PCIe (31.5 GB/s); one user at a time · ` +
+      `± ${offload.holdout.median_error_pct.toFixed(1)} % (median error on published prompt-processing runs the fit never saw, ` +
+      `${offload.holdout.points} of them, p90 ${offload.holdout.p90_error_pct.toFixed(1)} %; ` +
+      `${offload.error.median_error_pct.toFixed(1)} % on the ${offload.error.points} it was fitted to)`);
+    assert.ok(await page.locator(byTestId('serving-table')).isHidden(), 'no concurrency table');
+    await assertHealthy(env, page, 'serving with offload');
   });
 
   test('a device of one\'s own with its peaks: the form\'s figures, the link, the catalog card\'s time to first token', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -119,7 +119,9 @@ export interface Serving {
   output_tokens: number;
   beyond_context: boolean;        // longer together than the request's context
   short_prompt: boolean;          // under 512 tokens: shorter than every calibration run, slower than shown
-  gap: 'none' | 'no_peak' | 'no_rule' | 'no_fit';  // why the figures are 0, if they are
+  // why the figures are 0, if they are: no peak compute, no prefill rule, no plan runs the model,
+  // its plan keeps whole layers in RAM (not modelled), the card's host link is not known
+  gap: 'none' | 'no_peak' | 'no_rule' | 'no_fit' | 'layers_in_ram' | 'no_link';
   peak_tflops: number;            // one device's dense FP16 peak
   rule: ({ efficiency: number; attention_efficiency: number; holdout: ErrorSummary } & ErrorSummary &
     Record<string, unknown>) | null;
@@ -129,6 +131,10 @@ export interface Serving {
   ttft_s: number;                 // time to first token
   decode_tps: number;             // in the middle of the answer
   total_s: number;                // the prompt and the answer
+  // The model runs with the experts of ram_expert_layers layers in RAM (section 8.3): copy_s of
+  // the prompt's time copies them over the host link; no concurrency then.
+  offload: { ram_expert_layers: number; copy_s: number; link_gbps: number; link_efficiency: number;
+    error: ErrorSummary; holdout: ErrorSummary } | null;
   concurrency: { sequences: number; per_user_tps: number; aggregate_tps: number; compute_bound: boolean }[];
   max_sequences: number;          // the most sequences of the prompt and answer the memory admits
   min_user_tps: number;

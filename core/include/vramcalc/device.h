@@ -43,11 +43,18 @@ struct Device {
   // Peak dense matrix throughput (no sparsity), what prompt processing is bound by: FP16/BF16
   // with FP32 accumulate (a GPU without 16-bit matrix units: its FP32 rate), and INT8 and FP8
   // where the hardware has them; 0: not known. From the vendor's sheet or derived from its unit
-  // counts and clocks (compute_source).
+  // counts and clocks (serving_source).
   double fp16_tflops = 0;
   double int8_tops = 0;
   double fp8_tflops = 0;
-  std::string compute_source;
+  // The sources of the figures serving reads: the peaks' (with a derived figure's arithmetic),
+  // then, after "host link", the host link's name and its source.
+  std::string serving_source;
+  // The link to the host's CPU and RAM (a discrete card's PCIe slot), what a prompt's weights in
+  // RAM cross under offload (section 8.3): its theoretical bandwidth per direction after line
+  // encoding in decimal GB/s (lanes × 0.985, 1.969 or 3.938 GB/s for PCIe 3.0, 4.0, 5.0); 0:
+  // unified memory, or not known.
+  double host_link_gbps = 0;
 };
 
 inline bool IsApple(const Device& device) { return device.device_class == DeviceClass::kApple; }

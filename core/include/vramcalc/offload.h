@@ -40,6 +40,10 @@ struct OffloadPlan {
   double gpu_seconds = 0;
   double ram_read_bytes = 0;
   int64_t cpu_layers = 0;
+  // What a prompt's ubatch copies to the devices (section 8.3): the weights in RAM, and of them
+  // the routed experts, of which it copies only those its tokens route to.
+  double ram_weight_bytes = 0;
+  double ram_expert_bytes = 0;
 
   // Every layer's routed experts in RAM (--cpu-moe).
   bool AllExpertsInRam() const { return kind == OffloadKind::kExperts && ram_expert_layers >= gpu_layers; }

@@ -10,6 +10,7 @@
 
 #include "vramcalc/estimate.h"
 #include "vramcalc/model_spec.h"
+#include "vramcalc/offload.h"
 #include "vramcalc/quant_format.h"
 #include "vramcalc/runtime_profile.h"
 #include "vramcalc/vocab.h"
@@ -40,14 +41,44 @@ double PrefillPeak(const Device& device, const QuantFormat& format, const Prefil
 // layers one device after another (one device's time), tensor parallelism divides the work.
 double PrefillSecondsPerToken(const Scenario& scenario, const PrefillRule& rule, const PrefillFlops& flops);
 
+// A prompt with a part of the weights in host RAM (section 8.3), under llama.cpp and Ollama: a
+// matmul whose weights are in RAM runs on the device when its batch holds at least
+// kOpOffloadMinBatch tokens (ggml-cuda's offload_op), and the scheduler copies those weights over
+// the host link for every ubatch, of a MoE layer's routed experts only those the ubatch's tokens
+// route to (llama.cpp PR #15346): E × (1 − (1 − k/E)^u) of each layer's E for u tokens, routing
+// taken as uniform. A ubatch takes its tokens' time on the devices (the prefill rule) plus its copy
+// at the link's bandwidth per direction × link_efficiency, fitted on published runs with its
+// errors (fitted and held out); it may exceed 1 where prompts touch fewer experts than uniform
+// routing does. A profile that offloads has one (OffloadPrefillRuleOf: llama.cpp's and Ollama's,
+// both llama-server's).
+inline constexpr int64_t kOpOffloadMinBatch = 32;
+struct OffloadPrefillRule {
+  double link_efficiency = 0;
+  DecodeError error;
+  DecodeError holdout;
+};
+const OffloadPrefillRule* OffloadPrefillRuleOf(std::string_view runtime);
+struct OffloadPrompt {
+  double seconds = 0;       // the whole prompt
+  double copy_seconds = 0;  // of which copying weights
+  int64_t ubatches = 0;
+};
+// Nothing (0 s) where the engine has no such rule or the device's link is not known.
+OffloadPrompt OffloadPromptOf(const Scenario& scenario, const PrefillRule& rule, const OffloadPlan& plan,
+                              int64_t prompt_tokens, int64_t ubatch);
+
 // Why a serving estimate has no figures: the device's peak compute is not known (a device of
-// one's own), no engine has a prefill rule for its platform and class, or the model does not fit
-// the devices at the context (with a part in host RAM, not modelled yet).
-enum class ServingGap : uint8_t { kNone, kNoPeak, kNoRule, kNoFit };
+// one's own), no engine has a prefill rule for its platform and class, the model does not fit
+// the devices at the context and no offload plan runs it, the plan keeps whole layers in RAM
+// (their attention runs on the CPU: not modelled, no published runs), or the device's host link
+// is not known (a device of one's own).
+enum class ServingGap : uint8_t { kNone, kNoPeak, kNoRule, kNoFit, kLayersInRam, kNoLink };
 inline constexpr Named<ServingGap> kServingGapNames[] = {{ServingGap::kNone, "none"},
                                                           {ServingGap::kNoPeak, "no_peak"},
                                                           {ServingGap::kNoRule, "no_rule"},
-                                                          {ServingGap::kNoFit, "no_fit"}};
+                                                          {ServingGap::kNoFit, "no_fit"},
+                                                          {ServingGap::kLayersInRam, "layers_in_ram"},
+                                                          {ServingGap::kNoLink, "no_link"}};
 inline constexpr Vocabulary<ServingGap> kServingGaps{kServingGapNames};
 
 // Decode with several sequences at once (section 8.2): one step reads the weights once (a MoE
@@ -83,6 +114,14 @@ struct Serving {
   double ttft_s = 0;           // time to the first token: the prompt read
   double decode_tps = 0;       // batch-1 decode in the middle of the answer
   double total_s = 0;          // the first token, then the answer's other tokens
+  // The model does not fit and runs with the routed experts of ram_expert_layers layers in RAM
+  // (the offload plan that runs): the prompt's time copying them at link_gbps (section 8.3) and
+  // the offload rule with its errors; no concurrency.
+  bool offload = false;
+  int64_t ram_expert_layers = 0;
+  double copy_s = 0;
+  double link_gbps = 0;
+  const OffloadPrefillRule* offload_rule = nullptr;
   // Concurrency, each sequence at the prompt + answer's context: 1, 2, 4, … sequences up to the
   // most the memory admits (max_sequences: vLLM's and SGLang's KV pool, else every slot with its
   // whole context), and how many are served at min_user_tps or more each.
@@ -101,9 +140,9 @@ const PrefillRule* ServingPrefillRule(const Scenario& scenario);
 double TimeToFirstToken(const Scenario& scenario, int64_t prompt_tokens);
 
 // The serving estimate of the scenario for a prompt and an answer; `fits` whether the model
-// fits on the devices at the scenario's context.
+// fits on the devices at the scenario's context, else `offload` the plan that runs it, if any.
 Serving ServingOf(const Scenario& scenario, int64_t prompt_tokens, int64_t output_tokens, bool fits,
-                  double min_user_tps = 20);
+                  double min_user_tps = 20, const OffloadPlan* offload = nullptr);
 
 }  // namespace vramcalc
 

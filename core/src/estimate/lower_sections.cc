@@ -112,8 +112,11 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
         BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan, sim.vision_gib});
   }
   if ((request.sections & kSectionServing) != 0) {
-    response.serving =
-        ServingOf(s, request.prompt_tokens, request.output_tokens, sim.fit != Fit::kNoFit, request.min_user_tps);
+    // A model that does not fit is served with the offload plan that runs it (section 8.3).
+    const bool fits = sim.fit != Fit::kNoFit;
+    const std::optional<Offload> own = fits || offload ? std::nullopt : OffloadOf(s);
+    const OffloadPlan* runs = own ? own->Chosen() : plan;
+    response.serving = ServingOf(s, request.prompt_tokens, request.output_tokens, fits, request.min_user_tps, runs);
   }
   return std::nullopt;
 }

@@ -43,6 +43,7 @@ struct Split {
   Footprint device;
   double ram_bytes = 0;        // in RAM beside the embedding
   double ram_weight_bytes = 0;  // of which weights
+  double ram_expert_bytes = 0;  // of which routed experts
   double gpu_reads = 0, gpu_cache_reads = 0, ram_reads = 0;
   int64_t cpu_layers = 0;
 };
@@ -62,6 +63,8 @@ OffloadPlan PlanOf(const Scenario& s, const Parts& parts, const OffloadRule& rul
   plan.gpu_seconds = DeviceDecodeSeconds(s, split.gpu_reads, split.gpu_cache_reads);
   plan.ram_read_bytes = split.ram_reads;
   plan.cpu_layers = split.cpu_layers;
+  plan.ram_weight_bytes = split.ram_weight_bytes;
+  plan.ram_expert_bytes = split.ram_expert_bytes;
   const double bandwidth = s.host.bandwidth_gbps > 0 ? s.host.bandwidth_gbps : kDefaultHostBandwidthGbps;
   const double ram_seconds = split.ram_reads / (bandwidth * 1e9 * rule.RamEfficiency(s.host.generation()));
   const double seconds = plan.gpu_seconds + ram_seconds + static_cast<double>(split.cpu_layers) * rule.cpu_layer_ms * 1e-3;
@@ -83,6 +86,7 @@ OffloadPlan LayerPlan(const Scenario& s, const Parts& parts, const OffloadRule& 
   split.device.state_bytes *= on_gpu;
   if (!head_on_gpu) split.device.main_device_extra_gib = 0;  // the logits are computed in RAM
   split.ram_weight_bytes = parts.layers * (1.0 - on_gpu) + head_in_ram;
+  split.ram_expert_bytes = parts.experts * (1.0 - on_gpu);
   split.ram_bytes = split.ram_weight_bytes + parts.cache * (1.0 - on_gpu) +
                     (head_on_gpu ? 0.0 : parts.footprint.main_device_extra_gib * kBytesPerGib);
   if (rule.towers_in_ram_when_split && gpu_layers < parts.layers_count) {  // Ollama: the projector on the CPU
@@ -108,6 +112,7 @@ OffloadPlan ExpertPlan(const Scenario& s, const Parts& parts, const OffloadRule&
   split.device = parts.footprint;
   split.device.weights_gib -= parts.experts * in_ram / kBytesPerGib;
   split.ram_weight_bytes = parts.experts * in_ram;
+  split.ram_expert_bytes = split.ram_weight_bytes;
   split.ram_bytes = split.ram_weight_bytes;
   split.ram_reads = parts.expert_reads * in_ram;
   split.gpu_reads = parts.active - split.ram_reads;

@@ -57,6 +57,21 @@ constexpr PrefillRule kSglangPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.626, 0.626, {4, 11.93, 34.61, 34.61}, {}},
 };
 
+// Section 8.3: a prompt with experts in RAM under llama-server, fitted by
+// tests/core/offload_prefill_calibration_test.cc on 8 runs of 2 sources
+// (tests/calibration/offload-prefill.json): over 1, as the runs copy fewer experts than uniform
+// routing gives (or their devices run a large ubatch faster than the prefill rule: the runs cannot
+// tell which). Fitted: the RTX 3090 ubatch sweep of gpt-oss-120b (5 runs) and ik_llama.cpp#357's
+// mainline runs (RTX 4080, RTX A6000, RTX 3090; 3). Hold-out: the RTX 4070 Ti SUPER's ubatch sweep
+// (4) and ik_llama.cpp#370's RTX A6000 run with a q8_0 cache, estimated 119 % too fast.
+constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.109, {8, 29.74, 43.95, 145.24}, {5, 13.78, 118.86, 118.86}};
+struct EngineOffloadPrefill {
+  std::string_view runtime;
+  const OffloadPrefillRule* rule;
+};
+constexpr EngineOffloadPrefill kOffloadPrefillRules[] = {{"llamacpp", &kLlamaServerOffloadPrefill},
+                                                         {"ollama", &kLlamaServerOffloadPrefill}};
+
 // The profiles with rules of their own (Ollama runs llama.cpp's kernels). A profile without a
 // rule for the device borrows the first of these that has one.
 struct EngineRules {
@@ -115,6 +130,13 @@ double QueryHeadDims(const ModelSpec& model, const LayerGroup& group) {
 }
 
 }  // namespace
+
+const OffloadPrefillRule* OffloadPrefillRuleOf(std::string_view runtime) {
+  for (const EngineOffloadPrefill& engine : kOffloadPrefillRules) {
+    if (engine.runtime == runtime) return engine.rule;
+  }
+  return nullptr;
+}
 
 std::span<const PrefillRule> PrefillRules(std::string_view runtime) {
   for (const EngineRules& engine : kPrefillRules) {
@@ -200,12 +222,16 @@ struct StepCosts {
   double compute_s = 0;     // 0: no prefill rule or peak, memory alone
 };
 
+// k/E: the share of a layer's routed experts one token reads; 0 for a dense model.
+double ExpertShare(const ModelSpec& model) {
+  if (!model.moe || model.moe->num_experts <= 0) return 0;
+  return static_cast<double>(model.moe->experts_per_token) / static_cast<double>(model.moe->num_experts);
+}
+
 StepCosts StepCostsOf(Scenario s, const PrefillRule* rule, int64_t context) {
   StepCosts c;
   c.weights = WeightBytesOf(s);
-  if (s.model->moe && s.model->moe->num_experts > 0) {
-    c.expert_share = static_cast<double>(s.model->moe->experts_per_token) / static_cast<double>(s.model->moe->num_experts);
-  }
+  c.expert_share = ExpertShare(*s.model);
   if (rule != nullptr && s.device->fp16_tflops > 0) {
     c.compute_s = PrefillSecondsPerToken(s, *rule, PrefillFlopsOf(*s.model, 1, context - 1));
   }
@@ -279,13 +305,68 @@ void FillConcurrency(const Scenario& s, int64_t prompt_tokens, int64_t output_to
       LargestHolding(1, serving.max_sequences, [&](int64_t n) { return at(n).per_user_tps >= serving.min_user_tps; });
 }
 
+// The answer's context: the prompt and half the answer, one sequence.
+Scenario AnswerOf(Scenario s, const Serving& serving) {
+  s.batch = 1;
+  s.context_tokens = serving.prompt_tokens + std::max<int64_t>(1, serving.output_tokens / 2);
+  return s;
+}
+
+// The prompt on the devices, the answer's decode at its middle and the concurrency curve.
+void FillOnDevices(const Scenario& s, Serving& serving) {
+  serving.ttft_s = PromptSeconds(s, serving.rule, serving.prompt_tokens);
+  const Scenario answer = AnswerOf(s, serving);
+  serving.decode_tps = DecodeTokensPerSecond(answer, FootprintOf(answer));
+  FillConcurrency(s, serving.prompt_tokens, serving.output_tokens, serving);
+}
+
+// The prompt's figures with the offload plan's experts in RAM (section 8.3), and the answer's
+// decode under the same plan at the middle of the answer; or why there are none.
+ServingGap FillOffload(const Scenario& s, const OffloadPlan* plan, Serving& serving) {
+  if (plan == nullptr) return ServingGap::kNoFit;
+  if (plan->kind != OffloadKind::kExperts) return ServingGap::kLayersInRam;
+  if (s.device->host_link_gbps <= 0) return ServingGap::kNoLink;
+  const OffloadPrefillRule* copy = OffloadPrefillRuleOf(s.runtime->id);
+  if (copy == nullptr) return ServingGap::kNoRule;
+  const OffloadPrompt prompt =
+      OffloadPromptOf(s, *serving.rule, *plan, serving.prompt_tokens, ResolvedSettings(s).ubatch);
+  serving.offload = true;
+  serving.ram_expert_layers = plan->ram_expert_layers;
+  serving.link_gbps = s.device->host_link_gbps;
+  serving.offload_rule = copy;
+  serving.ttft_s = prompt.seconds;
+  serving.copy_s = prompt.copy_seconds;
+  serving.decode_tps = ExpertOffloadPlan(AnswerOf(s, serving), plan->ram_expert_layers).decode_tps;
+  return ServingGap::kNone;
+}
+
 }  // namespace
+
+OffloadPrompt OffloadPromptOf(const Scenario& s, const PrefillRule& rule, const OffloadPlan& plan,
+                              int64_t prompt_tokens, int64_t ubatch) {
+  const OffloadPrefillRule* copy_rule = OffloadPrefillRuleOf(s.runtime->id);
+  if (copy_rule == nullptr || s.device->host_link_gbps <= 0) return {};
+  const double link = s.device->host_link_gbps * 1e9 * copy_rule->link_efficiency;
+  const double share = ExpertShare(*s.model);
+  const auto copy = [&](int64_t tokens) {
+    const double untouched = share > 0 ? PowerOf(1 - share, tokens) : 0;
+    return (plan.ram_weight_bytes - plan.ram_expert_bytes * untouched) / link;
+  };
+  ubatch = std::max<int64_t>(1, ubatch);
+  const int64_t full = prompt_tokens / ubatch, rest = prompt_tokens % ubatch;
+  OffloadPrompt prompt;
+  prompt.ubatches = full + (rest > 0 ? 1 : 0);
+  prompt.copy_seconds = static_cast<double>(full) * copy(ubatch) + (rest > 0 ? copy(rest) : 0.0);
+  prompt.seconds = PromptSeconds(s, &rule, prompt_tokens) + prompt.copy_seconds;
+  return prompt;
+}
 
 ConcurrencyPoint DecodeAtConcurrency(const Scenario& s, const PrefillRule* rule, int64_t sequences, int64_t context) {
   return StepAt(s, StepCostsOf(s, rule, context), sequences);
 }
 
-Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_tokens, bool fits, double min_user_tps) {
+Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_tokens, bool fits, double min_user_tps,
+                  const OffloadPlan* offload) {
   Serving serving;
   serving.prompt_tokens = prompt_tokens;
   serving.output_tokens = output_tokens;
@@ -297,18 +378,13 @@ Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_token
   serving.rule = choice.rule;
   serving.rule_runtime = choice.runtime;
   serving.rule_borrowed = choice.borrowed;
-  if (!fits) serving.gap = ServingGap::kNoFit;
-  if (serving.rule == nullptr) serving.gap = ServingGap::kNoRule;
   if (s.device->fp16_tflops <= 0) serving.gap = ServingGap::kNoPeak;
+  else if (serving.rule == nullptr) serving.gap = ServingGap::kNoRule;
+  else if (fits) FillOnDevices(s, serving);
+  else serving.gap = FillOffload(s, offload, serving);
   if (serving.gap != ServingGap::kNone) return serving;
-  serving.ttft_s = PromptSeconds(s, serving.rule, prompt_tokens);
   serving.prefill_tps = static_cast<double>(prompt_tokens) / serving.ttft_s;
-  Scenario answer = s;
-  answer.batch = 1;
-  answer.context_tokens = prompt_tokens + std::max<int64_t>(1, output_tokens / 2);
-  serving.decode_tps = DecodeTokensPerSecond(answer, FootprintOf(answer));
   serving.total_s = serving.ttft_s + static_cast<double>(std::max<int64_t>(0, output_tokens - 1)) / serving.decode_tps;
-  FillConcurrency(s, prompt_tokens, output_tokens, serving);
   return serving;
 }
 

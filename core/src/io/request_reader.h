@@ -128,7 +128,8 @@ std::vector<std::string> RequestCompare(Value value, Problems& p) {
 }
 
 // A device of one's own as {"name", "memory_gib", "bandwidth_gbps", "platform",
-// "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops"}. A member that is
+// "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops" and its host link's
+// "host_link_gbps"}. A member that is
 // missing is reported and read as absent (whose readers then report nothing more: the first
 // problem is the one reported).
 template <typename Value>
@@ -147,7 +148,8 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
                         key == "memory_gib"       ? "memory (GB)"
                         : key == "bandwidth_gbps" ? "bandwidth (GB/s)"
                         : key == "fp16_tflops"    ? "peak (TFLOPS)"
-                                                  : "peak (TOPS)",
+                        : key == "int8_tops"      ? "peak (TOPS)"
+                                                  : "host link (GB/s)",
                         max, p);
   };
   const auto text = [&](std::string_view key) {
@@ -162,6 +164,7 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
   // Its peak compute, optional (serving has no figures without the FP16 one).
   if (object.Find("fp16_tflops")) d.fp16_tflops = number("fp16_tflops", kMaxCustomPeak);
   if (object.Find("int8_tops")) d.int8_tops = number("int8_tops", kMaxCustomPeak);
+  if (object.Find("host_link_gbps")) d.host_link_gbps = number("host_link_gbps", kMaxCustomBandwidthGbps);
   return d;
 }
 

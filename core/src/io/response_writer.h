@@ -529,6 +529,19 @@ void WriteServing(W& w, const std::optional<Serving>& serving) {
   w.Field("ttft_s", serving->ttft_s);
   w.Field("decode_tps", serving->decode_tps);
   w.Field("total_s", serving->total_s);
+  w.Key("offload");  // section 8.3: the figures with the offload plan's experts in RAM
+  if (serving->offload) {
+    w.BeginObject();
+    w.Field("ram_expert_layers", serving->ram_expert_layers);
+    w.Field("copy_s", serving->copy_s);
+    w.Field("link_gbps", serving->link_gbps);
+    w.Field("link_efficiency", serving->offload_rule->link_efficiency);
+    WriteDecodeError(w, "error", serving->offload_rule->error);
+    WriteDecodeError(w, "holdout", serving->offload_rule->holdout);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
   w.Objects("concurrency", serving->concurrency, [&w](const ConcurrencyPoint& p) {
     w.Field("sequences", p.sequences);
     w.Field("per_user_tps", p.per_user_tps);

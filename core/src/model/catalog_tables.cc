@@ -73,7 +73,7 @@ ModelSpec ModelFromRow(const ModelRow& row) {
 }
 
 Device DeviceFromRow(const DeviceRow& row) {
-  return Device{
+  Device device{
       .id = Text(row.id),
       .name = Text(row.name),
       .memory_gib = row.memory_gib,
@@ -83,11 +83,15 @@ Device DeviceFromRow(const DeviceRow& row) {
       .platform = row.platform,
       .unified_memory = row.unified_memory,
       .source = Text(row.source),
-      .fp16_tflops = row.fp16_tflops,
-      .int8_tops = row.int8_tops,
-      .fp8_tflops = row.fp8_tflops,
-      .compute_source = Text(row.compute_source),
   };
+  if (const DeviceServingRow* serving = row.serving) {
+    device.fp16_tflops = serving->fp16_tflops;
+    device.int8_tops = serving->int8_tops;
+    device.fp8_tflops = serving->fp8_tflops;
+    device.serving_source = Text(serving->serving_source);
+    device.host_link_gbps = serving->host_link_gbps;
+  }
+  return device;
 }
 
 Catalog CatalogFromTables(const CatalogTables& tables) {

@@ -81,6 +81,16 @@ struct ModelRow {
   std::span<const SourceRow> sources;
 };
 
+// What only the serving section reads of a device (schema.h kUnlisted): its peaks and host link,
+// in a row of its own that a DeviceRow points to (core/catalog_source.mjs kPointedRows).
+struct DeviceServingRow {
+  double fp16_tflops = 0;
+  double int8_tops = 0;
+  double fp8_tflops = 0;
+  const char* serving_source = "";
+  double host_link_gbps = 0;
+};
+
 struct DeviceRow {
   const char* id = "";
   const char* name = "";
@@ -91,10 +101,7 @@ struct DeviceRow {
   Platform platform = Platform::kCuda;
   bool unified_memory = false;
   const char* source = "";
-  double fp16_tflops = 0;
-  double int8_tops = 0;
-  double fp8_tflops = 0;
-  const char* compute_source = "";
+  const DeviceServingRow* serving = nullptr;  // null: the catalog leaves them out
 };
 
 struct CatalogTables {

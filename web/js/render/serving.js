@@ -110,17 +110,25 @@ function renderCurve(root, points, rate, view) {
   curve.toggleAttribute('hidden', points.length === 0);
 }
 
-/** The line under the figures: the rule's error, or why there are no figures. */
+/**
+ * The line under the figures: with a part in system RAM, what copying it costs; the error of the
+ * rule the figures follow (the offload rule's then); or why there are no figures.
+ */
 function noteText(serving, { t, lang }) {
   if (serving.gap !== 'none') return t(`serving.gap.${serving.gap}`);
-  const { rule } = serving;
+  const { rule, offload } = serving;
+  const [fitted, held] = offload ? [offload.error, offload.holdout] : [rule, rule.holdout];
   const parts = [];
+  if (offload) {
+    parts.push(t('serving.offload', { layers: fmt.integer(lang, offload.ram_expert_layers), copy: duration(lang, offload.copy_s),
+      link: fmt.plain(lang, offload.link_gbps) }));
+  }
   if (serving.rule_borrowed) parts.push(t('serving.borrowed', { engine: t(`runtime.${serving.rule_runtime}`) }));
-  else if (rule.holdout.points) {
-    parts.push(t('serving.error', { median: fmt.fixed(lang, rule.holdout.median_error_pct, 1), points: fmt.integer(lang, rule.holdout.points),
-      p90: fmt.fixed(lang, rule.holdout.p90_error_pct, 1), fit_median: fmt.fixed(lang, rule.median_error_pct, 1),
-      fit_points: fmt.integer(lang, rule.points) }));
-  } else parts.push(t('serving.error_fitted', { fit_median: fmt.fixed(lang, rule.median_error_pct, 1), fit_points: fmt.integer(lang, rule.points) }));
+  else if (held.points) {
+    parts.push(t('serving.error', { median: fmt.fixed(lang, held.median_error_pct, 1), points: fmt.integer(lang, held.points),
+      p90: fmt.fixed(lang, held.p90_error_pct, 1), fit_median: fmt.fixed(lang, fitted.median_error_pct, 1),
+      fit_points: fmt.integer(lang, fitted.points) }));
+  } else parts.push(t('serving.error_fitted', { fit_median: fmt.fixed(lang, fitted.median_error_pct, 1), fit_points: fmt.integer(lang, fitted.points) }));
   if (serving.beyond_context) parts.push(t('serving.beyond_context'));
   if (serving.short_prompt) parts.push(t('serving.short_prompt'));
   return parts.join(' · ');
