@@ -51,8 +51,18 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     const others = await page.locator(`${byTestId('offload-plans')} li:not(.offload-plans-heading)`).allInnerTexts();
     assert.equal(others.length, offload.plans.length - 1);
     const all = offload.plans.find((p) => p.kind === 'experts' && p.ram_expert_layers === p.gpu_layers);
+    // The experts' plans with their prompt's time (core/ESTIMATION.md section 8.3: the RTX 5070's
+    // PCIe 5.0 x16), a prompt of the serving section's default length; whole layers without one.
+    assert.equal(offload.prompt_tokens, core.catalog().defaults.prompt_tokens);
+    assert.ok(all.prompt_s > 0);
+    assert.ok(others.map(plainSpaces).includes(`All experts in RAM (${all.flags}): ${all.decode_tps.toFixed(1)} tok/s, ` +
+      `a ${offload.prompt_tokens.toLocaleString('en')}-token prompt in ${all.prompt_s.toFixed(all.prompt_s < 10 ? 2 : 1)} s, ` +
+      `${gb(all.host_gib)} RAM`), others.join(' | '));
+    const layers = offload.plans.find((p) => p.kind === 'layers');
+    assert.equal(layers.prompt_s, 0);
     assert.ok(others.map(plainSpaces).includes(
-      `All experts in RAM (${all.flags}): ${all.decode_tps.toFixed(1)} tok/s, ${gb(all.host_gib)} RAM`), others.join(' | '));
+      `${layers.gpu_layers} layers on the GPU (${layers.flags}): ${layers.decode_tps.toFixed(1)} tok/s, ${gb(layers.host_gib)} RAM`),
+      others.join(' | '));
     // The host controls, at the core's defaults.
     const { defaults } = core.catalog();
     assert.equal(await page.locator(byTestId('ram')).inputValue(), String(defaults.host_memory));

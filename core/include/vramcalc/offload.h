@@ -44,6 +44,10 @@ struct OffloadPlan {
   // the routed experts, of which it copies only those its tokens route to.
   double ram_weight_bytes = 0;
   double ram_expert_bytes = 0;
+  // The time of a prompt of the offload's prompt_tokens with this plan (serving.h
+  // FillPromptTimes); 0: not modelled (whole layers in RAM, or the device's peak or host link
+  // not known).
+  double prompt_s = 0;
 
   // Every layer's routed experts in RAM (--cpu-moe).
   bool AllExpertsInRam() const { return kind == OffloadKind::kExperts && ram_expert_layers >= gpu_layers; }
@@ -59,6 +63,7 @@ struct Offload {
   // RAM, else whole layers; none when it does not fit the host's RAM: the model does not run.
   std::optional<std::size_t> chosen;
   const OffloadRule* rule = nullptr;
+  int64_t prompt_tokens = 0;  // the plans' prompt_s are for a prompt this long
 
   // The plan that runs, else nullptr.
   const OffloadPlan* Chosen() const { return chosen ? &plans[*chosen] : nullptr; }

@@ -67,6 +67,10 @@ struct OffloadPrompt {
 OffloadPrompt OffloadPromptOf(const Scenario& scenario, const PrefillRule& rule, const OffloadPlan& plan,
                               int64_t prompt_tokens, int64_t ubatch);
 
+// Each plan's prompt_s for a prompt of `prompt_tokens` (the plans that keep experts in RAM, where
+// the device's peak and host link and a prefill rule are known).
+void FillPromptTimes(const Scenario& scenario, int64_t prompt_tokens, Offload& offload);
+
 // Why a serving estimate has no figures: the device's peak compute is not known (a device of
 // one's own), no engine has a prefill rule for its platform and class, the model does not fit
 // the devices at the context and no offload plan runs it, the plan keeps whole layers in RAM

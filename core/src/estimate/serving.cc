@@ -361,6 +361,16 @@ OffloadPrompt OffloadPromptOf(const Scenario& s, const PrefillRule& rule, const 
   return prompt;
 }
 
+void FillPromptTimes(const Scenario& s, int64_t prompt_tokens, Offload& offload) {
+  offload.prompt_tokens = prompt_tokens;
+  const PrefillRule* rule = PrefillRuleOf(s).rule;
+  if (rule == nullptr || s.device->fp16_tflops <= 0) return;
+  const int64_t ubatch = ResolvedSettings(s).ubatch;
+  for (OffloadPlan& plan : offload.plans) {
+    if (plan.kind == OffloadKind::kExperts) plan.prompt_s = OffloadPromptOf(s, *rule, plan, prompt_tokens, ubatch).seconds;
+  }
+}
+
 ConcurrencyPoint DecodeAtConcurrency(const Scenario& s, const PrefillRule* rule, int64_t sequences, int64_t context) {
   return StepAt(s, StepCostsOf(s, rule, context), sequences);
 }

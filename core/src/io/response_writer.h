@@ -501,7 +501,9 @@ void WriteOffload(W& w, const std::optional<Offload>& offload) {
     w.Field("fit", kFits.Id(plan.fit));
     w.Field("fits_host", plan.fits_host);
     w.Field("decode_tps", plan.decode_tps);
+    w.Field("prompt_s", plan.prompt_s);
   });
+  w.Field("prompt_tokens", offload->prompt_tokens);
   w.Key("chosen");
   if (offload->chosen) w.Value(static_cast<int64_t>(*offload->chosen)); else w.Null();
   WriteDecodeError(w, "holdout", offload->rule->holdout);  // the fitted runs' error: ESTIMATION.md section 7

@@ -5,6 +5,7 @@
 // runs, that the RAM is too small as well. It comes after the first numbers, with
 // vramcalc-full.wasm, which computes the section.
 import { byId, el, fillSelect, put, putPart } from '../dom.js';
+import { duration } from '../duration.js';
 import * as fmt from '../format.js';
 import { runtimeOf } from '../state.js';
 
@@ -17,12 +18,16 @@ function planName(plan, t) {
     : t('offload.plan.experts', { layers: plan.ram_expert_layers });
 }
 
-/** One line of the plans' list: the split (with llama.cpp's flags), its speed and RAM, what stops it. */
-function planLine(plan, { t, lang }, llamacpp) {
+/**
+ * One line of the plans' list: the split (with llama.cpp's flags), its speed, its prompt's time
+ * where the core has one (experts in RAM: core/ESTIMATION.md section 8.3) and RAM, what stops it.
+ */
+function planLine(plan, { t, lang }, llamacpp, promptTokens) {
   const name = llamacpp ? `${planName(plan, t)} (${plan.flags})` : planName(plan, t);
   const stops = [plan.fit === 'no_fit' ? t('offload.no_device') : '', plan.fits_host ? '' : t('offload.no_host')];
-  const line = t('offload.plan_line', {
+  const line = t(plan.prompt_s > 0 ? 'offload.plan_line_prompt' : 'offload.plan_line', {
     plan: name, tps: fmt.fixed(lang, plan.decode_tps, 1), ram: fmt.gb(lang, plan.host_gib),
+    tokens: fmt.integer(lang, promptTokens), time: duration(lang, plan.prompt_s),
   });
   return fmt.keepUnits([line, ...stops.filter(Boolean)].join(' · '));
 }
@@ -178,5 +183,5 @@ export function renderOffload(root, response, view) {
   })));
   const others = offload.plans.filter((p) => p !== plan);
   drawPlans(byId(root, 'offload-plans'), t(plan ? 'offload.others' : 'offload.plans'),
-    others.map((p) => planLine(p, view, llamacpp)));
+    others.map((p) => planLine(p, view, llamacpp, offload.prompt_tokens)));
 }
