@@ -42,16 +42,15 @@ double PrefillPeak(const Device& device, const QuantFormat& format, const Prefil
 double PrefillSecondsPerToken(const Scenario& scenario, const PrefillRule& rule, const PrefillFlops& flops);
 
 // A prompt with a part of the weights in host RAM (section 8.3), under llama.cpp and Ollama: a
-// matmul whose weights are in RAM runs on the device when its batch holds at least
-// kOpOffloadMinBatch tokens (ggml-cuda's offload_op), and the scheduler copies those weights over
-// the host link for every ubatch, of a MoE layer's routed experts only those the ubatch's tokens
+// matmul whose weights are in RAM runs on the device when its batch holds at least 32 tokens
+// (ggml-cuda's offload_op; a shorter ubatch's run on the CPU, not modelled), and the scheduler
+// copies those weights over the host link for every ubatch, of a MoE layer's routed experts only those the ubatch's tokens
 // route to (llama.cpp PR #15346): E × (1 − (1 − k/E)^u) of each layer's E for u tokens, routing
 // taken as uniform. A ubatch takes its tokens' time on the devices (the prefill rule) plus its copy
 // at the link's bandwidth per direction × link_efficiency, fitted on published runs with its
 // errors (fitted and held out); it may exceed 1 where prompts touch fewer experts than uniform
 // routing does. A profile that offloads has one (OffloadPrefillRuleOf: llama.cpp's and Ollama's,
 // both llama-server's).
-inline constexpr int64_t kOpOffloadMinBatch = 32;
 struct OffloadPrefillRule {
   double link_efficiency = 0;
   DecodeError error;
