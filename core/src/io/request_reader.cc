@@ -101,12 +101,11 @@ Device CustomDevice(std::string name, double memory_gib, double bandwidth_gbps, 
   return d;
 }
 
-// `what`: "memory (GB)", "bandwidth (GB/s)".
-double CustomFigure(std::string_view figure, std::string_view field, std::string_view what, double max, Problems& p) {
-  const std::string rule = std::string(field) + ": the " + std::string(what) + " must be a number above 0 up to " +
-                           FormatGrouped(static_cast<int64_t>(max)) + " in at most 15 digits";
+double CustomFigure(std::string_view figure, std::string_view field, const CustomFigureKind& kind, Problems& p) {
+  const std::string rule = std::string(field) + ": the " + std::string(kind.what) + " must be a number above 0 up to " +
+                           FormatGrouped(static_cast<int64_t>(kind.max)) + " in at most 15 digits";
   const double value = ReadFigure(figure);
-  if (!(value > 0) || value > max) {
+  if (!(value > 0) || value > kind.max) {
     p.Fail("invalid_value", std::string(field), rule + "; got \"" + std::string(Clipped(figure, 32)) + "\".");
     return 1;
   }
@@ -150,13 +149,12 @@ Device CustomDeviceFromText(std::string_view text, Problems& p) {
   std::string_view platform = parts[n - 1];
   const bool unified = platform.ends_with("+unified");
   if (unified) platform.remove_suffix(std::string_view("+unified").size());
-  Device d = CustomDevice(CustomName(rest, "device", p), CustomFigure(parts[0], "device", "memory (GB)", kMaxCustomMemoryGib, p),
-                          CustomFigure(parts[1], "device", "bandwidth (GB/s)", kMaxCustomBandwidthGbps, p),
-                          CustomPlatform(platform, "device", p), unified);
+  Device d = CustomDevice(CustomName(rest, "device", p), CustomFigure(parts[0], "device", kCustomMemory, p),
+                          CustomFigure(parts[1], "device", kCustomBandwidth, p), CustomPlatform(platform, "device", p), unified);
   if (n == 4) {
     const std::size_t slash = parts[2].find('/');
-    d.fp16_tflops = CustomFigure(parts[2].substr(0, slash), "device", "peak (TFLOPS)", kMaxCustomPeak, p);
-    if (slash != std::string_view::npos) d.int8_tops = CustomFigure(parts[2].substr(slash + 1), "device", "peak (TOPS)", kMaxCustomPeak, p);
+    d.fp16_tflops = CustomFigure(parts[2].substr(0, slash), "device", kCustomFp16, p);
+    if (slash != std::string_view::npos) d.int8_tops = CustomFigure(parts[2].substr(slash + 1), "device", kCustomInt8, p);
   }
   return d;
 }

@@ -30,17 +30,27 @@ Error RequestTooLarge(std::string_view example = kRequestExample);
 // The value as written in the request, for a message (at most 64 bytes, cut at a character).
 std::string Echo(std::string_view source);
 
-// "custom:<memory>:<bandwidth>:<platform>[+unified]:<name>" (errors name the field "device").
+// "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<platform>[+unified]:<name>"
+// (errors name the field "device").
 Device CustomDeviceFromText(std::string_view text, Problems& p);
+// A figure of a device of one's own: its key in the object form, its name in messages (both
+// forms') and its largest value.
+struct CustomFigureKind {
+  std::string_view key;
+  std::string_view what;
+  double max = 0;
+};
+inline constexpr CustomFigureKind kCustomMemory{"memory_gib", "memory (GB)", 16384};
+inline constexpr CustomFigureKind kCustomBandwidth{"bandwidth_gbps", "bandwidth (GB/s)", 100000};
+inline constexpr CustomFigureKind kCustomFp16{"fp16_tflops", "peak (TFLOPS)", 100000};
+inline constexpr CustomFigureKind kCustomInt8{"int8_tops", "peak (TOPS)", 100000};
+inline constexpr CustomFigureKind kCustomHostLink{"host_link_gbps", "host link (GB/s)", 100000};
 // A device from its figures, each checked and named by `field` ("device.memory_gib") in
 // messages; `figure` is the number as written.
-double CustomFigure(std::string_view figure, std::string_view field, std::string_view what, double max, Problems& p);
+double CustomFigure(std::string_view figure, std::string_view field, const CustomFigureKind& kind, Problems& p);
 std::string CustomName(std::string_view name, std::string_view field, Problems& p);
 Platform CustomPlatform(std::string_view id, std::string_view field, Problems& p);
 Device CustomDevice(std::string name, double memory_gib, double bandwidth_gbps, Platform platform, bool unified);
-inline constexpr double kMaxCustomMemoryGib = 16384;
-inline constexpr double kMaxCustomBandwidthGbps = 100000;
-inline constexpr double kMaxCustomPeak = 100000;  // FP16 TFLOPS or INT8 TOPS
 
 // The request fields' names, in kRequestFields' order.
 std::vector<std::string_view> RequestFieldNames();
@@ -138,18 +148,12 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
     if (!value) p.Fail("missing_field", "device." + std::string(key), "device." + std::string(key) + " is required.");
     return value;
   };
-  const auto number = [&](std::string_view key, double max) {
-    const Value value = member(key);
-    const std::string field = "device." + std::string(key);
+  const auto number = [&](const CustomFigureKind& kind) {
+    const Value value = member(kind.key);
+    const std::string field = "device." + std::string(kind.key);
     if (value && !value.IsNumber()) p.Fail("invalid_type", field, field + " must be a number, not " + std::string(value.TypeName()) + ".");
     if (!value || !value.IsNumber()) return 1.0;
-    return CustomFigure(value.Source(), field,
-                        key == "memory_gib"       ? "memory (GB)"
-                        : key == "bandwidth_gbps" ? "bandwidth (GB/s)"
-                        : key == "fp16_tflops"    ? "peak (TFLOPS)"
-                        : key == "int8_tops"      ? "peak (TOPS)"
-                                                  : "host link (GB/s)",
-                        max, p);
+    return CustomFigure(value.Source(), field, kind, p);
   };
   const auto text = [&](std::string_view key) {
     const Value value = member(key);
@@ -157,13 +161,13 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
   };
   const Value unified = object.Find("unified_memory");
   if (unified && !unified.IsBool()) p.Fail("invalid_type", "device.unified_memory", "device.unified_memory must be true or false.");
-  Device d = CustomDevice(CustomName(text("name"), "device.name", p), number("memory_gib", kMaxCustomMemoryGib),
-                          number("bandwidth_gbps", kMaxCustomBandwidthGbps), CustomPlatform(text("platform"), "device.platform", p),
-                          unified && unified.IsBool() && unified.Bool());
-  // Its peak compute, optional (serving has no figures without the FP16 one).
-  if (object.Find("fp16_tflops")) d.fp16_tflops = number("fp16_tflops", kMaxCustomPeak);
-  if (object.Find("int8_tops")) d.int8_tops = number("int8_tops", kMaxCustomPeak);
-  if (object.Find("host_link_gbps")) d.host_link_gbps = number("host_link_gbps", kMaxCustomBandwidthGbps);
+  Device d = CustomDevice(CustomName(text("name"), "device.name", p), number(kCustomMemory), number(kCustomBandwidth),
+                          CustomPlatform(text("platform"), "device.platform", p), unified && unified.IsBool() && unified.Bool());
+  // Its peak compute and host link, optional (serving has no figures without the FP16 peak, nor
+  // with experts in RAM without the link).
+  if (object.Find(kCustomFp16.key)) d.fp16_tflops = number(kCustomFp16);
+  if (object.Find(kCustomInt8.key)) d.int8_tops = number(kCustomInt8);
+  if (object.Find(kCustomHostLink.key)) d.host_link_gbps = number(kCustomHostLink);
   return d;
 }
 
