@@ -58,6 +58,13 @@ export const GGUF_KEY_SETS = Object.freeze({
     ['expert_count', 'n_routed_experts'], ['expert_used_count', 'num_experts_per_tok'],
     ['expert_feed_forward_length', 'moe_intermediate_size'],
   ],
+  // Nemotron-H's experts (conversion/nemotron.py NemotronHModel): DeepSeek-style names, the shared
+  // experts' own width.
+  nemotronExperts: [
+    ['expert_count', 'n_routed_experts'], ['expert_used_count', 'num_experts_per_tok'],
+    ['expert_feed_forward_length', 'moe_intermediate_size'], ['expert_shared_count', 'n_shared_experts'],
+    ['expert_shared_feed_forward_length', 'moe_shared_expert_intermediate_size'],
+  ],
   // DeepSeek Sparse Attention's indexer (DeepseekV32Model, GlmMoeDsaModel).
   indexer: [['attention.indexer.head_count', 'index_n_heads'], ['attention.indexer.key_length', 'index_head_dim']],
   // Gated DeltaNet (Qwen3NextModel.set_gguf_parameters): ssm.state_size is linear_key_head_dim,
@@ -143,11 +150,6 @@ function nemotronH(config, raw) {
     mamba_num_heads: mixer.heads, mamba_head_dim: mixer.headDim, conv_kernel: mixer.conv, ssm_state_size: mixer.state,
     n_groups: mixer.groups,
   });
-  if (moe) {
-    Object.assign(config, { n_routed_experts: Number(raw.expert_count), num_experts_per_tok: Number(raw.expert_used_count),
-      moe_intermediate_size: Number(raw.expert_feed_forward_length), n_shared_experts: Number(raw.expert_shared_count ?? 0),
-      moe_shared_expert_intermediate_size: Number(raw.expert_shared_feed_forward_length ?? 0) });
-  }
 }
 
 /**
@@ -313,7 +315,7 @@ export const GGUF_ARCHITECTURES = Object.freeze({
   'hunyuan-moe': { model_type: 'hunyuan_v1_moe', keys: ['common', 'hunyuanExperts'] },
   granitehybrid: { model_type: 'granitemoehybrid', keys: ['common', 'localExperts'], finish: graniteHybrid },
   nemotron_h: { model_type: 'nemotron_h', keys: ['common'], finish: nemotronH },
-  nemotron_h_moe: { model_type: 'nemotron_h', keys: ['common'], finish: nemotronH },
+  nemotron_h_moe: { model_type: 'nemotron_h', keys: ['common', 'nemotronExperts'], finish: nemotronH },
   lfm2: { model_type: 'lfm2', keys: ['common'], finish: lfm2 },
   lfm2moe: { model_type: 'lfm2_moe', keys: ['common', 'qwenExperts'], finish: lfm2 },
 });
