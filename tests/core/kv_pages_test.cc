@@ -117,6 +117,90 @@ TEST(KvPages, Gemma3GroupsItsSlidingLayersByTenWithPadding) {
   EXPECT_EQ(pages.LongestRequest(13107, request, kMaxContextTokens), 9645 * 16);
 }
 
+// Gemma 3's start-up logs: vLLM pages its 5 : 1 sliding and full layers as the grouping rule says,
+// and the blocks the logged "Available KV cache memory" holds give the logged concurrency. The
+// logged GiB has two decimals, so the blocks it holds are known to ± 0.005 GiB / block bytes.
+void ExpectLoggedConcurrency(const KvPages& pages, double gib, int64_t tokens_per_request, const KvPageRequest& request,
+                             double logged_concurrency) {
+  const double blocks = static_cast<double>(BlocksIn(gib, pages));
+  const double per_request = static_cast<double>(pages.BlocksPerRequest(tokens_per_request, request));
+  EXPECT_NEAR(blocks / per_request, logged_concurrency, 0.005 + 0.005 * kBytesPerGib / pages.BlockBytes() / per_request);
+}
+
+// google/gemma-3-27b-it in BF16 on an AMD Instinct (ROCm), vLLM 0.11.0rc2, --max-model-len 4096,
+// max_num_batched_tokens 8192 (TaintsAndTokenizersInc/vllm_multimodal_rocm_examples, example_logs.md
+// at 67f2118): "Available KV cache memory: 109.86 GiB", "Add 8 padding layers, may waste at most
+// 15.38% KV cache memory", "GPU KV cache size: 205,696 tokens", "Maximum concurrency for 4,096
+// tokens per request: 50.05x", "num_gpu_blocks is: 89994".
+TEST(KvPages, Gemma3Of27bOnAnAmdGpuMatchesItsStartUpLog) {
+  const KvPages pages = PagesOf("gemma-3-27b", 2);
+  EXPECT_EQ(pages.padding_layers, 8);  // 8 of 52 sliding layers: 15.38 %
+  EXPECT_EQ(pages.Groups(), 7);
+  // A block is 10 pages of 16 × 2 × 16 heads × 128 × 2 B = 1,310,720 B: 109.86 GiB hold 89,997.
+  EXPECT_EQ(pages.BlockBytes(), 1310720);
+  EXPECT_EQ(BlocksIn(109.86, pages), 89997);
+  // A 4,096-token request: 256 full blocks + 6 × (cdiv(min(1,023 + 8,192, 4,096), 16) + 1) = 1,798.
+  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
+  EXPECT_EQ(pages.BlocksPerRequest(4096, request), 1798);
+  ExpectLoggedConcurrency(pages, 109.86, 4096, request, 50.05);
+  // The logged blocks give both logged figures: 89,994 / 1,798 = 50.05 and, as v0.11 counted
+  // tokens, 89,994 // 7 groups × 16 = 205,696.
+  EXPECT_NEAR(89994.0 / 1798.0, 50.05, 0.005);
+  EXPECT_EQ(89994 / pages.Groups() * pages.block_tokens, 205696);
+}
+
+// google/gemma-3-1b-it, vLLM 0.13.0, --max-model-len 2048, --gpu-memory-utilization 0.95,
+// max_num_batched_tokens 8192 (eole-nlp/eole, benchmarks/genai/results.md at 38d4e46): "Available
+// KV cache memory: 25.39 GiB", "Add 2 padding layers, may waste at most 9.09% KV cache memory",
+// "GPU KV cache size: 950,864 tokens", "Maximum concurrency for 2,048 tokens per request: 461.21x".
+TEST(KvPages, Gemma3Of1bMatchesItsStartUpLog) {
+  const KvPages pages = PagesOf("gemma-3-1b", 2);
+  // 4 full and 22 sliding layers (window 512): groups of 4, cdiv(22, 4) = 6 sliding groups, 2
+  // padding layers (2 / 22 = 9.09 %); a page 16 × 2 × 1 head × 256 × 2 B = 16,384 B.
+  EXPECT_EQ(pages.group_layers, 4);
+  EXPECT_EQ(pages.Groups(), 7);
+  EXPECT_EQ(pages.padding_layers, 2);
+  EXPECT_EQ(pages.page_bytes, 16384);
+  // 128 full blocks + 6 × (cdiv(min(511 + 8,192, 2,048), 16) + 1) = 902 a request.
+  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
+  EXPECT_EQ(pages.BlocksPerRequest(2048, request), 902);
+  ExpectLoggedConcurrency(pages, 25.39, 2048, request, 461.21);
+  // 950,864 tokens are 59,429 blocks per group (v0.13: blocks // groups × 16), so 416,003 to
+  // 416,009 blocks, and of those 416,007 to 416,009 give 461.21 a 902-block request.
+  EXPECT_EQ(416008 / pages.Groups() * pages.block_tokens, 950864);
+  EXPECT_NEAR(416008.0 / 902.0, 461.21, 0.005);
+}
+
+// google/gemma-3-4b-it in BF16 on one AMD Instinct MI300X, vLLM 0.23.0, --max-model-len 8192,
+// gpu_memory_utilization 0.9 (the default), max_num_batched_tokens 8192 (Logicrithm/orbit-ai,
+// evidence/vllm.log at 09b4c19): "Model loading took 8.58 GiB memory", "Available KV cache memory:
+// 162.84 GiB", "Add 1 padding layers, may waste at most 3.45% KV cache memory", "GPU KV cache size:
+// 1,217,591 tokens", "Maximum concurrency for 8,192 tokens per request: 148.63x". The whole chain,
+// from the catalog's MI300X to the pool, is checked too.
+TEST(KvPages, Gemma3Of4bOnAnMi300xMatchesItsStartUpLog) {
+  const KvPages pages = PagesOf("gemma-3-4b", 2);
+  // 5 full and 29 sliding layers: groups of 5, 6 sliding groups, 1 padding layer (1 / 29 = 3.45 %).
+  EXPECT_EQ(pages.group_layers, 5);
+  EXPECT_EQ(pages.padding_layers, 1);
+  EXPECT_EQ(pages.BlockBytes(), 5 * 16 * 2 * 4 * 256 * 2);  // 327,680 B
+  // 512 full blocks + 6 × (cdiv(min(1,023 + 8,192, 8,192), 16) + 1) = 3,590 a request.
+  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
+  EXPECT_EQ(pages.BlocksPerRequest(8192, request), 3590);
+  ExpectLoggedConcurrency(pages, 162.84, 8192, request, 148.63);
+  // v0.23 logs floor(concurrency × 8,192): 533,588 blocks give 148.63x and 1,217,591 tokens.
+  EXPECT_EQ(static_cast<int64_t>(533588.0 / 3590.0 * 8192), 1217591);
+
+  Scenario s = BF16On131072TokensUnderVllm("gemma-3-4b");
+  s.device = BuiltinCatalog().value().FindDevice("mi300x-192gb");
+  s.context_tokens = 8192;
+  const std::optional<KvPool> pool = KvPoolOf(s);
+  ASSERT_TRUE(pool);
+  // The estimate: 163.88 GiB and 1,225,352 tokens, 0.64 % above the log's.
+  EXPECT_NEAR(pool->gib / 162.84 - 1, 0, 0.01);
+  EXPECT_NEAR(static_cast<double>(pool->tokens) / 1217591 - 1, 0, 0.01);
+  EXPECT_EQ(pool->padding_layers, 1);
+}
+
 // gpt-oss-20b: "12 sw + 12 full" layers make 2 groups of 12 (the comment in kv_cache_utils.py);
 // a page is 16 × 8 × (64 + 64) × 2 = 32,768 B; with 2,048 batched tokens a 131,072-token request
 // pins 8,192 + cdiv(127 + 2,048, 16) + 1 = 8,329 blocks.
