@@ -335,6 +335,32 @@ TEST(DecodeCalibration, EveryRuleIsItsFitAndKeepsItsRecordedErrors) {
   }
 }
 
+// Where an engine has no rule, its published runs check the reference constants (nothing is
+// fitted to them): each DecodeCheck's recorded error is the one on the runs of its scope.
+TEST(DecodeCalibration, EveryCheckKeepsTheReferenceConstantsErrorOnItsRuns) {
+  const std::vector<Row> rows = Rows();
+  for (const RuntimeProfile& runtime : RuntimeProfiles()) {
+    for (const DecodeCheck& check : runtime.decode_checks) {
+      std::vector<double> errors;
+      for (const Row& r : rows) {
+        const bool moe = r.model.moe.has_value();
+        const bool mine = r.scenario.runtime == &runtime && r.scenario.device_count == 1 &&
+                          runtime.DecodeRuleFor(r.device, moe) == nullptr &&
+                          BestRule(runtime.decode_checks, r.device, moe) == &check;
+        if (!mine) continue;
+        errors.push_back(r.measured_seconds / DeviceDecodeSeconds(r.scenario, r.weight_bytes, r.cache_bytes) - 1);
+        std::printf("   check   %+6.1f %%  %s | %s | %.2f tok/s\n", 100 * errors.back(),
+                    std::string(r.data.Find("id").String()).c_str(), r.device.name.c_str(), r.data.Find("tok_s").Number());
+      }
+      const std::string name = std::string(runtime.id) + " " + std::string(kPlatforms.Id(check.platform));
+      ASSERT_FALSE(errors.empty()) << name << ": a check needs published runs";
+      const DecodeError e = Summary(errors);
+      std::printf("[decode check] %-16s %s\n", name.c_str(), Described(e).c_str());
+      ExpectRecorded(check.error, e, name);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace vramcalc
 
@@ -588,6 +614,30 @@ TEST(DecodeCalibration, TheAnswerCarriesTheRulesErrorsOnItsFitAndHoldOutRows) {
   // pavlokhmel.com's HBM cards and vnadein's V100 run).
   ExpectAnswerCarries("rtx-4090-24gb", RowsOfKind("consumer", 0, true));
   ExpectAnswerCarries("h100-80gb-pcie", RowsOfKind("datacenter", 900, false));
+}
+
+// Where an engine has no rule: the answer carries the check of its published runs there (vLLM on
+// an MI300X: sariekr/gpu_conc's one run), null where a rule holds (vLLM on an H100) or no run
+// exists (SGLang on an RTX 4090).
+TEST(DecodeCalibration, TheAnswerCarriesTheReferenceConstantsErrorWhereNoRuleHolds) {
+  const auto check_of = [](std::string_view runtime, std::string_view device) {
+    const std::string answer = EvaluateJson(R"({"model":"gpt-oss-20b","format":"MXFP4","runtime":")" + std::string(runtime) +
+                                            R"(","device":")" + std::string(device) + R"(","sections":["simulator"]})");
+    auto parsed = json::Document::Parse(answer);
+    EXPECT_TRUE(parsed.ok()) << answer;
+    return parsed.ok() ? parsed.value().root().Find("simulator").Find("decode_check").IsObject() : false;
+  };
+  const std::string answer = EvaluateJson(
+      R"({"model":"gpt-oss-20b","format":"MXFP4","runtime":"vllm","device":"mi300x-192gb","sections":["simulator"]})");
+  auto parsed = json::Document::Parse(answer);
+  ASSERT_TRUE(parsed.ok()) << answer;
+  const json::Value simulator = parsed.value().root().Find("simulator");
+  EXPECT_TRUE(simulator.Find("decode_rule").IsNull());
+  EXPECT_EQ(simulator.Find("decode_check").Find("points").Integer(), 1);
+  EXPECT_NEAR(simulator.Find("decode_check").Find("median_error_pct").Number(), 575.1, 0.05);
+  EXPECT_FALSE(check_of("vllm", "h100-80gb"));
+  EXPECT_FALSE(check_of("sglang", "rtx-4090-24gb"));
+  EXPECT_TRUE(check_of("sglang", "a100-40gb-sxm"));
 }
 
 }  // namespace

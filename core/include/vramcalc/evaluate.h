@@ -218,6 +218,7 @@ struct SimulatorResult {
   EngineSettings engine;             // the settings the estimate ran with
   double bits_per_weight = 0;        // effective: weights' bytes × 8 / parameters
   const DecodeRule* decode_rule = nullptr;  // what decode_tps follows (null: the reference formula)
+  const DecodeCheck* decode_check = nullptr;  // without a rule: the engine's runs there, if any
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
   int64_t max_context_tokens = 0;

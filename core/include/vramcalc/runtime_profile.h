@@ -158,6 +158,12 @@ struct DecodeRule {
   DecodeError error;           // on the rows it was fitted to
   DecodeError holdout;         // on the held-out sources' rows
 };
+// Published batch-1 runs of an engine on devices none of its decode rules holds for: a rule's
+// scope and `error`, the error of the reference page's constants on them (section 6; nothing is
+// fitted to them, so it is all out of sample; its constants and `holdout` stay 0).
+// tests/core/decode_calibration_test.cc recomputes it. A DecodeRule, so that one BestRule picks
+// both (the first module's bytes).
+using DecodeCheck = DecodeRule;
 // Prompt processing (prefill) of one sequence under an engine profile (estimation model section
 // 8): a prompt token takes t = matmul FLOPs / (peak × efficiency) + attention FLOPs at its depth /
 // (FP16 peak × attention_efficiency), peak the device's dense FP16 TFLOPS (device.h) or, for GGUF
@@ -261,6 +267,7 @@ struct RuntimeProfile {
   // formula (1.5): bandwidth × utilization × the class's efficiency / bytes per token; N devices
   // in tensor parallel: N × tensor_parallel_efficiency × that.
   std::span<const DecodeRule> decode;
+  std::span<const DecodeCheck> decode_checks;  // where no rule holds but published runs exist
   MultiDeviceRule multi_device_decode;
   const OffloadRule* offload = nullptr;  // none: the engine runs only what fits on the devices
   double bandwidth_utilization = 0;

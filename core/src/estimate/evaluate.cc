@@ -244,6 +244,7 @@ SimulatorResult Simulate(const Scenario& s) {
   sim.fit = RateFit(*s.runtime, sim.per_device_gib, sim.capacity_gib);
   sim.decode_tps = DecodeTokensPerSecond(s, footprint);
   sim.decode_rule = DecodeRuleOf(s);
+  if (!sim.decode_rule) sim.decode_check = BestRule(s.runtime->decode_checks, *s.device, s.model->moe.has_value());
   sim.max_context_tokens = MaxContextTokens(s);
   sim.max_context_capped = sim.max_context_tokens >= kMaxContextTokens;
   sim.kv_compression = KvCompressionOf(*s.model);

@@ -88,6 +88,20 @@ constexpr DecodeRule kMlxDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {3, 98.73, 123.04, 123.04}, {3, 1.66, 19.55, 19.55}},
 };
 
+// Published runs where an engine has no rule (DecodeCheck): a rule's scope, its constants unused
+// (0), and the reference constants' error on the runs (runs, median, p90, worst in %),
+// recomputed by tests/core/decode_calibration_test.cc. vLLM on ROCm: sariekr/
+// gpu_conc's gpt-oss-20b on an MI300X (6.8x too fast); SGLang: ree2raz/inference-bench's
+// Qwen2.5-7B on an A100 40GB (its L4 runs are eager, left out like every run without CUDA graphs)
+// and sglang#31137's gpt-oss-20b and Qwen2.5-7B on a Strix Halo.
+constexpr DecodeCheck kVllmDecodeChecks[] = {
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0, 0, 0, 0, {1, 575.10, 575.10, 575.10}, {}},
+};
+constexpr DecodeCheck kSglangDecodeChecks[] = {
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0, 0, 0, 0, {2, 17.97, 17.97, 17.97}, {}},
+    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0, 0, 0, 0, {2, 74.63, 74.63, 74.63}, {}},
+};
+
 // What every engine profile shares: it names an engine and what it runs, stops the max context
 // at the model's max position, fills the whole capacity, stores weights as their format does,
 // rates against 90 % and decodes with the reference's constants (issue 13).
@@ -251,6 +265,7 @@ constexpr RuntimeProfile Vllm() {
           .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2, .state_blocks = 2, .chunked_whole = true};
   p.activation = kVllmActivation;
   p.decode = kVllmDecode;
+  p.decode_checks = kVllmDecodeChecks;
   // Tensor parallelism: 1/N of the reads per GPU, two all-reduces per layer. No same-machine
   // single-stream TP measurements were found (one 4 × GB10 run over the network is printed by
   // the calibration test); 50 µs per all-reduce over PCIe and 15 µs over NVLink are the
@@ -276,6 +291,7 @@ constexpr RuntimeProfile Sglang() {
   // only the CUDA context is counted beside them (the reserve holds activations and graphs).
   p.kv = {.granule_tokens = 1, .split = KvSplit::kHeadsMinOne, .state_bytes_per_element = 2};
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
+  p.decode_checks = kSglangDecodeChecks;
   return p;
 }
 

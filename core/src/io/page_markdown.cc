@@ -93,9 +93,15 @@ std::string DevicesOfKind(const Page& p, const Device& device) {
 }
 
 // How far off the decode figure is (estimation model section 6): its rule's median error on
-// the published runs it was fitted to, or that no runs were found for the device's platform.
+// the published runs, the reference constants' on the engine's runs where it has no rule, or
+// that no runs were found for the device's platform.
 std::string DecodeErrorRow(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
+  if (s.decode_check) {
+    return Row({p.Text("out.decode_error"), p.Fill("decode.checked", {{"devices", DevicesOfKind(p, *s.device)},
+                                                                     {"median", FormatFixed(s.decode_check->error.median_pct, 0)},
+                                                                     {"points", FormatGrouped(s.decode_check->error.points)}})});
+  }
   if (!s.decode_rule) return Row({p.Text("out.decode_error"), p.Fill("decode.unmeasured", {{"devices", DevicesOfKind(p, *s.device)}})});
   // On the held-out sources' runs beside the fitted ones' (web/js/render/accuracy.js).
   const DecodeRule& rule = *s.decode_rule;

@@ -135,6 +135,13 @@ void WriteEngineFigures(W& w, const SimulatorResult& s) {
   w.EndObject();
   w.Key("decode_rule");
   if (s.decode_rule) WriteDecodeRule(w, *s.decode_rule); else w.Null();
+  // Without a rule, the reference constants' error on the engine's published runs there.
+  if (s.decode_check) {
+    WriteDecodeError(w, "decode_check", s.decode_check->error);
+  } else {
+    w.Key("decode_check");
+    w.Null();
+  }
   const EngineSettings& e = s.engine;
   w.Key("engine");
   w.BeginObject();

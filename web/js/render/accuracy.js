@@ -9,7 +9,8 @@ import { offloadPlan } from './simulator.js';
 /**
  * The decode figure's error line: the rule's median on the runs its fit never saw (the held-out
  * sources') beside the one on the runs it was fitted to, or only the latter where no run was
- * held out, or "not measured" under an engine profile; with a part in host RAM,
+ * held out; under an engine profile without a rule, the reference constants' error on the runs
+ * published there (decode_check), else "not measured"; with a part in host RAM,
  * render/offload.js writes it (the offload rule's).
  */
 export function renderDecodeError(root, response, { t, lang }) {
@@ -21,7 +22,11 @@ export function renderDecodeError(root, response, { t, lang }) {
   if (line.hidden !== !shown) line.hidden = !shown;
   if (!shown) return;
   if (!rule) {
-    put(line, t('decode.unmeasured', { devices: fmt.devicesOfKind(t, sim.device_platform, sim.unified_memory, sim.device_class) }));
+    const check = sim.decode_check;
+    put(line, t(check ? 'decode.checked' : 'decode.unmeasured', {
+      devices: fmt.devicesOfKind(t, sim.device_platform, sim.unified_memory, sim.device_class),
+      median: check && fmt.fixed(lang, check.median_error_pct, 0), points: check?.points,
+    }));
     return;
   }
   const { holdout } = rule;
