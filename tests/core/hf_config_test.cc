@@ -225,7 +225,7 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
                 {"qwen3_vl_moe", "qwen3-vl-30b-a3b-instruct"}, {"deepseek_v4", "deepseek-v4-flash"},
                 {"gemma4", "gemma-4-e4b"}, {"gemma4_31b", "gemma-4-31b"}, {"smollm3", "smollm3-3b"},
                 {"exaone4", "exaone-4.0-1.2b"}, {"kimi_k25", "kimi-k2.5"}, {"cohere", "command-r-08-2024"},
-                {"granitemoehybrid", "granite-4.0-h-small"}};
+                {"granitemoehybrid", "granite-4.0-h-small"}, {"llama4", "llama-4-scout-17b-16e"}};
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.type);
     const ModelSpec parsed = Parse(pair.type);
@@ -270,8 +270,10 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
 // 243,290,624; Devstral Small 2 24,011,361,280 − 23,572,403,200 (its tower and projector counted
 // by hand in the catalog entry's notes as well); Gemma 4 E4B 7,996,156,490 − 7,518,069,034
 // (vision and audio together); Gemma 4 31B 31,273,088,876 − 30,697,345,340; Kimi K2.5's
-// MoonViT and projector 471,143,920, every tensor of its checkpoint's list summed. The catalog
-// entries carry the same figure.
+// MoonViT and projector 471,143,920, every tensor of its checkpoint's list summed; Llama 4 Scout
+// 108,641,793,536 − 107,769,861,120 (by hand: patches 588 × 1,408, class 1,408, 577 positions
+// × 1,408, two LayerNorms 5,632, 34 blocks of 23,807,872, adapter 5,632 × 4,096 + 4,096², projector
+// 4,096 × 5,120 = 871,932,416). The catalog entries carry the same figure.
 TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
   const struct {
     const char* type;
@@ -284,7 +286,8 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
                  {"mistral3", "devstral-small-2-24b-2512", 438958080.0},
                  {"gemma4", "gemma-4-e4b", 7996156490.0 - 7518069034.0},
                  {"gemma4_31b", "gemma-4-31b", 31273088876.0 - 30697345340.0},
-                 {"kimi_k25", "kimi-k2.5", 471143920.0}};
+                 {"kimi_k25", "kimi-k2.5", 471143920.0},
+                 {"llama4", "llama-4-scout-17b-16e", 108641793536.0 - 107769861120.0}};
   for (const auto& row : kTowers) {
     SCOPED_TRACE(row.type);
     const ModelSpec parsed = Parse(row.type);
@@ -292,14 +295,13 @@ TEST(HfConfig, TheVisionConfigCountsTheTowersAsTheCheckpointsTotalsDo) {
     EXPECT_EQ(BuiltinCatalog().value().FindModel(row.catalog_id)->vision_params, row.towers);
     EXPECT_NE(parsed.params_formula.find("vision tower"), std::string::npos) << parsed.params_formula;
   }
-  // A family without a reader says so (Llama 4's vision_config, without its text fields here);
-  // a text-only config has none.
-  const Result<ModelSpec> llama4 = ParseHfConfig(R"({"model_type": "llama4", "vision_config": {"hidden_size": 1408},
+  // A family without a reader says so (a LLaVA wrapper's vision_config); a text-only config has none.
+  const Result<ModelSpec> llava = ParseHfConfig(R"({"model_type": "llava", "vision_config": {"hidden_size": 1024},
       "text_config": {"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
       "vocab_size": 100, "max_position_embeddings": 128, "intermediate_size": 128}})");
-  ASSERT_TRUE(llama4.ok()) << llama4.error().message;
-  EXPECT_EQ(llama4.value().vision_params, 0);
-  EXPECT_NE(llama4.value().params_formula.find("towers are not counted"), std::string::npos);
+  ASSERT_TRUE(llava.ok()) << llava.error().message;
+  EXPECT_EQ(llava.value().vision_params, 0);
+  EXPECT_NE(llava.value().params_formula.find("towers are not counted"), std::string::npos);
   EXPECT_EQ(Parse("llama").vision_params, 0);
   // A bad vision_config field is named with its object.
   std::string broken = Fixture("gemma3");

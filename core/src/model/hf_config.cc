@@ -1142,6 +1142,25 @@ double KimiTower(const Config& v, const Config&, double text) {
   return tower + 2 * h + merged * merged + merged + merged * text + text;
 }
 
+// Llama 4: a ViT (an unfolded patch convolution without bias, a class embedding, a learned
+// position per patch and for the class, LayerNorms before and after the blocks), the pixel-shuffle
+// adapter (a two-layer MLP from intermediate_size through projector_input_dim to
+// projector_output_dim, biases as multi_modal_projector_bias says) and the projector from
+// vision_output_dim into the text's width without bias (modeling_llama4.py Llama4VisionModel,
+// Llama4VisionPixelShuffleMLP, Llama4MultiModalProjector).
+double Llama4Tower(const Config& v, const Config&, double text) {
+  const double h = static_cast<double>(v.Count("hidden_size"));
+  const double i = static_cast<double>(v.Count("intermediate_size"));
+  const double p = static_cast<double>(v.Count("patch_size"));
+  const double side = static_cast<double>(v.Count("image_size") / v.Count("patch_size"));
+  const double in = static_cast<double>(v.Count("projector_input_dim"));
+  const double out = static_cast<double>(v.Count("projector_output_dim"));
+  const double tower = static_cast<double>(v.CountOr("num_channels", 3)) * p * p * h + h + (side * side + 1) * h + 4 * h +
+                       static_cast<double>(v.Count("num_hidden_layers")) * VitBlock(h, i);
+  const double adapter = i * in + in * out + (v.Flag("multi_modal_projector_bias", false) ? in + out : 0);
+  return tower + adapter + static_cast<double>(v.Count("vision_output_dim")) * text;
+}
+
 struct VisionType {
   std::string_view type;  // the checkpoint's model_type
   double (*count)(const Config& vision, const Config& outer, double text_hidden);
@@ -1149,7 +1168,7 @@ struct VisionType {
 
 constexpr VisionType kVisionTypes[] = {
     {"gemma3", Gemma3Tower},       {"gemma4", Gemma4Towers},        {"kimi_k25", KimiTower},
-    {"mistral3", PixtralTower},      {"qwen3_5", QwenVisionTower},
+    {"llama4", Llama4Tower},         {"mistral3", PixtralTower},      {"qwen3_5", QwenVisionTower},
     {"qwen3_5_moe", QwenVisionTower}, {"qwen3_vl", QwenVisionTower}, {"qwen3_vl_moe", QwenVisionTower},
 };
 
