@@ -194,8 +194,8 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     // Qwen2.5-7B on an A100 40GB, with CUDA graphs: +18.0 % and +14.9 %) measure the reference
     // constants, nothing fitted; on consumer cards it has none, and says so, not a made-up error.
     await page.locator(byTestId('runtime')).selectOption('sglang');
-    await waitForText(env, page, 'decode-error', '± 18 % (median error on the 2 published runs of this engine on CUDA · ' +
-      'datacenter GPUs; no rule: the reference page\'s constants)');
+    await waitForText(env, page, 'decode-error', '± 18 % (median error on published runs of this engine on CUDA · ' +
+      'datacenter GPUs, 2 of them; no rule: the reference page\'s constants)');
     assert.equal(await table.isVisible(), false);
     await page.locator(byTestId('device')).selectOption('rtx-4090-24gb');
     await waitForText(env, page, 'decode-error', 'no published runs of this engine on CUDA · consumer and workstation ' +
