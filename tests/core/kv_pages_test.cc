@@ -34,6 +34,13 @@ int64_t BlocksIn(double gib, const KvPages& pages) {
   return static_cast<int64_t>(std::floor(gib * kBytesPerGib / pages.BlockBytes()));
 }
 
+// The grouping: layer slots per group, groups, padding layers ("Add N padding layers").
+void ExpectGroups(const KvPages& pages, int64_t group_layers, int64_t groups, int64_t padding_layers) {
+  EXPECT_EQ(pages.group_layers, group_layers);
+  EXPECT_EQ(pages.Groups(), groups);
+  EXPECT_EQ(pages.padding_layers, padding_layers);
+}
+
 // `id` in BF16 with an FP16 KV cache and 131,072 tokens under vLLM on an 80 GB H100.
 Scenario BF16On131072TokensUnderVllm(std::string_view id) {
   static const Device h100{"h100-80gb", "H100", 80, 3350, DeviceClass::kDatacenter, Vendor::kNvidia, Platform::kCuda, false, ""};
@@ -106,9 +113,7 @@ TEST(KvPages, Qwen3NextOnTwoGpusHasItsLoggedBlockSize) {
 // max_num_batched_tokens 8,192 pins 8,192 full blocks + 6 × (cdiv(1,023 + 8,192, 16) + 1) = 3,462.
 TEST(KvPages, Gemma3GroupsItsSlidingLayersByTenWithPadding) {
   const KvPages pages = PagesOf("gemma-3-27b", 2);
-  EXPECT_EQ(pages.group_layers, 10);
-  EXPECT_EQ(pages.Groups(), 7);
-  EXPECT_EQ(pages.padding_layers, 8);
+  ExpectGroups(pages, 10, 7, 8);
   EXPECT_EQ(pages.page_bytes, 16 * 2 * 16 * 128 * 2);  // 131,072 B
   const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
   EXPECT_EQ(pages.BlocksPerRequest(131072, request), 8192 + 6 * 577);
@@ -134,8 +139,7 @@ void ExpectLoggedConcurrency(const KvPages& pages, double gib, int64_t tokens_pe
 // tokens per request: 50.05x", "num_gpu_blocks is: 89994".
 TEST(KvPages, Gemma3Of27bOnAnAmdGpuMatchesItsStartUpLog) {
   const KvPages pages = PagesOf("gemma-3-27b", 2);
-  EXPECT_EQ(pages.padding_layers, 8);  // 8 of 52 sliding layers: 15.38 %
-  EXPECT_EQ(pages.Groups(), 7);
+  ExpectGroups(pages, 10, 7, 8);  // 8 of 52 sliding layers: 15.38 %
   // A block is 10 pages of 16 × 2 × 16 heads × 128 × 2 B = 1,310,720 B: 109.86 GiB hold 89,997.
   EXPECT_EQ(pages.BlockBytes(), 1310720);
   EXPECT_EQ(BlocksIn(109.86, pages), 89997);
@@ -157,9 +161,7 @@ TEST(KvPages, Gemma3Of1bMatchesItsStartUpLog) {
   const KvPages pages = PagesOf("gemma-3-1b", 2);
   // 4 full and 22 sliding layers (window 512): groups of 4, cdiv(22, 4) = 6 sliding groups, 2
   // padding layers (2 / 22 = 9.09 %); a page 16 × 2 × 1 head × 256 × 2 B = 16,384 B.
-  EXPECT_EQ(pages.group_layers, 4);
-  EXPECT_EQ(pages.Groups(), 7);
-  EXPECT_EQ(pages.padding_layers, 2);
+  ExpectGroups(pages, 4, 7, 2);
   EXPECT_EQ(pages.page_bytes, 16384);
   // 128 full blocks + 6 × (cdiv(min(511 + 8,192, 2,048), 16) + 1) = 902 a request.
   const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
@@ -180,8 +182,7 @@ TEST(KvPages, Gemma3Of1bMatchesItsStartUpLog) {
 TEST(KvPages, Gemma3Of4bOnAnMi300xMatchesItsStartUpLog) {
   const KvPages pages = PagesOf("gemma-3-4b", 2);
   // 5 full and 29 sliding layers: groups of 5, 6 sliding groups, 1 padding layer (1 / 29 = 3.45 %).
-  EXPECT_EQ(pages.group_layers, 5);
-  EXPECT_EQ(pages.padding_layers, 1);
+  ExpectGroups(pages, 5, 7, 1);
   EXPECT_EQ(pages.BlockBytes(), 5 * 16 * 2 * 4 * 256 * 2);  // 327,680 B
   // 512 full blocks + 6 × (cdiv(min(1,023 + 8,192, 8,192), 16) + 1) = 3,590 a request.
   const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
@@ -206,9 +207,7 @@ TEST(KvPages, Gemma3Of4bOnAnMi300xMatchesItsStartUpLog) {
 // pins 8,192 + cdiv(127 + 2,048, 16) + 1 = 8,329 blocks.
 TEST(KvPages, GptOss20bHasTwoGroupsOfTwelve) {
   const KvPages pages = PagesOf("gpt-oss-20b", 2);
-  EXPECT_EQ(pages.group_layers, 12);
-  EXPECT_EQ(pages.Groups(), 2);
-  EXPECT_EQ(pages.padding_layers, 0);
+  ExpectGroups(pages, 12, 2, 0);
   EXPECT_EQ(pages.page_bytes, 32768);
   EXPECT_EQ(pages.BlocksPerRequest(131072, {.max_num_batched_tokens = 2048, .state_blocks = 2}), 8329);
 }
