@@ -80,7 +80,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.833, 0.833, 1.68, 0.00, {10, 6.92, 17.03, 20.81}, {6, 5.49, 31.67, 31.67}},
 };
 constexpr DecodeRule kVllmDecode[] = {
-    {kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 0.00, {5, 15.41, 21.65, 21.65}, {3, 75.00, 91.05, 91.05}},
+    {kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 0.00, {5, 15.41, 21.65, 21.65}, {4, 75.00, 91.05, 91.05}},
 };
 constexpr DecodeRule kMlxDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.763, 0.689, 1.21, 1.41, {10, 6.72, 12.55, 13.01}, {2, 9.62, 9.62, 9.62}},
