@@ -97,12 +97,13 @@ std::string DevicesOfKind(const Page& p, const Device& device) {
 // that no runs were found for the device's platform.
 std::string DecodeErrorRow(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
-  if (s.decode_check) {
-    return Row({p.Text("out.decode_error"), p.Fill("decode.checked", {{"devices", DevicesOfKind(p, *s.device)},
-                                                                     {"median", FormatFixed(s.decode_check->error.median_pct, 0)},
-                                                                     {"points", FormatGrouped(s.decode_check->error.points)}})});
+  if (!s.decode_rule) {  // the reference constants: their error on the engine's runs there, if any
+    const DecodeError checked = s.decode_check ? s.decode_check->error : DecodeError{};
+    return Row({p.Text("out.decode_error"), p.Fill(s.decode_check ? "decode.checked" : "decode.unmeasured",
+                                                   {{"devices", DevicesOfKind(p, *s.device)},
+                                                    {"median", FormatFixed(checked.median_pct, 0)},
+                                                    {"points", FormatGrouped(checked.points)}})});
   }
-  if (!s.decode_rule) return Row({p.Text("out.decode_error"), p.Fill("decode.unmeasured", {{"devices", DevicesOfKind(p, *s.device)}})});
   // On the held-out sources' runs beside the fitted ones' (web/js/render/accuracy.js).
   const DecodeRule& rule = *s.decode_rule;
   const std::string text = p.Fill(rule.holdout.points > 0 ? "decode.error" : "decode.error_fitted",
