@@ -36,7 +36,7 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.222, 0.078, {18, 32.12, 41.01, 85.18}, {16, 30.16, 81.25, 86.02}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.236, 0.085, {16, 24.82, 41.61, 45.33}, {14, 25.51, 48.36, 51.20}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.071, 0.186, {37, 21.02, 74.45, 97.76}, {16, 18.82, 39.18, 41.76}},
 };
 
