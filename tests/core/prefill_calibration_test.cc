@@ -169,19 +169,20 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 }
 
 // Issue 33's target: on the hold-out, a median error of at most 20 % on every platform with ten
-// held-out runs or more. CUDA meets it (36 runs, 17.0 %). Vulkan misses it: its 30 held-out runs
-// (lhl/strix-halo-testing's Strix Halo logs of builds b6077-b6118, two RX 7900 XTX) have a median
-// of 23.02 %, recorded here so that the miss stays visible and any change to it shows; the page
-// and core/ESTIMATION.md say so. The Strix Halo logs are of August 2025, the fit's of May 2026:
-// the same Llama 2 7B Q4_0 under RADV ran pp512 at 925 tok/s then and at 1,338 since. Metal (8)
-// and ROCm (3) have fewer and are printed.
+// held-out runs or more. CUDA meets it (36 runs, 17.0 %). Vulkan misses it: its 51 held-out runs
+// (Strix Halo logs of lhl/strix-halo-testing, August 2025, of llama.cpp#18749, January 2026, and
+// of hogeheer499-commits/strix-halo-guide, May 2026; two RX 7900 XTX) have a median of 26.20 %,
+// recorded here so that the miss stays visible and any change to it shows; the page and
+// core/ESTIMATION.md say so. The dense Strix Halo runs of 2025 and January 2026 ran slower than the
+// May 2026 builds fitted (Llama 2 7B Q4_0 under RADV, pp512: 925 tok/s in August 2025, 1,338 in
+// May 2026 on the same chip). Metal (8) and ROCm (3) have fewer and are printed.
 TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
   std::map<Platform, std::vector<double>> held;
   for (const Row& r : Rows()) {
     if (!r.holdout) continue;
     if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
   }
-  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 23.02}};
+  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 26.20}};
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),

@@ -29,6 +29,12 @@ using enum Tristate;
 // May 2024) predate MMQ on the int8 tensor cores (llama.cpp PRs #7676 and #7860, June 2024):
 // their prompts were dequantized to FP16 for cuBLAS. Both flags were chosen after the errors of
 // either choice were seen, hold-out included (core/ESTIMATION.md section 8).
+// Vulkan takes the FP16 peak: ggml-vulkan multiplies integer quants either dequantized to FP16 on
+// the cooperative-matrix units or with integer dot products on the vector units; it detects int8
+// cooperative matrices but never uses them (ggml-org/ggml src/ggml-vulkan @ d99724f, the
+// `coopmat_int_support` flag is set and not read). On RDNA3 the two peaks are one; on RDNA4 the
+// INT8 rate is twice the FP16 one. Its rules are apart for unified memory (Strix Halo) and discrete
+// cards, as the decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
 constexpr PrefillRule kLlamaCppPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {12, 19.80, 120.67, 124.15}},
     {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {20, 18.50, 52.32, 81.89}},
@@ -36,8 +42,9 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.236, 0.085, {16, 24.82, 41.61, 45.33}, {14, 25.51, 48.36, 51.20}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.071, 0.186, {37, 21.02, 74.45, 97.76}, {16, 18.82, 39.18, 41.76}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {20, 37.13, 45.78, 64.23}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, kYes, false, 0.077, 0.191, {28, 19.13, 75.85, 82.40}, {29, 21.34, 38.15, 69.25}},
+    {kVulkan, DeviceClass::kConsumer, kNo, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {2, 32.74, 32.74, 32.74}},
 };
 
 // mlx-lm: its MLX_4BIT/8BIT matmuls dequantize to FP16, so the FP16 peak (on an M5, its GPU's
