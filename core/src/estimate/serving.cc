@@ -34,7 +34,7 @@ using enum Tristate;
 // cooperative matrices but never uses them (ggml-org/ggml src/ggml-vulkan @ d99724f, the
 // `coopmat_int_support` flag is set and not read). On RDNA3 the two peaks are one; on RDNA4 the
 // INT8 rate is twice the FP16 one. Its rules are apart for unified memory (Strix Halo) and discrete
-// cards, as the decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
+// cards, as the CUDA decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
 constexpr PrefillRule kLlamaCppPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {12, 19.80, 120.67, 124.15}},
     {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {20, 18.50, 52.32, 81.89}},
