@@ -100,12 +100,12 @@ inline DecodeError Summary(std::vector<double> errors) {
 inline void ExpectRecordedErrors(const std::vector<double>& fitted, const std::vector<double>& held_out,
                                  const DecodeError& recorded_fit, const DecodeError& recorded_holdout) {
   for (const auto& [errors, recorded] : {std::pair{Summary(fitted), recorded_fit}, std::pair{Summary(held_out), recorded_holdout}}) {
-    std::printf("%d runs: median %.2f %%, p90 %.2f %%, worst %.2f %%\n", errors.points, errors.median_pct,
-                errors.p90_pct, errors.worst_pct);
+    std::printf("%d runs: median %.2f %%, p90 %.2f %%, worst %.2f %%\n", errors.points, Percent(errors.median_pct),
+                Percent(errors.p90_pct), Percent(errors.worst_pct));
     EXPECT_EQ(recorded.points, errors.points);
-    EXPECT_NEAR(recorded.median_pct, errors.median_pct, 0.05);
-    EXPECT_NEAR(recorded.p90_pct, errors.p90_pct, 0.05);
-    EXPECT_NEAR(recorded.worst_pct, errors.worst_pct, 0.05);
+    EXPECT_NEAR(Percent(recorded.median_pct), Percent(errors.median_pct), 0.05);
+    EXPECT_NEAR(Percent(recorded.p90_pct), Percent(errors.p90_pct), 0.05);
+    EXPECT_NEAR(Percent(recorded.worst_pct), Percent(errors.worst_pct), 0.05);
   }
 }
 

@@ -129,11 +129,11 @@ std::string RuleName(const RuntimeProfile& runtime, const PrefillRule& rule) {
 void ExpectError(const std::string& name, const char* what, const std::vector<double>& errors, const DecodeError& recorded) {
   const DecodeError got = errors.empty() ? DecodeError{} : Summary(errors);
   EXPECT_EQ(got.points, recorded.points) << name << " " << what;
-  EXPECT_NEAR(got.median_pct, recorded.median_pct, 0.01) << name << " " << what;
-  EXPECT_NEAR(got.p90_pct, recorded.p90_pct, 0.01) << name << " " << what;
-  EXPECT_NEAR(got.worst_pct, recorded.worst_pct, 0.01) << name << " " << what;
+  EXPECT_NEAR(Percent(got.median_pct), Percent(recorded.median_pct), 0.01) << name << " " << what;
+  EXPECT_NEAR(Percent(got.p90_pct), Percent(recorded.p90_pct), 0.01) << name << " " << what;
+  EXPECT_NEAR(Percent(got.worst_pct), Percent(recorded.worst_pct), 0.01) << name << " " << what;
   std::printf("  %-34s %-8s %3d rows  median %6.2f %%  p90 %6.2f %%  worst %6.2f %%\n", name.c_str(), what, got.points,
-              got.median_pct, got.p90_pct, got.worst_pct);
+              Percent(got.median_pct), Percent(got.p90_pct), Percent(got.worst_pct));
 }
 
 TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
@@ -186,12 +186,12 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),
-                summary.points, summary.median_pct, summary.p90_pct);
+                summary.points, Percent(summary.median_pct), Percent(summary.p90_pct));
     if (summary.points < 10) continue;
     if (const auto miss = known_misses.find(platform); miss != known_misses.end()) {
-      EXPECT_NEAR(summary.median_pct, miss->second, 0.01) << kPlatforms.Id(platform);
+      EXPECT_NEAR(Percent(summary.median_pct), miss->second, 0.01) << kPlatforms.Id(platform);
     } else {
-      EXPECT_LE(summary.median_pct, 20.0) << kPlatforms.Id(platform);
+      EXPECT_LE(Percent(summary.median_pct), 20.0) << kPlatforms.Id(platform);
     }
   }
   EXPECT_GE(held[Platform::kCuda].size(), 10u);

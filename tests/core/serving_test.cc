@@ -337,10 +337,10 @@ TEST(Serving, ConcurrencyAgainstPublishedSweeps) {
   }
   const DecodeError all = Summary(errors), several = Summary(batched);
   std::printf("concurrency: %d rows, median %.1f %%, p90 %.1f %%; with 2 or more sequences %d rows, median %.1f %%, p90 %.1f %%\n",
-              all.points, all.median_pct, all.p90_pct, several.points, several.median_pct, several.p90_pct);
+              all.points, Percent(all.median_pct), Percent(all.p90_pct), several.points, Percent(several.median_pct), Percent(several.p90_pct));
   EXPECT_EQ(all.points, 116);
   // Issue 33's target for throughput at concurrency on published sweeps: a median of 25 % or less.
-  EXPECT_LE(several.median_pct, 25.0);
+  EXPECT_LE(Percent(several.median_pct), 25.0);
 }
 
 TEST(Serving, TheConcurrencyCurveAndTheUsersServed) {

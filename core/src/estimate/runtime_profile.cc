@@ -76,8 +76,9 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.94, 54.66, 128.10}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {8, 11.79, 13.06, 121.92}, {3, 44.68, 46.41, 46.41}},
+    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.879, 0.551, 5.07, 2.14, {84, 8.26, 22.02, 30.15}, {2, 16.31, 16.31, 16.31}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 0.00, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.672, 0.672, 0.73, 2.94, {15, 12.29, 27.34, 67.26}, {14, 18.75, 27.72, 66.23}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.898, 0.898, 2.01, 0.00, {14, 13.50, 33.76, 52.12}, {15, 17.74, 56.99, 57.85}},
 };
 constexpr DecodeRule kVllmDecode[] = {
     {kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 0.00, {5, 15.41, 21.65, 21.65}, {4, 75.00, 91.05, 91.05}},

@@ -101,15 +101,15 @@ std::string DecodeErrorRow(const Page& p) {
     const DecodeError checked = s.decode_check ? s.decode_check->error : DecodeError{};
     return Row({p.Text("out.decode_error"), p.Fill(s.decode_check ? "decode.checked" : "decode.unmeasured",
                                                    {{"devices", DevicesOfKind(p, *s.device)},
-                                                    {"median", FormatFixed(checked.median_pct, 0)},
+                                                    {"median", FormatFixed(Percent(checked.median_pct), 0)},
                                                     {"points", FormatGrouped(checked.points)}})});
   }
   // On the held-out sources' runs beside the fitted ones' (web/js/render/accuracy.js).
   const DecodeRule& rule = *s.decode_rule;
   const std::string text = p.Fill(rule.holdout.points > 0 ? "decode.error" : "decode.error_fitted",
-                                  {{"median", FormatFixed(rule.holdout.median_pct, 1)},
+                                  {{"median", FormatFixed(Percent(rule.holdout.median_pct), 1)},
                                    {"points", FormatGrouped(rule.holdout.points)},
-                                   {"fit_median", FormatFixed(rule.error.median_pct, 1)},
+                                   {"fit_median", FormatFixed(Percent(rule.error.median_pct), 1)},
                                    {"fit_points", FormatGrouped(rule.error.points)}});
   return Row({p.Text("out.decode_error"), text});
 }

@@ -44,9 +44,9 @@ void IdArray(W& w, std::string_view key, const Items& items, IdOf id_of) {
 template <typename W>
 void WriteErrorFields(W& w, const DecodeError& error) {
   w.Field("points", static_cast<int64_t>(error.points));
-  w.Field("median_error_pct", error.median_pct);
-  w.Field("p90_error_pct", error.p90_pct);
-  w.Field("worst_error_pct", error.worst_pct);
+  w.Field("median_error_pct", Percent(error.median_pct));
+  w.Field("p90_error_pct", Percent(error.p90_pct));
+  w.Field("worst_error_pct", Percent(error.worst_pct));
 }
 template <typename W>
 void WriteDecodeError(W& w, std::string_view key, const DecodeError& error) {
