@@ -1155,8 +1155,11 @@ double Llama4Tower(const Config& v, const Config&, double text) {
   const double side = static_cast<double>(v.Count("image_size") / v.Count("patch_size"));
   const double in = static_cast<double>(v.Count("projector_input_dim"));
   const double out = static_cast<double>(v.Count("projector_output_dim"));
-  const double tower = static_cast<double>(v.CountOr("num_channels", 3)) * p * p * h + h + (side * side + 1) * h + 4 * h +
-                       static_cast<double>(v.Count("num_hidden_layers")) * VitBlock(h, i);
+  // VitTower's lone h (a patch bias elsewhere) is the class embedding here, which also has a
+  // position; the LayerNorm before the blocks adds 2h beside the one after them.
+  const double tower = VitTower(static_cast<double>(v.CountOr("num_channels", 3)) * p * p, side * side + 1,
+                                static_cast<double>(v.Count("num_hidden_layers")), h, i) +
+                       2 * h;
   const double adapter = i * in + in * out + (v.Flag("multi_modal_projector_bias", false) ? in + out : 0);
   return tower + adapter + static_cast<double>(v.Count("vision_output_dim")) * text;
 }
