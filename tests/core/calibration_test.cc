@@ -229,14 +229,14 @@ TEST(Calibration, VllmSamplerBytesAreTheFitToPrintedActivationPeaks) {
   Report("vllm A", fit, errors);
 }
 
-// vLLM's CUDA-graph estimate, a + b × billions of parameters, by least squares over the logs
-// that print it.
+// vLLM's CUDA-graph estimate, a + b × billions of active parameters, by least squares over the
+// logs that print it.
 TEST(Calibration, VllmGraphEstimateIsTheFitToPrintedEstimates) {
   const auto doc = ReadCalibration("vllm-startup.json");
   ASSERT_TRUE(doc);
   double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const json::Value row : doc->root().Find("graphs").Children()) {
-    const double x = row.Find("params_billion").Number();
+    const double x = row.Find("active_params_billion").Number();
     const double y = row.Find("estimate_gib").Number();
     n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
@@ -247,7 +247,7 @@ TEST(Calibration, VllmGraphEstimateIsTheFitToPrintedEstimates) {
   EXPECT_NEAR(rule.graphs_per_billion_gib, slope, 0.0005) << "refit: " << slope;
   std::vector<RowError> errors;
   for (const json::Value row : doc->root().Find("graphs").Children()) {
-    const double predicted = rule.graphs_base_gib + rule.graphs_per_billion_gib * row.Find("params_billion").Number();
+    const double predicted = rule.graphs_base_gib + rule.graphs_per_billion_gib * row.Find("active_params_billion").Number();
     errors.push_back({std::string(row.Find("model").String()), predicted / row.Find("estimate_gib").Number() - 1});
   }
   Report("vllm CG", slope, errors);

@@ -132,6 +132,15 @@ void ExpectLoggedConcurrency(const KvPages& pages, double gib, int64_t tokens_pe
   EXPECT_NEAR(blocks / per_request, logged_concurrency, 0.005 + 0.005 * kBytesPerGib / pages.BlockBytes() / per_request);
 }
 
+// The same with prefix caching on (2 blocks a state) and `mnbt` batched tokens: a request of
+// `tokens_per_request` pins `blocks_per_request` blocks, and the logged GiB give the concurrency.
+void ExpectLoggedRequest(const KvPages& pages, double gib, int64_t tokens_per_request, int64_t mnbt,
+                         int64_t blocks_per_request, double logged_concurrency) {
+  const KvPageRequest request{.max_num_batched_tokens = mnbt, .state_blocks = 2};
+  EXPECT_EQ(pages.BlocksPerRequest(tokens_per_request, request), blocks_per_request);
+  ExpectLoggedConcurrency(pages, gib, tokens_per_request, request, logged_concurrency);
+}
+
 // google/gemma-3-27b-it in BF16 on an AMD Instinct (ROCm), vLLM 0.11.0rc2, --max-model-len 4096,
 // max_num_batched_tokens 8192 (TaintsAndTokenizersInc/vllm_multimodal_rocm_examples, example_logs.md
 // at 67f2118): "Available KV cache memory: 109.86 GiB", "Add 8 padding layers, may waste at most
@@ -144,9 +153,7 @@ TEST(KvPages, Gemma3Of27bOnAnAmdGpuMatchesItsStartUpLog) {
   EXPECT_EQ(pages.BlockBytes(), 1310720);
   EXPECT_EQ(BlocksIn(109.86, pages), 89997);
   // A 4,096-token request: 256 full blocks + 6 × (cdiv(min(1,023 + 8,192, 4,096), 16) + 1) = 1,798.
-  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
-  EXPECT_EQ(pages.BlocksPerRequest(4096, request), 1798);
-  ExpectLoggedConcurrency(pages, 109.86, 4096, request, 50.05);
+  ExpectLoggedRequest(pages, 109.86, 4096, 8192, 1798, 50.05);
   // The logged blocks give both logged figures: 89,994 / 1,798 = 50.05 and, as v0.11 counted
   // tokens, 89,994 // 7 groups × 16 = 205,696.
   EXPECT_NEAR(89994.0 / 1798.0, 50.05, 0.005);
@@ -164,9 +171,7 @@ TEST(KvPages, Gemma3Of1bMatchesItsStartUpLog) {
   ExpectGroups(pages, 4, 7, 2);
   EXPECT_EQ(pages.page_bytes, 16384);
   // 128 full blocks + 6 × (cdiv(min(511 + 8,192, 2,048), 16) + 1) = 902 a request.
-  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
-  EXPECT_EQ(pages.BlocksPerRequest(2048, request), 902);
-  ExpectLoggedConcurrency(pages, 25.39, 2048, request, 461.21);
+  ExpectLoggedRequest(pages, 25.39, 2048, 8192, 902, 461.21);
   // 950,864 tokens are 59,429 blocks per group (v0.13: blocks // groups × 16), so 416,003 to
   // 416,009 blocks, and of those 416,007 to 416,009 give 461.21 a 902-block request.
   EXPECT_EQ(416008 / pages.Groups() * pages.block_tokens, 950864);
@@ -185,9 +190,7 @@ TEST(KvPages, Gemma3Of4bOnAnMi300xMatchesItsStartUpLog) {
   ExpectGroups(pages, 5, 7, 1);
   EXPECT_EQ(pages.BlockBytes(), 5 * 16 * 2 * 4 * 256 * 2);  // 327,680 B
   // 512 full blocks + 6 × (cdiv(min(1,023 + 8,192, 8,192), 16) + 1) = 3,590 a request.
-  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 2};
-  EXPECT_EQ(pages.BlocksPerRequest(8192, request), 3590);
-  ExpectLoggedConcurrency(pages, 162.84, 8192, request, 148.63);
+  ExpectLoggedRequest(pages, 162.84, 8192, 8192, 3590, 148.63);
   // v0.23 logs floor(concurrency × 8,192): 533,588 blocks give 148.63x and 1,217,591 tokens.
   EXPECT_EQ(static_cast<int64_t>(533588.0 / 3590.0 * 8192), 1217591);
 
@@ -210,6 +213,94 @@ TEST(KvPages, GptOss20bHasTwoGroupsOfTwelve) {
   ExpectGroups(pages, 12, 2, 0);
   EXPECT_EQ(pages.page_bytes, 32768);
   EXPECT_EQ(pages.BlocksPerRequest(131072, {.max_num_batched_tokens = 2048, .state_blocks = 2}), 8329);
+}
+
+// gpt-oss-120b on one GPU without native FP4, vLLM 0.11.2, --max-model-len 98304,
+// --gpu-memory-utilization 0.96, --max-num-seqs 6, max_num_batched_tokens 8192 (tonghuikang/blog,
+// _posts/2025-12-28-vllm-logs.md at 034b47c, a Kaggle notebook's log): "Available KV cache memory:
+// 8.99 GiB", "GPU KV cache size: 130,960 tokens", "Maximum concurrency for 98,304 tokens per
+// request: 2.46x". 18 sliding (window 128) and 18 full layers: 2 groups of 18, a block 18 pages of
+// 16 × 8 × (64 + 64) × 2 B = 589,824 B.
+TEST(KvPages, GptOss120bMatchesItsStartUpLog) {
+  const KvPages pages = PagesOf("gpt-oss-120b", 2);
+  ExpectGroups(pages, 18, 2, 0);
+  EXPECT_EQ(pages.BlockBytes(), 589824);
+  EXPECT_EQ(BlocksIn(8.99, pages), 16365);
+  // 6,144 full blocks + cdiv(127 + 8,192, 16) + 1 = 6,665 a request.
+  ExpectLoggedRequest(pages, 8.99, 98304, 8192, 6665, 2.46);
+  // v0.11 counted blocks // groups × 16: 130,960 tokens are 16,370 or 16,371 blocks (8.99 GiB
+  // holds 16,357 to 16,375), and 16,370 / 6,665 = 2.456.
+  EXPECT_EQ(16370 / pages.Groups() * pages.block_tokens, 130960);
+  EXPECT_NEAR(16370.0 / 6665.0, 2.46, 0.005);
+}
+
+// The whole chain for gpt-oss-120b MXFP4 on one H100 80GB, vLLM 0.25.1, --max-model-len 131072,
+// --gpu-memory-utilization 0.95 (JaminJeong/CodingAgent, docs/gpt-oss-120b.md at 46559ab, section
+// 8-1): "Model loading took 61.29 GiB memory", "Available KV cache memory: 10.52 GiB", "GPU KV cache
+// size: 303,646 tokens", and vLLM's note that with CUDA-graph profiling 0.95 acts as 0.9439 (a
+// graph estimate of 0.48 GiB, tests/calibration/vllm-startup.json V25). The pasted lines do not
+// show max_num_seqs or max_num_batched_tokens; the estimate takes vLLM's defaults (the document's
+// .env.example sets 8 and 1,024, which would leave the sampler's 2.9 GiB out of the peak).
+TEST(KvPages, GptOss120bOnAnH100IsWithinATenthOfItsLoggedPool) {
+  Scenario s = BF16On131072TokensUnderVllm("gpt-oss-120b");
+  s.format = FindQuantFormat("MXFP4");
+  s.device = BuiltinCatalog().value().FindDevice("h100-80gb");
+  s.engine.memory_utilization = 0.95;
+  const Footprint footprint = FootprintOf(s);
+  EXPECT_NEAR(footprint.parts.graphs_gib, 0.48, 0.2);  // 0.66: 0.402 + 0.0494 × 5.13
+  const std::optional<KvPool> pool = KvPoolOf(s);
+  ASSERT_TRUE(pool);
+  // The estimate: 11.44 GiB (+8.7 %) and 313,155 tokens (+3.1 %); counted on all 117 B
+  // parameters, the graphs' 5.87 GiB left it at 6.22 GiB (−41 %).
+  EXPECT_NEAR(pool->gib / 10.52 - 1, 0, 0.1);
+  EXPECT_NEAR(static_cast<double>(pool->tokens) / 303646 - 1, 0, 0.1);
+}
+
+// Llama 4 Scout in BF16 on eight H200s, vLLM 0.12.0, TP 8, --gpu-memory-utilization 0.90
+// (fuhengwu2021/coderepo, cursor_llama_4_scout_model_loading.md at b874b44 and
+// extra/run-vllm-docker.sh at 5345771): "Available KV cache memory: 89.71 GiB", "GPU KV cache
+// size: 3,919,664 tokens" per GPU at --max-model-len 8388608 (the hybrid manager forced on by
+// VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1) and, by default (off), "Maximum
+// concurrency for 5,242,880 tokens per request: 0.75x" beside the same 3,919,664 tokens (a
+// transcription in the same file). One group of 48 layers with 1 KV head per GPU: a block
+// 48 × 16 × 128 × 2 × 2 B = 393,216 B, so the pool's size is the same whichever the manager.
+TEST(KvPages, Llama4ScoutOnEightGpusMatchesItsStartUpLog) {
+  const KvPages pages = PagesOf("llama-4-scout-17b-16e", 2, 8);
+  EXPECT_EQ(pages.BlockBytes(), 393216);
+  // 89.71 GiB hold 244,954 to 244,981 blocks; 3,919,664 tokens are 244,979 of them.
+  EXPECT_EQ(BlocksIn(89.71, pages), 244968);
+  EXPECT_EQ(244979 * pages.block_tokens, 3919664);
+  EXPECT_NEAR(244979.0 * 16 / 5242880, 0.75, 0.005);
+
+  Scenario s = BF16On131072TokensUnderVllm("llama-4-scout-17b-16e");
+  s.device = BuiltinCatalog().value().FindDevice("h200-141gb");
+  s.device_count = 8;
+  s.context_tokens = 5242880;
+  s.engine.memory_utilization = 0.9;
+  const std::optional<KvPool> pool = KvPoolOf(s);
+  ASSERT_TRUE(pool);
+  // The estimate: 96.04 GiB and 4,195,920 tokens per GPU, 7.1 % and 7.0 % above the log's.
+  EXPECT_NEAR(pool->gib / 89.71 - 1, 0, 0.1);
+  EXPECT_NEAR(static_cast<double>(pool->tokens) / 3919664 - 1, 0, 0.1);
+  EXPECT_NEAR(pool->concurrency / 0.75 - 1, 0, 0.1);
+}
+
+// Gemma 4 26B-A4B (nvidia/Gemma-4-26B-A4B-NVFP4) on one Blackwell GPU, vLLM 0.20.2,
+// --max-model-len 256000, fp8_e4m3 KV cache, max_num_batched_tokens 16384, max_num_seqs 2
+// (code-index file id 56816929356, a launch's compose file and log): "Available KV cache memory:
+// 4.58 GiB", "GPU KV cache size: 286,007 tokens", "Maximum concurrency for 256,000 tokens per
+// request: 1.12x". 5 full layers (2 KV heads of 512, K and V stored) and 25 sliding (8 of 256,
+// window 1,024): groups of 5; a sliding page is 16 × 8 × 512 × 1 B = 65,536 B, and the full
+// layers' pages reach it with 32-token blocks (32 × 2 × 1,024 × 1 B).
+TEST(KvPages, Gemma4sTwoHeadShapesShareOnePageSize) {
+  const KvPages pages = PagesOf("gemma-4-26b-a4b", 1);
+  ExpectGroups(pages, 5, 6, 0);
+  EXPECT_EQ(pages.page_bytes, 65536);
+  EXPECT_EQ(BlocksIn(4.58, pages), 15007);  // 4.575 to 4.585 GiB: 14,991 to 15,024
+  // cdiv(256,000, 32) = 8,000 full blocks + 5 × (cdiv(1,023 + 16,384, 16) + 1) = 13,445.
+  ExpectLoggedRequest(pages, 4.58, 256000, 16384, 13445, 1.12);
+  // v0.20 logs floor(concurrency × 256,000): 15,021 blocks give 1.12x and 286,007 tokens.
+  EXPECT_EQ(static_cast<int64_t>(15021.0 / 13445.0 * 256000), 286007);
 }
 
 // StarCoder2-3B, every layer sliding (bigcode/starcoder2-3b: 30 layers, 24 heads of 128, 2 KV

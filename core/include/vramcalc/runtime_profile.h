@@ -115,7 +115,7 @@ struct ComputeRule {
 // forward pass of max_num_batched_tokens tokens holds forward_bytes × (3 × MLP width / N + 3 ×
 // hidden) per token and the sampler pass sampler_bytes per sequence and vocabulary entry; the
 // non-torch memory it measures (NCCL and cuBLAS buffers; more with tensor parallelism); and its
-// CUDA-graph estimate, graphs_base + graphs_per_billion × billions of parameters per device.
+// CUDA-graph estimate, graphs_base + graphs_per_billion × billions of active parameters per device.
 struct ActivationRule {
   double forward_bytes = 0;
   double sampler_bytes = 0;

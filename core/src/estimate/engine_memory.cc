@@ -242,7 +242,7 @@ double NonTorchGib(const Scenario& s) {
 
 double GraphsGib(const Scenario& s) {
   const ActivationRule& rule = s.runtime->activation;
-  const double billions = s.model->params_total / static_cast<double>(s.device_count) / 1e9;
+  const double billions = s.model->params_active / static_cast<double>(s.device_count) / 1e9;
   return rule.graphs_base_gib + rule.graphs_per_billion_gib * billions;
 }
 

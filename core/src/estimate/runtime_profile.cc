@@ -212,14 +212,15 @@ constexpr std::string_view kSglangCommands[] = {"sglang-launch", "sglang-bench"}
 // sampler's top-k/top-p pass over full-vocabulary logits (15.1 B per sequence and entry with
 // the Triton kernels of vLLM PR #33538), plus 0.05 GiB; non-torch memory 0.25 GiB on one
 // device, 2.1 GiB with NCCL's all-reduce buffers at TP ≥ 2; the CUDA-graph estimate (on by
-// default since v0.21) 0.5 + 0.046 GiB per billion parameters.
+// default since v0.21) 0.402 + 0.0494 GiB per billion active parameters (the graphs hold
+// activations, to which a MoE model's unused experts add nothing).
 constexpr ActivationRule kVllmActivation{.forward_bytes = 2,
                                          .sampler_bytes = 15.1,
                                          .base_gib = 0.05,
                                          .non_torch_gib = 0.25,
                                          .non_torch_multi_gib = 2.1,
-                                         .graphs_base_gib = 0.5,
-                                         .graphs_per_billion_gib = 0.046};
+                                         .graphs_base_gib = 0.402,
+                                         .graphs_per_billion_gib = 0.0494};
 constexpr std::string_view kVllmSmallBatchDevices[] = {"a100-"};
 // SGLang's chunk and CUDA-graph batch by device memory (server_args.py).
 constexpr ReserveTier kSglangTiers[] = {
