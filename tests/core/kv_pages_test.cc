@@ -141,6 +141,34 @@ void ExpectLoggedRequest(const KvPages& pages, double gib, int64_t tokens_per_re
   ExpectLoggedConcurrency(pages, gib, tokens_per_request, request, logged_concurrency);
 }
 
+// Two logs of vLLM before 0.21, which counted "GPU KV cache size" as blocks // groups × block
+// tokens, with one block a state (prefix caching off):
+// - Qwen3-Next-80B-A3B-Instruct in BF16 on two H200s, vLLM 0.10.2, TP 2, --max-model-len 262144,
+//   max_num_batched_tokens 8192 (code-index file id 7292846353, a terminal transcript): "Hybrid or
+//   mamba-based model detected: disabling prefix caching", "Setting attention block size to 544
+//   tokens", "Padding mamba page size by 1.49%" (548,864 B to a 544-token page of 557,056 B),
+//   "Available KV cache memory: 44.59 GiB", "GPU KV cache size: 973,760 tokens", "Maximum
+//   concurrency for 262,144 tokens per request: 14.77x".
+// - Qwen3.5-2B in BF16 on one GPU, vLLM 0.17.1, --max-model-len 262144 (code-index file id
+//   58718033200, a README's grep of its container log): "Available KV cache memory: 5.95 GiB",
+//   "GPU KV cache size: 129,472 tokens", "Maximum concurrency for 262,144 tokens per request: 1.97x".
+//   The grep shows no prefix-caching line; one block a state gives 1.97, two would give 1.96.
+// A request pins cdiv(262,144, 544) = 482 attention blocks and one block in each of 3 state groups.
+TEST(KvPages, GatedDeltaNetHybridsMatchTheirStartUpLogs) {
+  const KvPageRequest request{.max_num_batched_tokens = 8192, .state_blocks = 1};
+  const KvPages next = PagesOf("qwen3-next-80b-a3b-instruct", 2, 2);
+  EXPECT_EQ(next.page_bytes, 557056);
+  ExpectGroups(next, 12, 4, 0);
+  EXPECT_EQ(next.BlocksPerRequest(262144, request), 485);
+  ExpectLoggedConcurrency(next, 44.59, 262144, request, 14.77);
+  EXPECT_EQ(BlocksIn(44.59, next) / next.Groups() * next.block_tokens, 973760);  // 7,162 blocks
+  const KvPages small = PagesOf("qwen3.5-2b", 2);
+  ExpectGroups(small, 6, 4, 0);
+  EXPECT_EQ(small.block_tokens, 544);
+  ExpectLoggedConcurrency(small, 5.95, 262144, request, 1.97);
+  EXPECT_EQ(BlocksIn(5.95, small) / small.Groups() * small.block_tokens, 129472);  // 955 blocks
+}
+
 // google/gemma-3-27b-it in BF16 on an AMD Instinct (ROCm), vLLM 0.11.0rc2, --max-model-len 4096,
 // max_num_batched_tokens 8192 (TaintsAndTokenizersInc/vllm_multimodal_rocm_examples, example_logs.md
 // at 67f2118): "Available KV cache memory: 109.86 GiB", "Add 8 padding layers, may waste at most
