@@ -96,16 +96,22 @@ inline DecodeError Summary(std::vector<double> errors) {
   return DecodeError{static_cast<int>(errors.size()), at(0.5), at(0.9), errors.back()};
 }
 
+// Expects a computed error to be the recorded one: the same number of runs, and its median, p90
+// and worst within `tolerance` percentage points (the tables hold two-decimal figures).
+inline void ExpectSameError(const DecodeError& recorded, const DecodeError& computed, double tolerance) {
+  EXPECT_EQ(recorded.points, computed.points);
+  EXPECT_NEAR(Percent(recorded.median_pct), Percent(computed.median_pct), tolerance);
+  EXPECT_NEAR(Percent(recorded.p90_pct), Percent(computed.p90_pct), tolerance);
+  EXPECT_NEAR(Percent(recorded.worst_pct), Percent(computed.worst_pct), tolerance);
+}
+
 // Prints the errors on the fitted and the held-out rows and expects the recorded ones.
 inline void ExpectRecordedErrors(const std::vector<double>& fitted, const std::vector<double>& held_out,
                                  const DecodeError& recorded_fit, const DecodeError& recorded_holdout) {
   for (const auto& [errors, recorded] : {std::pair{Summary(fitted), recorded_fit}, std::pair{Summary(held_out), recorded_holdout}}) {
     std::printf("%d runs: median %.2f %%, p90 %.2f %%, worst %.2f %%\n", errors.points, Percent(errors.median_pct),
                 Percent(errors.p90_pct), Percent(errors.worst_pct));
-    EXPECT_EQ(recorded.points, errors.points);
-    EXPECT_NEAR(Percent(recorded.median_pct), Percent(errors.median_pct), 0.05);
-    EXPECT_NEAR(Percent(recorded.p90_pct), Percent(errors.p90_pct), 0.05);
-    EXPECT_NEAR(Percent(recorded.worst_pct), Percent(errors.worst_pct), 0.05);
+    ExpectSameError(recorded, errors, 0.05);
   }
 }
 

@@ -269,10 +269,7 @@ DecodeError ErrorOn(const std::vector<const Row*>& rows, const DecodeRule& rule,
 
 void ExpectRecorded(const DecodeError& recorded, const DecodeError& computed, std::string_view split) {
   SCOPED_TRACE(std::string(split));
-  EXPECT_EQ(recorded.points, computed.points);
-  EXPECT_NEAR(Percent(recorded.median_pct), Percent(computed.median_pct), 0.05);
-  EXPECT_NEAR(Percent(recorded.p90_pct), Percent(computed.p90_pct), 0.05);
-  EXPECT_NEAR(Percent(recorded.worst_pct), Percent(computed.worst_pct), 0.05);
+  ExpectSameError(recorded, computed, 0.05);
 }
 
 std::string Described(const DecodeError& e) {

@@ -128,10 +128,8 @@ std::string RuleName(const RuntimeProfile& runtime, const PrefillRule& rule) {
 
 void ExpectError(const std::string& name, const char* what, const std::vector<double>& errors, const DecodeError& recorded) {
   const DecodeError got = errors.empty() ? DecodeError{} : Summary(errors);
-  EXPECT_EQ(got.points, recorded.points) << name << " " << what;
-  EXPECT_NEAR(Percent(got.median_pct), Percent(recorded.median_pct), 0.01) << name << " " << what;
-  EXPECT_NEAR(Percent(got.p90_pct), Percent(recorded.p90_pct), 0.01) << name << " " << what;
-  EXPECT_NEAR(Percent(got.worst_pct), Percent(recorded.worst_pct), 0.01) << name << " " << what;
+  SCOPED_TRACE(name + " " + what);
+  ExpectSameError(recorded, got, 0.01);
   std::printf("  %-34s %-8s %3d rows  median %6.2f %%  p90 %6.2f %%  worst %6.2f %%\n", name.c_str(), what, got.points,
               Percent(got.median_pct), Percent(got.p90_pct), Percent(got.worst_pct));
 }

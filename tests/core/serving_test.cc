@@ -317,9 +317,10 @@ TEST(Serving, TheSweepGivesTheFirstTokenOfAWholeContext) {
 // Concurrency against published sweeps (tests/calibration/concurrency.json): llama-batched-bench
 // on a DGX Spark (five models, 1 to 32 sequences, three prompt lengths), vLLM on an H100 (8
 // sequences of 20,000 + 2,000 tokens), sariekr/gpu_conc's gpt-oss-20b on four datacenter cards and
-// gpustack's Qwen3-8B on an H100 SXM (1 to 8 requests) and gpt-oss-120b on an H100 SXM and an A100 (4). No constant is fitted to them: the estimate is the engine's
-// decode rule (weights once, every sequence's cache) against its prefill rule (every sequence's
-// token), so every row is out of sample. Every row's error is printed.
+// gpustack's Qwen3-8B on an H100 SXM (1 to 8 requests) and gpt-oss-120b on an H100 SXM and an
+// A100 (4). No constant is fitted to them: the estimate is the engine's decode rule (weights
+// once, every sequence's cache) against its prefill rule (every sequence's token), so every row
+// is out of sample. Every row's error is printed.
 TEST(Serving, ConcurrencyAgainstPublishedSweeps) {
   const std::unique_ptr<json::Document> file = ReadCalibration("concurrency.json");
   ASSERT_NE(file, nullptr);
