@@ -32,14 +32,23 @@ const kVocabularies = {
   class: 'kDeviceClasses', vendor: 'kVendors', platform: 'kPlatforms',
 };
 const kMemberNames = { class: 'device_class' };  // JSON keys that name their member differently
-// Keys a row keeps in a row of its own that it points to (catalog_tables.h): a program that drops
-// them all (vramcalc.wasm: what only the serving section reads) keeps a null pointer in each row
-// instead of their defaults.
+// Keys a row keeps in rows of their own that it points to (catalog_tables.h), where few rows have
+// them (a model's per-layer embeddings and unaligned down projections) or a program drops them all
+// (vramcalc.wasm: a model's card, what only the serving section reads of a device): a row without
+// them keeps a null pointer instead of their defaults. Each pointed row's members come last, in
+// this order.
 const kPointedRows = {
-  DeviceRow: {
+  ModelRow: [
+    { member: 'card', type: 'ModelCardRow', keys: ['checkpoint', 'ollama_tag', 'ollama_tag_weights', 'release'] },
+    {
+      member: 'rare', type: 'ModelRareRow',
+      keys: ['per_layer_embedding_params', 'unaligned_params', 'unaligned_expert_params'],
+    },
+  ],
+  DeviceRow: [{
     member: 'serving', type: 'DeviceServingRow',
     keys: ['fp16_tflops', 'int8_tops', 'fp8_tflops', 'serving_source', 'host_link_gbps'],
-  },
+  }],
 };
 
 const [assets, output, ...flags] = process.argv.slice(2);
@@ -90,15 +99,17 @@ function value(key, json, drop) {
 }
 
 // `.member = value` for each of `json`'s keys but the notes, nulls and the keys in `drop`; those
-// of a `pointed` row in a table of its own that the last member points to.
-function members(json, drop, pointed) {
+// of each `pointed` row in a table of its own that a last member points to.
+function members(json, drop, pointed = []) {
   const kept = Object.entries(json).filter(([key, item]) => !key.startsWith('_') && !drop.includes(key) && item !== null);
   const member = ([key, item]) => `.${kMemberNames[key] ?? key} = ${value(key, item, drop)}`;
-  const inPointed = ([key]) => pointed?.keys.includes(key) ?? false;
+  const inPointed = ([key]) => pointed.some((row) => row.keys.includes(key));
   const own = kept.filter((entry) => !inPointed(entry)).map(member);
-  const moved = kept.filter(inPointed).map(member);
-  if (moved.length === 0) return own;
-  return [...own, `.${pointed.member} = ${table(pointed.member, pointed.type, [`${pointed.type}{${moved.join(', ')}}`])}`];
+  for (const row of pointed) {
+    const moved = kept.filter(([key]) => row.keys.includes(key)).map(member);
+    if (moved.length > 0) own.push(`.${row.member} = ${table(row.member, row.type, [`${row.type}{${moved.join(', ')}}`])}`);
+  }
+  return own;
 }
 
 // The catalog: its models (one file each) and what devices.json holds (the devices, the ladder

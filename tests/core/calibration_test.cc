@@ -49,6 +49,8 @@ ModelSpec ModelOf(json::Value row) {
   m.hidden_size = row.Find("hidden").Integer();
   m.tie_word_embeddings = row.Find("tied").Bool();
   if (const json::Value experts = row.Find("expert_params")) m.moe = MoeSpec{1, 1, 0, experts.Number()};
+  if (const json::Value unaligned = row.Find("unaligned_params")) m.unaligned_params = unaligned.Number();
+  if (const json::Value unaligned = row.Find("unaligned_expert_params")) m.unaligned_expert_params = unaligned.Number();
   return m;
 }
 
@@ -130,6 +132,32 @@ TEST(Calibration, FixedLayoutFormatsMatchPublishedSizes) {
   }
   EXPECT_GE(errors.size(), 7u);
   for (const auto& [id, rows] : errors) Report(id, FindQuantFormat(id)->stored.body, rows);
+}
+
+// GGUF files of a model whose MLP width is not a multiple of 256 (Qwen2.5-72B's 29,568): its
+// down projections take llama.cpp's fallback types (quant_format.cc), whose extra bits are
+// derived from llama-quant.cpp, not fitted. The files are left out of the body fits and checked
+// here: every published size within 1 % (the largest miss 0.67 %, IQ1_M), where the body bits
+// alone make the K-quant and IQ files 1 to 26 % too small (Q8_0 and Q4_0, of 32-weight blocks,
+// take no fallback and check the rest of the model).
+TEST(Calibration, UnalignedDownProjectionsTakeTheFallbackTypes) {
+  const auto doc = ReadCalibration("weight-sizes.json");
+  ASSERT_TRUE(doc);
+  int checked = 0;
+  for (const json::Value row : doc->root().Find("rows").Children()) {
+    if (!row.Find("unaligned_params") && !row.Find("unaligned_expert_params")) continue;
+    const QuantFormat& format = *FindQuantFormat(row.Find("format").String());
+    const ModelSpec model = ModelOf(row);
+    ModelSpec aligned = model;
+    aligned.unaligned_params = aligned.unaligned_expert_params = 0;
+    const double error = StoredBytes(model, format) / Bytes(row) - 1;
+    const double without = StoredBytes(aligned, format) / Bytes(row) - 1;
+    std::printf("[calibration] fallback: %-24s %-8s %+6.2f %% (body bits alone %+6.2f %%)\n",
+                std::string(row.Find("model").String()).c_str(), std::string(format.id).c_str(), 100 * error, 100 * without);
+    EXPECT_LT(std::abs(error), 0.01) << row.Find("model").String() << " " << format.id;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 13);
 }
 
 // Rows left out of the fits, with why, and how far off they are: nothing is hidden.

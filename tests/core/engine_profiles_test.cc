@@ -155,6 +155,33 @@ TEST(LlamaCpp, PerLayerEmbeddingsStayInHostRamAndAreNotReadPerToken) {
   EXPECT_NEAR(flat.device - flat.active, 262144.0 * 35 * 256 * 4.85 / 8, 1.0);
 }
 
+// MLP down projections whose width is not a multiple of 256 take llama.cpp's fallback types
+// (llama-quant.cpp tensor_type_fallback): under Q4_K_M half of them Q6_K -> Q8_0 (+1.9375 bits),
+// half Q4_K -> Q5_0 (+1), +47/32 bits a weight; Q4_0's 32-weight blocks take none, nor does the
+// reference profile's flat bits. Gemma 4 26B-A4B (config widths 2,112 dense and 704 per expert):
+// 30 x 2,816 x 2,112 = 178,421,760 read by every token and 30 x 128 x 2,816 x 704 =
+// 7,612,661,760 in the routed experts, 8 of 128 read per token.
+TEST(LlamaCpp, UnalignedDownProjectionsTakeTheFallbackTypesBits) {
+  const ModelSpec& gemma = Model("gemma-4-26b-a4b");
+  EXPECT_EQ(gemma.unaligned_params, 30.0 * 2816 * 2112);
+  EXPECT_EQ(gemma.unaligned_expert_params, 30.0 * 128 * 2816 * 704);
+  ModelSpec aligned = gemma;
+  aligned.unaligned_params = aligned.unaligned_expert_params = 0;
+  const Device gpu = Gpu(80);
+  const WeightBytes q4km = WeightBytesOf(On("llamacpp", gemma, "Q4_K_M", 4096, gpu));
+  const WeightBytes blocks = WeightBytesOf(On("llamacpp", aligned, "Q4_K_M", 4096, gpu));
+  EXPECT_NEAR(q4km.device - blocks.device, (178421760.0 + 7612661760.0) * 47 / 32 / 8, 1.0);  // 1,430,394,240 B
+  EXPECT_NEAR(q4km.active - blocks.active, (178421760.0 + 7612661760.0 * 8 / 128) * 47 / 32 / 8, 1.0);
+  for (const std::string_view plain : {"llamacpp:Q4_0", "reference:Q4_K_M"}) {
+    const std::string_view runtime = plain.substr(0, plain.find(':')), format = plain.substr(plain.find(':') + 1);
+    EXPECT_EQ(WeightBytesOf(On(runtime, gemma, format, 4096, gpu)).device,
+              WeightBytesOf(On(runtime, aligned, format, 4096, gpu)).device) << plain;
+  }
+  // Qwen2.5-72B, FFN width 29,568: 80 x 8,192 x 29,568 = 19,377,684,480 (its published files:
+  // tests/core/calibration_test.cc).
+  EXPECT_EQ(Model("qwen2.5-72b").unaligned_params, 80.0 * 8192 * 29568);
+}
+
 // DeepSeek-V3 and Kimi K2 cache one MLA latent of kv_lora_rank 512 + qk_rope_head_dim 64 per token
 // in each of 61 layers: 61 × 576 × 2 B = 70,272 B per token at 16 bits (architectures-2026.md
 // §4.7), 8.58 GiB at 128K.

@@ -164,6 +164,13 @@ struct ModelSpec {
   // 0 for a text-only checkpoint. Engines that load them (runtime_profile.h WeightsPlacement)
   // hold them beside the weights (estimate.h WeightBytes::tower).
   double vision_params = 0;
+  // The parameters of the MLP down projections whose rows (the MLP's width, the projection's
+  // input) are not a multiple of 256 weights, the block of GGUF's K-quant and IQ types: llama.cpp
+  // stores them in a larger type instead (llama-quant.cpp tensor_type_fallback; quant_format.h
+  // StoredBits::fallback). Those of the dense and shared MLPs (read by every token) and those of
+  // the routed experts; 0 where every width is a multiple of 256.
+  double unaligned_params = 0;
+  double unaligned_expert_params = 0;
   // For a model from a pasted config.json whose parameter count was computed from its
   // architecture: the arithmetic, for the card. Empty for catalog entries.
   std::string params_formula;

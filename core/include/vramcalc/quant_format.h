@@ -24,11 +24,14 @@ enum class WeightFamily {
 // estimation model section 5). The body is every weight that is not an embedding, a head or a
 // routed expert; experts are the routed experts of a mixture-of-experts model.
 struct StoredBits {
-  double body = 0;
-  double experts = 0;
-  double embedding = 0;  // the token embedding (llama.cpp: token_embd)
-  double head = 0;       // the output head (llama.cpp: output), when not tied
-  double tied = 0;       // one matrix that is both, for models with tied embeddings
+  float body = 0;
+  float experts = 0;
+  float embedding = 0;  // the token embedding (llama.cpp: token_embd)
+  float head = 0;       // the output head (llama.cpp: output), when not tied
+  float tied = 0;       // one matrix that is both, for models with tied embeddings
+  // The bits a down-projection weight takes beyond the body's when its rows are not a multiple
+  // of 256 weights (model_spec.h ModelSpec::unaligned_params): llama.cpp's fallback types.
+  float fallback = 0;
 };
 
 struct QuantFormat {

@@ -174,8 +174,10 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0)
                            : (file ? file->head : p.head * bits.head / 8.0);
   const double embedding = token_embedding + (file ? file->per_layer_embedding : p.per_layer_embedding * bits.embedding / 8.0);
-  const double experts = file ? file->routed_experts : p.experts * bits.experts / 8.0;
-  const double body = file ? file->body() : p.body * bits.body / 8.0;
+  // Down projections of widths GGUF's blocks do not divide take their fallback types' bits.
+  const double experts = file ? file->routed_experts
+                              : (p.experts * bits.experts + s.model->unaligned_expert_params * bits.fallback) / 8.0;
+  const double body = file ? file->body() : (p.body * bits.body + s.model->unaligned_params * bits.fallback) / 8.0;
   // With unified memory host RAM is the device's memory: on Apple the mapped file, token
   // embedding included, is a Metal buffer (gpt-oss-20b: MTL0_Mapped 11,536.18 MiB, the whole
   // 11.27 GiB file).

@@ -15,6 +15,34 @@ constexpr double kF16 = 16, kQ8_0 = 8.5, kQ6_K = 6.5625, kQ5_K = 5.5, kQ4_K = 4.
                  kIq4Xs = 4.25, kQ3_K = 3.4375, kIq3S = 3.4375, kQ2_K = 2.625, kMxfp4 = 4.25;
 constexpr double kMlx8 = 8.5, kMlx4 = 4.5, kInt4G128 = 4 + 16.0 / 128 + 4.0 / 128, kNvfp4 = 4 + 8.0 / 16;
 constexpr double kFp8 = 8;  // FP8 with one scale per tensor or per 128 × 128 block (under 0.01 bit)
+// The types llama.cpp falls back to (blocks of 32: Q5_0 22 B, Q5_1 24 B, IQ4_NL and Q4_0 18 B) and
+// the IQ types' own (per 256: IQ3_XXS 98 B, IQ2_S 82 B, IQ2_XXS 66 B, IQ1_M 56 B, IQ1_S 50 B).
+constexpr double kQ5_0 = 5.5, kQ5_1 = 6, kIq4Nl = 4.5, kIq3Xxs = 3.0625, kIq2S = 2.5625, kIq2Xxs = 2.0625,
+                 kIq1M = 1.75, kIq1S = 1.5625;
+
+// A down projection whose rows (the MLP's width) are not a multiple of 256 cannot take a K-quant
+// or IQ type: llama.cpp stores it in the next type of 32-weight blocks (llama-quant.cpp
+// tensor_type_fallback: Q6_K to Q8_0, Q5_K to Q5_1, Q4_K to Q5_0, Q3_K and Q2_K to Q4_0, the IQ
+// types to IQ4_NL). What a file type gives ffn_down (llama_tensor_get_type_impl, FFN_DOWN; with an
+// importance matrix, as the IQ files are made) decides the extra bits: Q4_K_M and Q5_K_M give Q6_K
+// to half the layers (use_more_bits: the first and last eighth and every third between, 40 of
+// 80), Q3_K_M Q5_K to the first sixteenth and Q4_K to the rest, Q2_K Q3_K, the IQ1 and IQ2 types
+// Q2_K (IQ2_M: IQ3_S) to the first eighth, IQ3_M Q4_K to the first eighth and IQ3_S to the rest
+// (llama.cpp @ 007dbbf). Types of 32-weight blocks (Q8_0, Q4_0, MXFP4) take none.
+constexpr double kHalfQ6 = (kQ8_0 - kQ6_K) / 2;
+constexpr double kFirstEighthQ2 = (kQ4_0 - kQ2_K) / 8;
+constexpr double kFallbackQ6K = kQ8_0 - kQ6_K;
+constexpr double kFallbackQ5KM = kHalfQ6 + (kQ5_1 - kQ5_K) / 2;
+constexpr double kFallbackQ4KM = kHalfQ6 + (kQ5_0 - kQ4_K) / 2;
+constexpr double kFallbackQ3KM = (kQ5_1 - kQ5_K) / 16 + (kQ5_0 - kQ4_K) * 15 / 16;
+constexpr double kFallbackQ2K = kQ4_0 - kQ3_K;
+constexpr double kFallbackIq4Xs = kIq4Nl - kIq4Xs;
+constexpr double kFallbackIq3Xxs = kIq4Nl - kIq3Xxs;
+constexpr double kFallbackIq3M = (kQ5_0 - kQ4_K) / 8 + (kIq4Nl - kIq3S) * 7 / 8;
+constexpr double kFallbackIq2Xxs = kFirstEighthQ2 + (kIq4Nl - kIq2Xxs) * 7 / 8;
+constexpr double kFallbackIq2M = (kIq4Nl - kIq3S) / 8 + (kIq4Nl - kIq2S) * 7 / 8;
+constexpr double kFallbackIq1M = kFirstEighthQ2 + (kIq4Nl - kIq1M) * 7 / 8;
+constexpr double kFallbackIq1S = kFirstEighthQ2 + (kIq4Nl - kIq1S) * 7 / 8;
 
 // GGUF files (llama.cpp's llama-quant.cpp, llama_tensor_get_type): the output head takes Q6_K
 // (Q8_0 stays Q8_0; the IQ2/IQ3_XXS/IQ1 files take Q5_K; MXFP4 files Q8_0); the token
@@ -26,13 +54,13 @@ constexpr double kFp8 = 8;  // FP8 with one scale per tensor or per 128 × 128 b
 constexpr std::string_view kGgufSource =
     "llama.cpp src/llama-quant.cpp (head and embedding types); body fitted to "
     "tests/calibration/gguf-sizes.json";
-constexpr StoredBits Gguf(double body, double embedding, double head) {
-  return {body, body, embedding, head, head};
+constexpr StoredBits Gguf(float body, float embedding, float head, float fallback = 0) {
+  return {body, body, embedding, head, head, fallback};
 }
-constexpr StoredBits Uniform(double bits) { return {bits, bits, bits, bits, bits}; }
+constexpr StoredBits Uniform(float bits) { return {bits, bits, bits, bits, bits}; }
 // Checkpoints that quantize the linear layers and keep the embedding and the head in 16 bits
 // (AWQ, GPTQ, FP8 and NVFP4 checkpoints list lm_head among the modules not converted).
-constexpr StoredBits LinearOnly(double bits) { return {bits, bits, kF16, kF16, kF16}; }
+constexpr StoredBits LinearOnly(float bits) { return {bits, bits, kF16, kF16, kF16}; }
 
 constexpr std::array<QuantFormat, 24> kFormats{{
     // The reference page's eight, in its matrix's order (estimation model 1.1).
@@ -40,23 +68,23 @@ constexpr std::array<QuantFormat, 24> kFormats{{
     {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false,
      "FP8 linear layers, 16-bit embedding and head (vLLM fp8 quantization)"},
     {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, kQ8_0, kQ8_0), false, kGgufSource},
-    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K), false, kGgufSource},
-    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K), false, kGgufSource},
-    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K), false, kGgufSource},
+    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K, kFallbackQ6K), false, kGgufSource},
+    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K, kFallbackQ5KM), false, kGgufSource},
+    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K, kFallbackQ4KM), false, kGgufSource},
     {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, "", LinearOnly(kInt4G128), false,
      "AutoAWQ GEMM, group 128: 4-bit weights, FP16 scale and 4-bit zero point per group"},
-    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K), false, kGgufSource},
+    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K, kFallbackIq4Xs), false, kGgufSource},
     // The other profiles' formats.
     {"BF16", "BF16", 16.00, WeightFamily::kFloat16, "BF16", Uniform(kF16), false, "16-bit"},
     {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, kQ4_0, kQ6_K), false, kGgufSource},
-    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K), false, kGgufSource},
-    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K), false, kGgufSource},
-    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K), false, kGgufSource},
-    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K), false, kGgufSource},
-    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K), false, kGgufSource},
-    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K), false, kGgufSource},
-    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K), false, kGgufSource},
-    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K), false, kGgufSource},
+    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K, kFallbackQ3KM), false, kGgufSource},
+    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K, kFallbackQ2K), false, kGgufSource},
+    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K, kFallbackIq3Xxs), false, kGgufSource},
+    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K, kFallbackIq2Xxs), false, kGgufSource},
+    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K, kFallbackIq3M), false, kGgufSource},
+    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K, kFallbackIq2M), false, kGgufSource},
+    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K, kFallbackIq1M), false, kGgufSource},
+    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K, kFallbackIq1S), false, kGgufSource},
     {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, kQ8_0},
      true, "llama.cpp src/llama-quant.cpp: MoE tensors MXFP4, other tensors Q8_0"},
     {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16, kF16}, true,

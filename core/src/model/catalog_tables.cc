@@ -40,23 +40,27 @@ std::vector<LayerGroup> LayerGroups(std::span<const LayerGroupRow> rows) {
 }  // namespace
 
 ModelSpec ModelFromRow(const ModelRow& row) {
+  const ModelCardRow card = row.card ? *row.card : ModelCardRow{};
+  const ModelRareRow rare = row.rare ? *row.rare : ModelRareRow{};
   return ModelSpec{
       .id = Text(row.id),
       .name = Text(row.name),
       .family = Text(row.family),
-      .checkpoint = Text(row.checkpoint),
-      .ollama_tag = Text(row.ollama_tag),
-      .ollama_tag_weights = Text(row.ollama_tag_weights),
+      .checkpoint = Text(card.checkpoint),
+      .ollama_tag = Text(card.ollama_tag),
+      .ollama_tag_weights = Text(card.ollama_tag_weights),
       .checkpoint_format = Text(row.checkpoint_format),
       .license = Text(row.license),
-      .release = Text(row.release),
+      .release = Text(card.release),
       .topology = row.topology,
       .attention = row.attention,
       .params_total = row.params_total,
       .params_active = row.params_active,
-      .per_layer_embedding_params = row.per_layer_embedding_params,
+      .per_layer_embedding_params = rare.per_layer_embedding_params,
       .vision_params = row.vision_params,
-      .params_formula = Text(row.params_formula),
+      .unaligned_params = rare.unaligned_params,
+      .unaligned_expert_params = rare.unaligned_expert_params,
+      .params_formula = {},  // a pasted config.json's, never a catalog entry's
       .num_hidden_layers = row.num_hidden_layers,
       .hidden_size = row.hidden_size,
       .num_attention_heads = row.num_attention_heads,

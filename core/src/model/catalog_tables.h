@@ -11,7 +11,10 @@
 // numbers), a layer group's in 16 bits but its state's (every catalog dimension, window and
 // layer count is below 32,768; a constant that is not is a compile error; with LayerKind in 8
 // bits a row is 32 bytes, not 56: 344 B of vramcalc.wasm's gzip).
-// MoeSpec is a constant already and used as it is.
+// MoeSpec is a constant already and used as it is. What a program leaves out or few rows have is
+// in rows of their own that a row points to, its last members (ModelCardRow, ModelRareRow,
+// DeviceServingRow); a catalog entry has no params_formula (a pasted config.json's), so its row
+// has no member for it.
 // So the generator's designated initializers are the structs' own, and the compiler checks them
 // against these rows; CatalogFromTables copies every member (tests/core/builtin_data_test.cc: the
 // copy of each row equals what ParseCatalog reads from assets/, and a default row copies to a
@@ -51,23 +54,35 @@ struct LayerGroupRow {
   int16_t query_value_dim = 0;
 };
 
+// Where to get a model (model_spec.h's card fields), in a row the model's row points to: left
+// out of vramcalc.wasm's catalog, which has no card section, so its rows keep a null pointer, not
+// four (core/catalog_source.mjs kPointedRows).
+struct ModelCardRow {
+  const char* checkpoint = "";
+  const char* ollama_tag = "";
+  const char* ollama_tag_weights = "Q4_K_M";
+  const char* release = "";
+};
+
+// What few models have: Gemma's per-layer embeddings and the down projections llama.cpp cannot
+// store in 256-weight blocks. A pointer in every row, not three numbers.
+struct ModelRareRow {
+  double per_layer_embedding_params = 0;
+  double unaligned_params = 0;
+  double unaligned_expert_params = 0;
+};
+
 struct ModelRow {
   const char* id = "";
   const char* name = "";
   const char* family = "";
-  const char* checkpoint = "";
-  const char* ollama_tag = "";
-  const char* ollama_tag_weights = "Q4_K_M";
   const char* checkpoint_format = "";
   const char* license = "";
-  const char* release = "";
   Topology topology = Topology::kDense;
   Attention attention = Attention::kGqa;
   double params_total = 0;
   double params_active = 0;
-  double per_layer_embedding_params = 0;
   double vision_params = 0;
-  const char* params_formula = "";
   int32_t num_hidden_layers = 0;
   int32_t hidden_size = 0;
   int32_t num_attention_heads = 0;
@@ -79,6 +94,8 @@ struct ModelRow {
   std::span<const LayerGroupRow> layer_groups;
   std::optional<MoeSpec> moe;
   std::span<const SourceRow> sources;
+  const ModelCardRow* card = nullptr;  // null: none (vramcalc.wasm)
+  const ModelRareRow* rare = nullptr;  // null: all zero
 };
 
 // What only the serving section reads of a device (schema.h kUnlisted): its peaks and host link,

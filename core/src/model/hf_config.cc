@@ -121,6 +121,7 @@ struct Shape {
   double shared = 0;
   double moe_layers = 0;
   double dense_layer_mlp = 0;
+  double mlp_matrices = 3;  // per MLP: gate, up and down (SwiGLU); relu² MLPs (Nemotron-H) 2
   // Hybrids: how many layers attend (-1: all), how many keep a recurrent state instead (linear
   // attention, SSM) with its elements per sequence and its mixer's parameters, how many carry a
   // dense MLP (-1: those without experts) and whether attention has an output gate.
@@ -416,6 +417,7 @@ void Mamba2Hybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   const std::string ssm_dtype = c.Text("mamba_ssm_cache_dtype");
   if (ssm_dtype.empty() || ssm_dtype == "float32") shape.state_f32_elements = ssm;
   shape.dense_ffn_layers = count('-');
+  shape.mlp_matrices = 2;
   if (shape.dense_ffn_layers > 0) shape.dense_layer_mlp = 2 * static_cast<double>(m.hidden_size) * static_cast<double>(c.Count("intermediate_size"));
   shape.moe_layers = static_cast<double>(count('E'));  // NemotronExperts sizes their experts
 }
@@ -988,6 +990,18 @@ std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, dou
   return formula + " (norms and biases, under 0.1 %, left out)";
 }
 
+// The MLPs' down projections whose rows, the MLP's width, GGUF's 256-weight blocks do not divide
+// (model_spec.h unaligned_params): the dense and shared MLPs', and the routed experts'.
+void CountUnaligned(const Shape& shape, const LayerCounts& count, double experts, ModelSpec& m) {
+  const double h = static_cast<double>(m.hidden_size);
+  const auto down = [&](double mlp) {
+    const double width = mlp / (shape.mlp_matrices * h);
+    return std::fmod(width, 256.0) != 0 ? h * width : 0.0;
+  };
+  m.unaligned_params = count.dense * down(shape.dense_layer_mlp) + count.moe * down(shape.shared);
+  m.unaligned_expert_params = count.moe * experts * down(shape.expert);
+}
+
 // Parameters from the shapes: embeddings, each attention layer's and recurrent layer's mixer,
 // and each layer's MLP or experts (gate, up and down projections, or up and down).
 void CountParameters(const Config& c, const ModelType& type, Shape& shape, ModelSpec& m) {
@@ -1011,6 +1025,7 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
   m.per_layer_embedding_params = shape.per_layer_embedding;
   m.params_formula = ParamsFormula(m, shape, tied, attention, router);
   if (m.moe) m.moe->expert_params = experts * shape.expert * shape.moe_layers;
+  CountUnaligned(shape, count, experts, m);
 }
 
 // ---- the vision towers (vision_config) ---------------------------------------------------------

@@ -85,6 +85,23 @@ bool HeadsMatch(const ModelSpec& model) {
   return false;
 }
 
+// The counts of parts of the parameters (or beside them: the towers).
+std::optional<Error> ValidateParts(const ModelSpec& model) {
+  if (model.per_layer_embedding_params < 0 || model.per_layer_embedding_params >= model.params_total) {
+    return Invalid("per_layer_embedding_params", "The per-layer embeddings are a part of the parameters.");
+  }
+  if (!(model.vision_params >= 0 && model.vision_params <= 1e15)) {
+    return Invalid("vision_params", "The vision and audio towers' parameters must be a number from 0 to 10^15.");
+  }
+  if (!(model.unaligned_params >= 0 && model.unaligned_params <= model.params_active)) {
+    return Invalid("unaligned_params", "The unaligned down projections read per token are a part of the active parameters.");
+  }
+  if (!(model.unaligned_expert_params >= 0 && model.unaligned_params + model.unaligned_expert_params <= model.params_total)) {
+    return Invalid("unaligned_expert_params", "The unaligned down projections are a part of the parameters.");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Error> ValidateModel(const ModelSpec& model) {
@@ -128,12 +145,7 @@ std::optional<Error> ValidateModel(const ModelSpec& model) {
   if ((model.topology == Topology::kMoe) != model.moe.has_value()) {
     return Invalid("moe", "A mixture-of-experts model needs the moe block, and only MoE has one.");
   }
-  if (model.per_layer_embedding_params < 0 || model.per_layer_embedding_params >= model.params_total) {
-    return Invalid("per_layer_embedding_params", "The per-layer embeddings are a part of the parameters.");
-  }
-  if (!(model.vision_params >= 0 && model.vision_params <= 1e15)) {
-    return Invalid("vision_params", "The vision and audio towers' parameters must be a number from 0 to 10^15.");
-  }
+  if (auto invalid = ValidateParts(model)) return invalid;
   if (model.topology == Topology::kDense && model.params_active != model.params_total - model.per_layer_embedding_params) {
     return Invalid("params_active", "A dense model reads all its parameters per token but its per-layer embeddings.");
   }
