@@ -198,6 +198,14 @@ TEST(PageMarkdown, TheTowersHaveALineAndACardRowOfTheirOwn) {
   EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("--mmproj"), std::string::npos);
 }
 
+// Gemma 4 26B-A4B's down projections of widths 2,112 and 704, which GGUF's 256-weight blocks do
+// not divide: 30 × 2,816 × (2,112 + 128 × 704) = 7,791,083,520 parameters, a row of the card.
+TEST(PageMarkdown, TheCardNamesTheParametersKQuantsStoreLarger) {
+  EXPECT_NE(Page("gemma-4-26b-a4b", Lang::kEn).find("| Stored larger in GGUF K-quants (B) | 7.8B |"), std::string::npos);
+  EXPECT_NE(Page("gemma-4-26b-a4b", Lang::kDe).find("| In GGUF-K-Quants größer gespeichert (Mrd.) |"), std::string::npos);
+  EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("K-quants store"), std::string::npos);
+}
+
 // Section 7 on the page: a model that does not fit runs with offload; the plan, its flags (under
 // Ollama the split in words) and the host, with the plan's speed in the decode row.
 TEST(PageMarkdown, AModelThatDoesNotFitShowsWhatRunsWithOffload) {

@@ -153,11 +153,17 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
       assert.equal(await page.locator('#share-vision-key').isVisible(), true, 'their share in the bar\'s key');
       await page.locator(byTestId('arch-params-vision')).scrollIntoViewIfNeeded();
       await waitForText(env, page, 'arch-params-vision', '0.4B');
-      // The reference page's model has none: no line.
+      // Gemma 4 26B-A4B's down projections of widths 2,112 and 704, which K-quants store larger:
+      // 30 × 2,816 × (2,112 + 128 × 704) = 7,791,083,520 parameters, a card row of their own.
+      await openPage(env, page, '#model=gemma-4-26b-a4b&runtime=llamacpp&lang=en');
+      await page.locator(byTestId('arch-params-unaligned')).scrollIntoViewIfNeeded();
+      await waitForText(env, page, 'arch-params-unaligned', '7.8B');
+      // The reference page's model has neither: no line.
       await openPage(env, page, '#model=glm-4-32b-0414&lang=en');
       await waitForText(env, page, 'total', '21.78 GB');
       assert.equal(await page.locator(byTestId('vision')).isVisible(), false);
       assert.equal(await page.locator('#share-vision-key').isVisible(), false);
+      assert.equal(await page.locator(byTestId('arch-params-unaligned')).count(), 0);
       await assertHealthy(env, page, 'with a multimodal model');
     });
 
