@@ -254,6 +254,18 @@ TEST(CatalogJson, HoldsSelectorsAndBothLanguages) {
   EXPECT_NE(catalog.find(R"x("fit.tight":"Knapp (>90 % nutzbar)")x"), std::string::npos);
 }
 
+// The device listing writes what json_codec.h names, not the peaks and host link only the serving
+// section reads (schema.h kUnlisted), so vramcalc.wasm, whose catalog leaves those out, lists the
+// same devices as vramcalc-full.wasm (tests/wasm/core.test.mjs compares the two).
+TEST(CatalogJson, TheDeviceListingLeavesOutWhatOnlyServingReads) {
+  const std::string devices = DevicesJson();
+  EXPECT_NE(devices.find(R"("id":"rtx-3090-24gb","name":"RTX 3090 24GB","memory_gib":24.0,"bandwidth_gbps":936.0,)"),
+            std::string::npos) << devices.substr(0, 400);
+  for (const char* key : {"fp16_tflops", "int8_tops", "fp8_tflops", "serving_source", "host_link_gbps"}) {
+    EXPECT_EQ(devices.find(key), std::string::npos) << key;
+  }
+}
+
 }  // namespace
 }  // namespace vramcalc
 

@@ -49,11 +49,12 @@ constexpr double kFallbackIq1S = kFirstEighthQ2 + (kIq4Nl - kIq1S) * 7 / 8;
 // embedding takes the file's base type (IQ2_XXS: Q2_K; IQ3_XXS: IQ3_S); a tied matrix takes
 // the head's type (IQ1_S and IQ1_M: embedding Q2_K, head Q5_K; IQ2_M: IQ3_S and Q5_K; IQ3_M:
 // IQ3_S and Q6_K). The body's bits are fitted to published file sizes
-// (tests/calibration/gguf-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
+// (tests/calibration/weight-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
 // mixes give some attn_v and ffn_down tensors more bits than the base type.
 constexpr std::string_view kGgufSource =
-    "llama.cpp src/llama-quant.cpp (head and embedding types); body fitted to "
-    "tests/calibration/gguf-sizes.json";
+    "llama.cpp src/llama-quant.cpp (head and embedding types, the fallback types of unaligned down "
+    "projections); body fitted to "
+    "tests/calibration/weight-sizes.json";
 constexpr StoredBits Gguf(float body, float embedding, float head, float fallback = 0) {
   return {body, body, embedding, head, head, fallback};
 }
