@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "estimate/engine_memory.h"
 #include "vramcalc/catalog.h"
@@ -172,10 +173,9 @@ TEST(LlamaCpp, UnalignedDownProjectionsTakeTheFallbackTypesBits) {
   const WeightBytes blocks = WeightBytesOf(On("llamacpp", aligned, "Q4_K_M", 4096, gpu));
   EXPECT_NEAR(q4km.device - blocks.device, (178421760.0 + 7612661760.0) * 47 / 32 / 8, 1.0);  // 1,430,394,240 B
   EXPECT_NEAR(q4km.active - blocks.active, (178421760.0 + 7612661760.0 * 8 / 128) * 47 / 32 / 8, 1.0);
-  for (const std::string_view plain : {"llamacpp:Q4_0", "reference:Q4_K_M"}) {
-    const std::string_view runtime = plain.substr(0, plain.find(':')), format = plain.substr(plain.find(':') + 1);
+  for (const auto& [runtime, format] : {std::pair{"llamacpp", "Q4_0"}, std::pair{"reference", "Q4_K_M"}}) {
     EXPECT_EQ(WeightBytesOf(On(runtime, gemma, format, 4096, gpu)).device,
-              WeightBytesOf(On(runtime, aligned, format, 4096, gpu)).device) << plain;
+              WeightBytesOf(On(runtime, aligned, format, 4096, gpu)).device) << runtime << " " << format;
   }
   // Qwen2.5-72B, FFN width 29,568: 80 x 8,192 x 29,568 = 19,377,684,480 (its published files:
   // tests/core/calibration_test.cc).
