@@ -33,7 +33,7 @@ const kVocabularies = {
 };
 const kMemberNames = { class: 'device_class' };  // JSON keys that name their member differently
 // Keys a row keeps in rows of their own that it points to (catalog_tables.h), where few rows have
-// them (a model's per-layer embeddings and unaligned down projections) or a program drops them all
+// them (a model's per-layer embeddings and the matrices GGUF's blocks do not divide) or a program drops them all
 // (vramcalc.wasm: a model's card, what only the serving section reads of a device): a row without
 // them keeps a null pointer instead of their defaults. Each pointed row's members come last, in
 // this order.
@@ -42,7 +42,10 @@ const kPointedRows = {
     { member: 'card', type: 'ModelCardRow', keys: ['checkpoint', 'ollama_tag', 'ollama_tag_weights', 'release'] },
     {
       member: 'rare', type: 'ModelRareRow',
-      keys: ['per_layer_embedding_params', 'unaligned_params', 'unaligned_expert_params'],
+      keys: [
+        'per_layer_embedding_params', 'unaligned_params', 'unaligned_expert_params', 'unaligned_hidden_params',
+        'unaligned_hidden_expert_params',
+      ],
     },
   ],
   DeviceRow: [{

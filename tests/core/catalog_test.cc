@@ -291,6 +291,11 @@ TEST(ParseCatalog, ErrorsNameEntryAndField) {
       {Model(R"("sources": [{"what": "architecture", "url": "u"}])", R"("sources": [])"), "models[m].sources"},
       {Model(R"("vocab_size": 32000)", R"("vocab_size": 32000, "vocab": 1)"), "models[m].vocab"},
       {Model(R"("family": "F", )", ""), "models[m].family"},
+      // Its hidden size, 2,048, is 8 × 256: no matrix reading it falls back.
+      {Model(R"("params_active": 1e9,)", R"("params_active": 1e9, "unaligned_hidden_params": 1e8,)"),
+       "models[m].unaligned_hidden_params"},
+      {Model(R"("params_active": 1e9,)", R"("params_active": 1e9, "unaligned_expert_params": 2e9,)"),
+       "models[m].unaligned_expert_params"},
   };
   for (const auto& c : kCases) {
     const Result<Catalog> catalog = ParseCatalog(c.models, kDevices);

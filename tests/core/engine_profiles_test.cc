@@ -182,6 +182,37 @@ TEST(LlamaCpp, UnalignedDownProjectionsTakeTheFallbackTypesBits) {
   EXPECT_EQ(Model("qwen2.5-72b").unaligned_params, 80.0 * 8192 * 29568);
 }
 
+// A hidden size that is not a multiple of 256 (Nemotron-3-Nano's 2,688 = 10.5 × 256) makes every
+// matrix reading it fall back from the base type (Q4_K -> Q5_0, +1 bit): 23 Mamba2 in_proj 2,688
+// × 10,304, 6 attention q, k and v 2,688 × 4,608, 23 shared-expert up projections 2,688 × 3,712,
+// and the routed experts' up projections 23 × 128 × 2,688 × 1,856 (6 of 128 read per token).
+// The head takes Q8_0 (34 B per 32) and the embedding, kept in host RAM, Q5_0 (22 B per 32).
+// Q8_0's blocks of 32 take none, nor do the reference profile's flat bits.
+TEST(LlamaCpp, AHiddenSizeTheBlocksDoNotDivideMakesEveryMatrixReadingItFallBack) {
+  const ModelSpec& nano = Model("nemotron-3-nano-30b-a3b");
+  const double body = 23.0 * 2688 * 10304 + 6.0 * 2688 * 4608 + 23.0 * 2688 * 3712;  // 940,843,008
+  const double experts = 23.0 * 128 * 2688 * 1856;                                    // 14,687,404,032
+  EXPECT_EQ(nano.unaligned_hidden_params, body);
+  EXPECT_EQ(nano.unaligned_hidden_expert_params, experts);
+  ModelSpec counted_out = nano;
+  counted_out.unaligned_hidden_params = counted_out.unaligned_hidden_expert_params = 0;
+  const Device gpu = Gpu(80);
+  const WeightBytes q4km = WeightBytesOf(On("llamacpp", nano, "Q4_K_M", 4096, gpu));
+  const WeightBytes base = WeightBytesOf(On("llamacpp", counted_out, "Q4_K_M", 4096, gpu));
+  EXPECT_NEAR(q4km.device - base.device, (body + experts) / 8, 1.0);  // 1,953,530,880 B
+  EXPECT_NEAR(q4km.active - base.active, (body + experts * 6 / 128) / 8, 1.0);
+  EXPECT_NEAR(q4km.head, 131072.0 * 2688 * 34 / 32, 1.0);
+  EXPECT_NEAR(q4km.host, 131072.0 * 2688 * 22 / 32, 1.0);
+  EXPECT_NEAR(WeightBytesOf(On("llamacpp", nano, "Q8_0", 4096, gpu)).head, 131072.0 * 2688 * 34 / 32, 1.0);
+  for (const auto& [runtime, format] : {std::pair{"llamacpp", "Q8_0"}, std::pair{"reference", "Q4_K_M"}}) {
+    EXPECT_EQ(WeightBytesOf(On(runtime, nano, format, 4096, gpu)).device,
+              WeightBytesOf(On(runtime, counted_out, format, 4096, gpu)).device) << runtime << " " << format;
+  }
+  // Qwen3-32B's 5,120 = 20 × 256: its head keeps Q6_K (210 B per 256).
+  const ModelSpec& qwen = Model("qwen3-32b");
+  EXPECT_NEAR(WeightBytesOf(On("llamacpp", qwen, "Q4_K_M", 4096, gpu)).head, 151936.0 * 5120 * 210 / 256, 1.0);
+}
+
 // DeepSeek-V3 and Kimi K2 cache one MLA latent of kv_lora_rank 512 + qk_rope_head_dim 64 per token
 // in each of 61 layers: 61 × 576 × 2 B = 70,272 B per token at 16 bits (architectures-2026.md
 // §4.7), 8.58 GiB at 128K.

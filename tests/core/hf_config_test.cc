@@ -259,9 +259,12 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
       EXPECT_EQ(a.query_value_dim, b.query_value_dim);
     }
     EXPECT_NEAR(parsed.params_total / entry->params_total, 1.0, 0.001);
-    // The down projections GGUF's blocks do not divide: the same widths, so the same counts.
+    // The matrices GGUF's blocks do not divide: the same widths, so the same counts (Nemotron-3-
+    // Nano's and gpt-oss-20b's hidden sizes, 2,688 and 2,880, are such widths too).
     EXPECT_EQ(parsed.unaligned_params, entry->unaligned_params);
     EXPECT_EQ(parsed.unaligned_expert_params, entry->unaligned_expert_params);
+    EXPECT_EQ(parsed.unaligned_hidden_params, entry->unaligned_hidden_params);
+    EXPECT_EQ(parsed.unaligned_hidden_expert_params, entry->unaligned_hidden_expert_params);
   }
 }
 

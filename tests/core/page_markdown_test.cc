@@ -200,8 +200,12 @@ TEST(PageMarkdown, TheTowersHaveALineAndACardRowOfTheirOwn) {
 
 // Gemma 4 26B-A4B's down projections of widths 2,112 and 704, which GGUF's 256-weight blocks do
 // not divide: 30 × 2,816 × (2,112 + 128 × 704) = 7,791,083,520 parameters, a row of the card.
+// Nemotron-3-Nano's hidden size 2,688 adds every matrix reading it: down projections 229,490,688
+// + 14,687,404,032, readers 940,843,008 + 14,687,404,032 = 30,545,141,760 of its 31.6B.
 TEST(PageMarkdown, TheCardNamesTheParametersKQuantsStoreLarger) {
   EXPECT_NE(Page("gemma-4-26b-a4b", Lang::kEn).find("| Stored larger in GGUF K-quants (B) | 7.8B |"), std::string::npos);
+  EXPECT_NE(Page("nemotron-3-nano-30b-a3b", Lang::kEn).find("| Stored larger in GGUF K-quants (B) | 30.5B |"),
+            std::string::npos);
   EXPECT_NE(Page("gemma-4-26b-a4b", Lang::kDe).find("| In GGUF-K-Quants größer gespeichert (Mrd.) |"), std::string::npos);
   EXPECT_EQ(Page("glm-4-32b-0414", Lang::kEn).find("K-quants store"), std::string::npos);
 }

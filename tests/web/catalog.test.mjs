@@ -158,6 +158,11 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
       await openPage(env, page, '#model=gemma-4-26b-a4b&runtime=llamacpp&lang=en');
       await page.locator(byTestId('arch-params-unaligned')).scrollIntoViewIfNeeded();
       await waitForText(env, page, 'arch-params-unaligned', '7.8B');
+      // Nemotron-3-Nano's hidden size 2,688 adds every matrix reading it: 229,490,688 +
+      // 14,687,404,032 down projections, 940,843,008 + 14,687,404,032 readers = 30.5B.
+      await openPage(env, page, '#model=nemotron-3-nano-30b-a3b&runtime=llamacpp&lang=en');
+      await page.locator(byTestId('arch-params-unaligned')).scrollIntoViewIfNeeded();
+      await waitForText(env, page, 'arch-params-unaligned', '30.5B');
       // The reference page's model has neither: no line.
       await openPage(env, page, '#model=glm-4-32b-0414&lang=en');
       await waitForText(env, page, 'total', '21.78 GB');

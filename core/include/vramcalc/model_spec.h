@@ -171,6 +171,12 @@ struct ModelSpec {
   // the routed experts; 0 where every width is a multiple of 256.
   double unaligned_params = 0;
   double unaligned_expert_params = 0;
+  // When the hidden size is not a multiple of 256, every matrix that reads the hidden state (the
+  // attention's query, key and value, the MLPs' gate and up projections, the recurrent mixers'
+  // input projections) falls back too (quant_format.h StoredBits::hidden_fallback): their
+  // parameters, of the layers read by every token and of the routed experts; 0 otherwise.
+  double unaligned_hidden_params = 0;
+  double unaligned_hidden_expert_params = 0;
   // For a model from a pasted config.json whose parameter count was computed from its
   // architecture: the arithmetic, for the card. Empty for catalog entries.
   std::string params_formula;

@@ -27,11 +27,17 @@ struct StoredBits {
   float body = 0;
   float experts = 0;
   float embedding = 0;  // the token embedding (llama.cpp: token_embd)
-  float head = 0;       // the output head (llama.cpp: output), when not tied
-  float tied = 0;       // one matrix that is both, for models with tied embeddings
+  // The output head (llama.cpp: output), and the one matrix that is both where a model ties its
+  // embeddings: every format stores that as its head (llama-quant.cpp, OUTPUT and TOKEN_EMBD).
+  float head = 0;
   // The bits a down-projection weight takes beyond the body's when its rows are not a multiple
   // of 256 weights (model_spec.h ModelSpec::unaligned_params): llama.cpp's fallback types.
   float fallback = 0;
+  // When the hidden size is not a multiple of 256 (model_spec.h unaligned_hidden_params): the
+  // bits a weight of a matrix reading the hidden state takes beyond the body's, and the token
+  // embedding's bits (the head takes Q8_0, estimate.h WeightBytesOf).
+  float hidden_fallback = 0;
+  float embedding_fallback = 0;
 };
 
 struct QuantFormat {

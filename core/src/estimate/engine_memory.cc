@@ -156,28 +156,45 @@ WeightParams WeightParamsOf(const ModelSpec& m) {
   return params;
 }
 
+namespace {
+// The bits of a format for a model: where GGUF's 256-weight blocks do not divide the hidden size,
+// the token embedding falls back and the head (a tied embedding's too) takes Q8_0, 34 B per 32
+// weights (quant_format.h StoredBits::hidden_fallback).
+StoredBits BitsOf(const QuantFormat& format, const ModelSpec& m) {
+  StoredBits bits = format.stored;
+  if (format.family != WeightFamily::kGguf || m.hidden_size % 256 == 0) return bits;
+  bits.embedding = bits.embedding_fallback;
+  bits.head = 34.0f * 8 / 32;
+  return bits;
+}
+}  // namespace
+
 WeightBytes WeightBytesOf(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
   const QuantFormat& format = *s.format;
+  const ModelSpec& m = *s.model;
   WeightBytes bytes;
   if (runtime.weights.rule == WeightsRule::kFlat) {
-    bytes.device = s.model->params_total * format.bits_per_weight / 8.0;
-    bytes.active = s.model->params_active * format.bits_per_weight / 8.0;
+    bytes.device = m.params_total * format.bits_per_weight / 8.0;
+    bytes.active = m.params_active * format.bits_per_weight / 8.0;
     return bytes;
   }
-  const StoredBits& bits = format.stored;
-  const WeightParams p = WeightParamsOf(*s.model);
-  const bool tied = s.model->tie_word_embeddings;
+  const StoredBits bits = BitsOf(format, m);
+  const WeightParams p = WeightParamsOf(m);
+  const bool tied = m.tie_word_embeddings;
   // The file's own bytes where the model has them for this format (model_spec.h MeasuredWeights).
-  const MeasuredWeights* file = s.model->WeightsIn(format.id);
-  const double token_embedding = file ? file->embedding : p.embedding * (tied ? bits.tied : bits.embedding) / 8.0;
+  const MeasuredWeights* file = m.WeightsIn(format.id);
+  const double token_embedding = file ? file->embedding : p.embedding * (tied ? bits.head : bits.embedding) / 8.0;
   const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0)
                            : (file ? file->head : p.head * bits.head / 8.0);
-  const double embedding = token_embedding + (file ? file->per_layer_embedding : p.per_layer_embedding * bits.embedding / 8.0);
-  // Down projections of widths GGUF's blocks do not divide take their fallback types' bits.
+  const double embedding = token_embedding + (file ? file->per_layer_embedding : p.per_layer_embedding * format.stored.embedding / 8.0);
+  // Matrices whose rows GGUF's blocks do not divide take their fallback types' bits.
   const double experts = file ? file->routed_experts
-                              : (p.experts * bits.experts + s.model->unaligned_expert_params * bits.fallback) / 8.0;
-  const double body = file ? file->body() : (p.body * bits.body + s.model->unaligned_params * bits.fallback) / 8.0;
+                              : (p.experts * bits.experts + m.unaligned_expert_params * bits.fallback +
+                                 m.unaligned_hidden_expert_params * bits.hidden_fallback) / 8.0;
+  const double body = file ? file->body()
+                           : (p.body * bits.body + m.unaligned_params * bits.fallback +
+                              m.unaligned_hidden_params * bits.hidden_fallback) / 8.0;
   // With unified memory host RAM is the device's memory: on Apple the mapped file, token
   // embedding included, is a Metal buffer (gpt-oss-20b: MTL0_Mapped 11,536.18 MiB, the whole
   // 11.27 GiB file).
@@ -185,7 +202,7 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   bytes.host = on_host ? embedding : 0.0;
   bytes.device = body + experts + head + (on_host ? 0.0 : embedding);
   // Per token: the body, the head and the experts in use (the embedding is one row).
-  const MoeSpec* moe = s.model->moe ? &*s.model->moe : nullptr;
+  const MoeSpec* moe = m.moe ? &*m.moe : nullptr;
   const double used = moe && moe->num_experts > 0
                           ? static_cast<double>(moe->experts_per_token) / static_cast<double>(moe->num_experts)
                           : 1.0;

@@ -44,6 +44,28 @@ constexpr double kFallbackIq2M = (kIq4Nl - kIq3S) / 8 + (kIq4Nl - kIq2S) * 7 / 8
 constexpr double kFallbackIq1M = kFirstEighthQ2 + (kIq4Nl - kIq1M) * 7 / 8;
 constexpr double kFallbackIq1S = kFirstEighthQ2 + (kIq4Nl - kIq1S) * 7 / 8;
 
+// A hidden size that is not a multiple of 256 makes every matrix reading the hidden state fall
+// back from the file type's base type (llama_ftype_get_default_type: IQ3_M's is IQ3_S, IQ2_M's
+// IQ2_S), and the token embedding from its own type; the head (and a tied embedding) takes Q8_0
+// (llama_tensor_get_type_impl, OUTPUT: nx % qk_k). The mixes' upgrades of attn_v fall back from
+// their own types; counted here at the base type's step, they are a few hundredths of those
+// weights. A format's down, hidden and embedding fallbacks, in bits.
+struct Fallbacks {
+  double down = 0, hidden = 0, embedding = 0;
+};
+constexpr Fallbacks kQ6KFallbacks{kFallbackQ6K, kQ8_0 - kQ6_K, kQ8_0};
+constexpr Fallbacks kQ5KMFallbacks{kFallbackQ5KM, kQ5_1 - kQ5_K, kQ5_1};
+constexpr Fallbacks kQ4KMFallbacks{kFallbackQ4KM, kQ5_0 - kQ4_K, kQ5_0};
+constexpr Fallbacks kIq4XsFallbacks{kFallbackIq4Xs, kIq4Nl - kIq4Xs, kIq4Nl};
+constexpr Fallbacks kQ3KMFallbacks{kFallbackQ3KM, kQ4_0 - kQ3_K, kQ4_0};
+constexpr Fallbacks kQ2KFallbacks{kFallbackQ2K, kQ4_0 - kQ2_K, kQ4_0};
+constexpr Fallbacks kIq3XxsFallbacks{kFallbackIq3Xxs, kIq4Nl - kIq3Xxs, kIq4Nl};
+constexpr Fallbacks kIq2XxsFallbacks{kFallbackIq2Xxs, kIq4Nl - kIq2Xxs, kQ4_0};
+constexpr Fallbacks kIq3MFallbacks{kFallbackIq3M, kIq4Nl - kIq3S, kIq4Nl};
+constexpr Fallbacks kIq2MFallbacks{kFallbackIq2M, kIq4Nl - kIq2S, kIq4Nl};
+constexpr Fallbacks kIq1MFallbacks{kFallbackIq1M, kIq4Nl - kIq1M, kQ4_0};
+constexpr Fallbacks kIq1SFallbacks{kFallbackIq1S, kIq4Nl - kIq1S, kQ4_0};
+
 // GGUF files (llama.cpp's llama-quant.cpp, llama_tensor_get_type): the output head takes Q6_K
 // (Q8_0 stays Q8_0; the IQ2/IQ3_XXS/IQ1 files take Q5_K; MXFP4 files Q8_0); the token
 // embedding takes the file's base type (IQ2_XXS: Q2_K; IQ3_XXS: IQ3_S); a tied matrix takes
@@ -52,16 +74,17 @@ constexpr double kFallbackIq1S = kFirstEighthQ2 + (kIq4Nl - kIq1S) * 7 / 8;
 // (tests/calibration/weight-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
 // mixes give some attn_v and ffn_down tensors more bits than the base type.
 constexpr std::string_view kGgufSource =
-    "llama.cpp src/llama-quant.cpp (head and embedding types, the fallback types of unaligned down "
-    "projections); body fitted to "
+    "llama.cpp src/llama-quant.cpp (head, embedding and fallback types); body fitted to "
     "tests/calibration/weight-sizes.json";
-constexpr StoredBits Gguf(float body, float embedding, float head, float fallback = 0) {
-  return {body, body, embedding, head, head, fallback};
+// Types of 32-weight blocks (Q8_0, Q4_0) take no fallback: their embedding keeps its type.
+constexpr StoredBits Gguf(float body, float embedding, float head, Fallbacks f = {}) {
+  const auto bits = [](double value) { return static_cast<float>(value); };
+  return {body, body, embedding, head, bits(f.down), bits(f.hidden), f.embedding > 0 ? bits(f.embedding) : embedding};
 }
-constexpr StoredBits Uniform(float bits) { return {bits, bits, bits, bits, bits}; }
+constexpr StoredBits Uniform(float bits) { return {bits, bits, bits, bits}; }
 // Checkpoints that quantize the linear layers and keep the embedding and the head in 16 bits
 // (AWQ, GPTQ, FP8 and NVFP4 checkpoints list lm_head among the modules not converted).
-constexpr StoredBits LinearOnly(float bits) { return {bits, bits, kF16, kF16, kF16}; }
+constexpr StoredBits LinearOnly(float bits) { return {bits, bits, kF16, kF16}; }
 
 constexpr std::array<QuantFormat, 24> kFormats{{
     // The reference page's eight, in its matrix's order (estimation model 1.1).
@@ -69,26 +92,26 @@ constexpr std::array<QuantFormat, 24> kFormats{{
     {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false,
      "FP8 linear layers, 16-bit embedding and head (vLLM fp8 quantization)"},
     {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, kQ8_0, kQ8_0), false, kGgufSource},
-    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K, kFallbackQ6K), false, kGgufSource},
-    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K, kFallbackQ5KM), false, kGgufSource},
-    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K, kFallbackQ4KM), false, kGgufSource},
+    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K, kQ6KFallbacks), false, kGgufSource},
+    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K, kQ5KMFallbacks), false, kGgufSource},
+    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K, kQ4KMFallbacks), false, kGgufSource},
     {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, "", LinearOnly(kInt4G128), false,
      "AutoAWQ GEMM, group 128: 4-bit weights, FP16 scale and 4-bit zero point per group"},
-    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K, kFallbackIq4Xs), false, kGgufSource},
+    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K, kIq4XsFallbacks), false, kGgufSource},
     // The other profiles' formats.
     {"BF16", "BF16", 16.00, WeightFamily::kFloat16, "BF16", Uniform(kF16), false, "16-bit"},
     {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, kQ4_0, kQ6_K), false, kGgufSource},
-    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K, kFallbackQ3KM), false, kGgufSource},
-    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K, kFallbackQ2K), false, kGgufSource},
-    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K, kFallbackIq3Xxs), false, kGgufSource},
-    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K, kFallbackIq2Xxs), false, kGgufSource},
-    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K, kFallbackIq3M), false, kGgufSource},
-    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K, kFallbackIq2M), false, kGgufSource},
-    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K, kFallbackIq1M), false, kGgufSource},
-    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K, kFallbackIq1S), false, kGgufSource},
-    {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, kQ8_0},
+    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K, kQ3KMFallbacks), false, kGgufSource},
+    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K, kQ2KFallbacks), false, kGgufSource},
+    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K, kIq3XxsFallbacks), false, kGgufSource},
+    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K, kIq2XxsFallbacks), false, kGgufSource},
+    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K, kIq3MFallbacks), false, kGgufSource},
+    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K, kIq2MFallbacks), false, kGgufSource},
+    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K, kIq1MFallbacks), false, kGgufSource},
+    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K, kIq1SFallbacks), false, kGgufSource},
+    {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, 0, 0, kQ8_0},
      true, "llama.cpp src/llama-quant.cpp: MoE tensors MXFP4, other tensors Q8_0"},
-    {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16, kF16}, true,
+    {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16}, true,
      "gpt-oss checkpoints: MXFP4 experts; embed_tokens and lm_head in modules_to_not_convert"},
     {"NVFP4", "NVFP4", 4.50, WeightFamily::kNvfp4, "", LinearOnly(kNvfp4), false,
      "NVFP4: 4-bit E2M1 with an FP8 scale per 16 weights; lm_head not converted"},

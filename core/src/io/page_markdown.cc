@@ -288,7 +288,9 @@ std::string Card(const Page& p) {
   out += Row({p.Text("arch.params_total"), ParamsLabel(m.params_total)});
   out += Row({p.Text("arch.params_active"), ParamsLabel(m.params_active)});
   if (m.vision_params > 0) out += Row({p.Text("arch.params_vision"), ParamsLabel(m.vision_params)});
-  if (const double unaligned = m.unaligned_params + m.unaligned_expert_params; unaligned > 0) {
+  const double unaligned = m.unaligned_params + m.unaligned_expert_params + m.unaligned_hidden_params +
+                           m.unaligned_hidden_expert_params;
+  if (unaligned > 0) {
     out += Row({p.Text("arch.params_unaligned"), ParamsLabel(unaligned)});
   }
   out += Row({p.Text("arch.layers_hidden"), std::to_string(m.num_hidden_layers) + " / " + std::to_string(m.hidden_size)});

@@ -60,6 +60,8 @@ ModelSpec ModelFromRow(const ModelRow& row) {
       .vision_params = row.vision_params,
       .unaligned_params = rare.unaligned_params,
       .unaligned_expert_params = rare.unaligned_expert_params,
+      .unaligned_hidden_params = rare.unaligned_hidden_params,
+      .unaligned_hidden_expert_params = rare.unaligned_hidden_expert_params,
       .params_formula = {},  // a pasted config.json's, never a catalog entry's
       .num_hidden_layers = row.num_hidden_layers,
       .hidden_size = row.hidden_size,

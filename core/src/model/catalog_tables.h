@@ -64,12 +64,14 @@ struct ModelCardRow {
   const char* release = "";
 };
 
-// What few models have: Gemma's per-layer embeddings and the down projections llama.cpp cannot
-// store in 256-weight blocks. A pointer in every row, not three numbers.
+// What few models have: Gemma's per-layer embeddings and the matrices llama.cpp cannot store in
+// 256-weight blocks. A pointer in every row, not five numbers.
 struct ModelRareRow {
   double per_layer_embedding_params = 0;
   double unaligned_params = 0;
   double unaligned_expert_params = 0;
+  double unaligned_hidden_params = 0;
+  double unaligned_hidden_expert_params = 0;
 };
 
 struct ModelRow {

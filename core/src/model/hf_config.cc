@@ -130,6 +130,7 @@ struct Shape {
   int64_t state_elements = 0;
   int64_t state_f32_elements = 0;  // of state_elements, kept in float32 (model_spec.h)
   double state_mixer = 0;
+  double state_input = 0;  // of its mixer, the input projections (they read the hidden state)
   int64_t dense_ffn_layers = -1;
   bool attention_gate = false;
   // DeepSeek-V4's compressed attention: how many layers keep each compress ratio (0: the window
@@ -360,8 +361,8 @@ void GatedDeltaNet(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.state_layers = linear;
   shape.state_elements = (kernel - 1) * conv_channels + nv * dk * dv;
   if (c.Text("mamba_ssm_dtype") == "float32") shape.state_f32_elements = nv * dk * dv;
-  shape.state_mixer = h * static_cast<double>(2 * nk * dk + 2 * nv * dv + 2 * nv + nv * dv) +
-                      static_cast<double>(conv_channels * kernel);
+  shape.state_input = h * static_cast<double>(2 * nk * dk + 2 * nv * dv + 2 * nv);
+  shape.state_mixer = shape.state_input + h * static_cast<double>(nv * dv) + static_cast<double>(conv_channels * kernel);
   shape.attention_gate = c.Flag("attn_output_gate", true);
 }
 
@@ -399,7 +400,8 @@ int64_t Mamba2Mixer(const Mamba2Dims& d, const ModelSpec& m, Shape& shape) {
   const int64_t inner = d.heads * d.head_dim;
   const int64_t conv_channels = inner + 2 * d.groups * d.state;
   shape.state_elements = (d.kernel - 1) * conv_channels + inner * d.state;
-  shape.state_mixer = static_cast<double>(m.hidden_size) * static_cast<double>(inner + conv_channels + d.heads + inner) +
+  shape.state_input = static_cast<double>(m.hidden_size) * static_cast<double>(inner + conv_channels + d.heads);
+  shape.state_mixer = shape.state_input + static_cast<double>(m.hidden_size) * static_cast<double>(inner) +
                       static_cast<double>(conv_channels * d.kernel);
   return inner * d.state;
 }
@@ -668,7 +670,8 @@ void ShortConvHybrid(const Config& c, const ModelSpec& m, Shape& shape) {
   shape.attention_layers = m.num_hidden_layers - conv;
   shape.state_layers = conv;
   shape.state_elements = (kernel - 1) * width;
-  shape.state_mixer = h * 3 * static_cast<double>(width) + static_cast<double>(width * kernel) + static_cast<double>(width) * h;
+  shape.state_input = h * 3 * static_cast<double>(width);
+  shape.state_mixer = shape.state_input + static_cast<double>(width * kernel) + static_cast<double>(width) * h;
   double ff = static_cast<double>(c.Count("intermediate_size"));
   if (c.Flag("block_auto_adjust_ff_dim", false)) {
     ff = std::floor(2 * ff / 3);
@@ -990,9 +993,24 @@ std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, dou
   return formula + " (norms and biases, under 0.1 %, left out)";
 }
 
-// The MLPs' down projections whose rows, the MLP's width, GGUF's 256-weight blocks do not divide
-// (model_spec.h unaligned_params): the dense and shared MLPs', and the routed experts'.
-void CountUnaligned(const Shape& shape, const LayerCounts& count, double experts, ModelSpec& m) {
+// Of the attention layers' weights, those that read the hidden state: all but the output
+// projections and, with a latent (MLA), the projections up from the low ranks (q_b, kv_b).
+double AttentionInputs(const Config& c, const ModelSpec& m, const Shape& shape, double layers, double all) {
+  const double h = static_cast<double>(m.hidden_size);
+  const double heads = static_cast<double>(m.num_attention_heads);
+  if (!shape.latent) return all - layers * h * heads * static_cast<double>(m.head_dim);
+  const Shape::Latent& l = *shape.latent;
+  const double q = c.Has("q_lora_rank") ? static_cast<double>(c.Count("q_lora_rank"))
+                                        : heads * static_cast<double>(l.qk_nope_head_dim + l.qk_rope_head_dim);
+  const double index = static_cast<double>(l.index_dim + l.index_heads);
+  return layers * h * (q + static_cast<double>(l.kv_lora_rank + l.qk_rope_head_dim) + index);
+}
+
+// The matrices whose rows GGUF's 256-weight blocks do not divide (model_spec.h unaligned_params):
+// the MLPs' down projections, whose rows are the MLP's width, the dense and shared MLPs' and the
+// routed experts'; and where the hidden size is such a width, every matrix that reads it: the
+// attention's `inputs`, the recurrent mixers' input projections and the MLPs' gate and up.
+void CountUnaligned(const Shape& shape, const LayerCounts& count, double experts, double inputs, ModelSpec& m) {
   const double h = static_cast<double>(m.hidden_size);
   const auto down = [&](double mlp) {
     const double width = mlp / (shape.mlp_matrices * h);
@@ -1000,6 +1018,11 @@ void CountUnaligned(const Shape& shape, const LayerCounts& count, double experts
   };
   m.unaligned_params = count.dense * down(shape.dense_layer_mlp) + count.moe * down(shape.shared);
   m.unaligned_expert_params = count.moe * experts * down(shape.expert);
+  if (m.hidden_size % 256 == 0) return;
+  const double gate_up = (shape.mlp_matrices - 1) / shape.mlp_matrices;
+  m.unaligned_hidden_params = inputs + count.state * shape.state_input +
+                              (count.dense * shape.dense_layer_mlp + count.moe * shape.shared) * gate_up;
+  m.unaligned_hidden_expert_params = count.moe * experts * shape.expert * gate_up;
 }
 
 // Parameters from the shapes: embeddings, each attention layer's and recurrent layer's mixer,
@@ -1025,7 +1048,7 @@ void CountParameters(const Config& c, const ModelType& type, Shape& shape, Model
   m.per_layer_embedding_params = shape.per_layer_embedding;
   m.params_formula = ParamsFormula(m, shape, tied, attention, router);
   if (m.moe) m.moe->expert_params = experts * shape.expert * shape.moe_layers;
-  CountUnaligned(shape, count, experts, m);
+  CountUnaligned(shape, count, experts, AttentionInputs(c, m, shape, count.attention, attention_all), m);
 }
 
 // ---- the vision towers (vision_config) ---------------------------------------------------------

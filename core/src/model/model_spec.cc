@@ -85,6 +85,25 @@ bool HeadsMatch(const ModelSpec& model) {
   return false;
 }
 
+// The matrices GGUF's 256-weight blocks do not divide (model_spec.h unaligned_params): parts of
+// the parameters read per token and of all of them; none that read a hidden size they divide.
+std::optional<Error> ValidateUnaligned(const ModelSpec& model) {
+  constexpr const char* kRead = "The unaligned matrices read per token are a part of the active parameters.";
+  constexpr const char* kAll = "The unaligned matrices are a part of the parameters.";
+  const double read = model.unaligned_params + model.unaligned_hidden_params;
+  const double all = read + model.unaligned_expert_params + model.unaligned_hidden_expert_params;
+  if (!(model.unaligned_params >= 0 && model.unaligned_params <= model.params_active)) return Invalid("unaligned_params", kRead);
+  if (!(model.unaligned_hidden_params >= 0 && read <= model.params_active)) return Invalid("unaligned_hidden_params", kRead);
+  if (!(model.unaligned_expert_params >= 0 && all <= model.params_total)) return Invalid("unaligned_expert_params", kAll);
+  if (!(model.unaligned_hidden_expert_params >= 0 && all <= model.params_total)) {
+    return Invalid("unaligned_hidden_expert_params", kAll);
+  }
+  if (model.hidden_size % 256 == 0 && model.unaligned_hidden_params + model.unaligned_hidden_expert_params > 0) {
+    return Invalid("unaligned_hidden_params", "The hidden size is a multiple of 256: no matrix reading it falls back.");
+  }
+  return std::nullopt;
+}
+
 // The counts of parts of the parameters (or beside them: the towers).
 std::optional<Error> ValidateParts(const ModelSpec& model) {
   if (model.per_layer_embedding_params < 0 || model.per_layer_embedding_params >= model.params_total) {
@@ -93,13 +112,7 @@ std::optional<Error> ValidateParts(const ModelSpec& model) {
   if (!(model.vision_params >= 0 && model.vision_params <= 1e15)) {
     return Invalid("vision_params", "The vision and audio towers' parameters must be a number from 0 to 10^15.");
   }
-  if (!(model.unaligned_params >= 0 && model.unaligned_params <= model.params_active)) {
-    return Invalid("unaligned_params", "The unaligned down projections read per token are a part of the active parameters.");
-  }
-  if (!(model.unaligned_expert_params >= 0 && model.unaligned_params + model.unaligned_expert_params <= model.params_total)) {
-    return Invalid("unaligned_expert_params", "The unaligned down projections are a part of the parameters.");
-  }
-  return std::nullopt;
+  return ValidateUnaligned(model);
 }
 
 }  // namespace

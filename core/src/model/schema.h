@@ -120,6 +120,8 @@ void VisitFields(V& v, M& m) {
   v.Number("vision_params", m.vision_params, kOptional | kMayBeZero);
   v.Number("unaligned_params", m.unaligned_params, kOptional | kMayBeZero);
   v.Number("unaligned_expert_params", m.unaligned_expert_params, kOptional | kMayBeZero);
+  v.Number("unaligned_hidden_params", m.unaligned_hidden_params, kOptional | kMayBeZero);
+  v.Number("unaligned_hidden_expert_params", m.unaligned_hidden_expert_params, kOptional | kMayBeZero);
   v.Text("params_formula", m.params_formula, kOptional | kMayBeEmpty);  // config.json models only
   v.Count("num_hidden_layers", m.num_hidden_layers, kRequired);
   v.Count("hidden_size", m.hidden_size, kRequired);

@@ -60,7 +60,8 @@ export function renderCard(root, { model, card: where }, view) {
   const card = byId(root, 'arch');
   if (!card) return;
   const topology = t(`topology.${model.topology}`);
-  const unaligned = (model.unaligned_params ?? 0) + (model.unaligned_expert_params ?? 0);
+  const unaligned = ['unaligned_params', 'unaligned_expert_params', 'unaligned_hidden_params', 'unaligned_hidden_expert_params']
+    .reduce((sum, key) => sum + (model[key] ?? 0), 0);
   const rows = [
     entry(t('arch.checkpoint'), where.checkpoint, 'arch-checkpoint'),
     entry(t('arch.ollama_tag'), where.ollama_tag || t('arch.ollama_none'), 'arch-ollama'),
@@ -70,7 +71,8 @@ export function renderCard(root, { model, card: where }, view) {
     entry(t('arch.params_total'), fmt.params(lang, model.params_total), 'arch-params-total'),
     entry(t('arch.params_active'), fmt.params(lang, model.params_active), 'arch-params-active'),
     ...(model.vision_params > 0 ? [entry(t('arch.params_vision'), fmt.params(lang, model.vision_params), 'arch-params-vision')] : []),
-    // Down projections of a width GGUF's 256-weight blocks do not divide (core/ESTIMATION.md 5.2).
+    // Matrices whose rows GGUF's 256-weight blocks do not divide: down projections of such a
+    // width, and with such a hidden size every matrix reading it (core/ESTIMATION.md 5.2).
     ...(unaligned > 0 ? [entry(t('arch.params_unaligned'), fmt.params(lang, unaligned), 'arch-params-unaligned')] : []),
     entry(t('arch.layers_hidden'), `${model.num_hidden_layers} / ${model.hidden_size}`, 'arch-layers'),
     entry(t('arch.heads'),
