@@ -28,18 +28,18 @@ std::string Version() { return std::string(kVersion); }
 
 void BindFunctions(const ModuleFunctions& functions) {
   emscripten::function("version", &Version);
-  emscripten::function("catalog", &CatalogAnswer);
+  emscripten::function("catalog", functions.catalog);
   emscripten::function("evaluate", functions.evaluate);
   emscripten::function("evaluateJson", functions.evaluate_json);
   emscripten::function("evaluateWithConfig", functions.evaluate_with_config);
   emscripten::function("sweep", functions.sweep);
 }
 
-val CatalogAnswer() {
+val CatalogAnswer(internal::FormatSourceOf source) {
   const Result<Catalog>& catalog = BuiltinCatalog();
   if (!catalog.ok()) return ErrorAnswer(catalog.error());
   ValWriter w;
-  internal::WriteCatalogObject(w, catalog.value(), nullptr);  // no UI strings: the page loads them
+  internal::WriteCatalogObject(w, catalog.value(), nullptr, source);  // no UI strings: the page loads them
   return std::move(w).Take();
 }
 

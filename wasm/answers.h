@@ -7,6 +7,7 @@
 
 #include <emscripten/val.h>
 
+#include "io/response_writer.h"
 #include "val_writer.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/result.h"
@@ -21,12 +22,14 @@ using LowerSectionsWriter = void (*)(ValWriter&, const Response&);
 // {"ok": false, "schema", "error": {"code", "message", "field"}}.
 val ErrorAnswer(const Error& error);
 
-// What the page needs for its selectors and links (json_codec.h CatalogJson).
-val CatalogAnswer();
+// What the page needs for its selectors and links (json_codec.h CatalogJson), the formats'
+// sources of `source` (none: null).
+val CatalogAnswer(internal::FormatSourceOf source);
 
-// A module's functions beside those both answer alike (version, catalog); BindFunctions binds
-// them with Embind, under the names wasm/README.md lists, for EMSCRIPTEN_BINDINGS.
+// A module's functions beside the version, which both answer alike; BindFunctions binds them
+// with Embind, under the names wasm/README.md lists, for EMSCRIPTEN_BINDINGS.
 struct ModuleFunctions {
+  val (*catalog)();
   val (*evaluate)(val request);
   val (*evaluate_json)(std::string request);
   val (*evaluate_with_config)(val request, std::string config);

@@ -18,6 +18,9 @@ namespace {
 using emscripten::val;
 using vramcalc::wasm::ErrorAnswer;
 
+// The formats' sources stay out: the page shows none (vramcalc-full.wasm's catalog has them).
+val Catalog() { return vramcalc::wasm::CatalogAnswer(nullptr); }
+
 val Evaluate(val request) { return vramcalc::wasm::EvaluateAnswer(std::move(request), nullptr, nullptr); }
 
 val EvaluateJson(std::string) {
@@ -35,6 +38,6 @@ val Sweep(val) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc) {
-  vramcalc::wasm::BindFunctions({.evaluate = &Evaluate, .evaluate_json = &EvaluateJson,
+  vramcalc::wasm::BindFunctions({.catalog = &Catalog, .evaluate = &Evaluate, .evaluate_json = &EvaluateJson,
                                  .evaluate_with_config = &EvaluateWithConfig, .sweep = &Sweep});
 }

@@ -31,6 +31,9 @@ vramcalc::Result<std::string> TextOf(val request) {
 
 bool IsObject(const val& value) { return !value.isNull() && value.typeOf().as<std::string>() == "object"; }
 
+// The catalog with the formats' sources (the package's and the CLI's, which vramcalc.wasm leaves out).
+val Catalog() { return vramcalc::wasm::CatalogAnswer(&vramcalc::QuantFormatSource); }
+
 // Every section. A model given as an object is a config.json: the request is read as its JSON
 // text then.
 val Evaluate(val request) {
@@ -72,6 +75,6 @@ val Sweep(val request) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc) {
-  vramcalc::wasm::BindFunctions({.evaluate = &Evaluate, .evaluate_json = &EvaluateJson,
+  vramcalc::wasm::BindFunctions({.catalog = &Catalog, .evaluate = &Evaluate, .evaluate_json = &EvaluateJson,
                                  .evaluate_with_config = &EvaluateWithConfig, .sweep = &Sweep});
 }

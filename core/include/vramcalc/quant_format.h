@@ -48,7 +48,6 @@ struct QuantFormat {
   std::string_view gguf_type;  // GGUF file suffix for this format ("Q4_K_M", "F16"); empty if none
   StoredBits stored{};         // as the engines store it (section 5)
   bool moe_only = false;       // quantizes only experts: offered for mixture-of-experts models
-  std::string_view source;     // where `stored` comes from
 };
 
 inline constexpr std::string_view kDefaultFormatId = "Q4_K_M";
@@ -58,6 +57,10 @@ inline constexpr std::string_view kDefaultFormatId = "Q4_K_M";
 std::span<const QuantFormat> QuantFormats();
 // nullptr when `id` is not one of QuantFormats().
 const QuantFormat* FindQuantFormat(std::string_view id);
+// Where a format's stored bits come from; empty for an id that is not a format. In a translation
+// unit of its own (quant_format_sources.cc): the page's first module, which shows none, links
+// without them.
+std::string_view QuantFormatSource(std::string_view id);
 
 // A KV cache element type. What each engine calls it is the engine's own table (commands.cc).
 struct KvDtype {

@@ -72,10 +72,8 @@ constexpr Fallbacks kIq1SFallbacks{kFallbackIq1S, kIq4Nl - kIq1S, kQ4_0};
 // the head's type (IQ1_S and IQ1_M: embedding Q2_K, head Q5_K; IQ2_M: IQ3_S and Q5_K; IQ3_M:
 // IQ3_S and Q6_K). The body's bits are fitted to published file sizes
 // (tests/calibration/weight-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
-// mixes give some attn_v and ffn_down tensors more bits than the base type.
-constexpr std::string_view kGgufSource =
-    "llama.cpp src/llama-quant.cpp (head, embedding and fallback types); body fitted to "
-    "tests/calibration/weight-sizes.json";
+// mixes give some attn_v and ffn_down tensors more bits than the base type. Each format's source
+// is in quant_format_sources.cc.
 // Types of 32-weight blocks (Q8_0, Q4_0) take no fallback: their embedding keeps its type.
 constexpr StoredBits Gguf(float body, float embedding, float head, Fallbacks f = {}) {
   const auto bits = [](double value) { return static_cast<float>(value); };
@@ -88,39 +86,31 @@ constexpr StoredBits LinearOnly(float bits) { return {bits, bits, kF16, kF16}; }
 
 constexpr std::array<QuantFormat, 24> kFormats{{
     // The reference page's eight, in its matrix's order (estimation model 1.1).
-    {"FP16", "FP16 / BF16", 16.00, WeightFamily::kFloat16, "F16", Uniform(kF16), false, "16-bit"},
-    {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false,
-     "FP8 linear layers, 16-bit embedding and head (vLLM fp8 quantization)"},
-    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, kQ8_0, kQ8_0), false, kGgufSource},
-    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K, kQ6KFallbacks), false, kGgufSource},
-    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K, kQ5KMFallbacks), false, kGgufSource},
-    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K, kQ4KMFallbacks), false, kGgufSource},
-    {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, "", LinearOnly(kInt4G128), false,
-     "AutoAWQ GEMM, group 128: 4-bit weights, FP16 scale and 4-bit zero point per group"},
-    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K, kIq4XsFallbacks), false, kGgufSource},
+    {"FP16", "FP16 / BF16", 16.00, WeightFamily::kFloat16, "F16", Uniform(kF16), false},
+    {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false},
+    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, kQ8_0, kQ8_0), false},
+    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K, kQ6KFallbacks), false},
+    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K, kQ5KMFallbacks), false},
+    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K, kQ4KMFallbacks), false},
+    {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, "", LinearOnly(kInt4G128), false},
+    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K, kIq4XsFallbacks), false},
     // The other profiles' formats.
-    {"BF16", "BF16", 16.00, WeightFamily::kFloat16, "BF16", Uniform(kF16), false, "16-bit"},
-    {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, kQ4_0, kQ6_K), false, kGgufSource},
-    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K, kQ3KMFallbacks), false, kGgufSource},
-    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K, kQ2KFallbacks), false, kGgufSource},
-    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K, kIq3XxsFallbacks), false, kGgufSource},
-    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K, kIq2XxsFallbacks), false, kGgufSource},
-    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K, kIq3MFallbacks), false, kGgufSource},
-    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K, kIq2MFallbacks), false, kGgufSource},
-    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K, kIq1MFallbacks), false, kGgufSource},
-    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K, kIq1SFallbacks), false, kGgufSource},
-    {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, 0, 0, kQ8_0},
-     true, "llama.cpp src/llama-quant.cpp: MoE tensors MXFP4, other tensors Q8_0"},
-    {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16}, true,
-     "gpt-oss checkpoints: MXFP4 experts; embed_tokens and lm_head in modules_to_not_convert"},
-    {"NVFP4", "NVFP4", 4.50, WeightFamily::kNvfp4, "", LinearOnly(kNvfp4), false,
-     "NVFP4: 4-bit E2M1 with an FP8 scale per 16 weights; lm_head not converted"},
-    {"GPTQ_INT4", "GPTQ INT4", 4.16, WeightFamily::kGptq, "", LinearOnly(kInt4G128), false,
-     "GPTQ, group 128: 4-bit weights, FP16 scale and 4-bit zero point per group"},
-    {"MLX_8BIT", "MLX 8-bit", 8.50, WeightFamily::kMlx, "", Uniform(kMlx8), false,
-     "mlx-lm affine quantization, group 64, 16-bit scale and bias; embeddings quantized too"},
-    {"MLX_4BIT", "MLX 4-bit", 4.50, WeightFamily::kMlx, "", Uniform(kMlx4), false,
-     "mlx-lm affine quantization, group 64, 16-bit scale and bias; embeddings quantized too"},
+    {"BF16", "BF16", 16.00, WeightFamily::kFloat16, "BF16", Uniform(kF16), false},
+    {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, kQ4_0, kQ6_K), false},
+    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K, kQ3KMFallbacks), false},
+    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K, kQ2KFallbacks), false},
+    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K, kIq3XxsFallbacks), false},
+    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K, kIq2XxsFallbacks), false},
+    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K, kIq3MFallbacks), false},
+    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K, kIq2MFallbacks), false},
+    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K, kIq1MFallbacks), false},
+    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K, kIq1SFallbacks), false},
+    {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, 0, 0, kQ8_0}, true},
+    {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16}, true},
+    {"NVFP4", "NVFP4", 4.50, WeightFamily::kNvfp4, "", LinearOnly(kNvfp4), false},
+    {"GPTQ_INT4", "GPTQ INT4", 4.16, WeightFamily::kGptq, "", LinearOnly(kInt4G128), false},
+    {"MLX_8BIT", "MLX 8-bit", 8.50, WeightFamily::kMlx, "", Uniform(kMlx8), false},
+    {"MLX_4BIT", "MLX 4-bit", 4.50, WeightFamily::kMlx, "", Uniform(kMlx4), false},
 }};
 
 // Bytes per KV element: FP16 2; FP8 1; llama.cpp's Q8_0 block is 32 int8 + one FP16 scale

@@ -31,7 +31,7 @@ std::string DevicesArrayJson(const Catalog& catalog) {
 
 std::string CatalogObjectJson(const Catalog& catalog) {
   JsonWriter w(1 << 16);
-  WriteCatalogObject(w, catalog, &BuiltinStrings);
+  WriteCatalogObject(w, catalog, &BuiltinStrings, &QuantFormatSource);
   return std::move(w).Take();
 }
 

@@ -268,9 +268,13 @@ void WriteRuntime(W& w, const RuntimeProfile& profile) {
   w.EndObject();
 }
 
+// Where a format's stored bits come from (quant_format.h QuantFormatSource); null where a module
+// leaves the sources out (vramcalc.wasm: the page shows none).
+using FormatSourceOf = std::string_view (*)(std::string_view id);
+
 // The tables the page's selectors and link checks read: formats, KV types, runtime profiles.
 template <typename W>
-void WriteTables(W& w) {
+void WriteTables(W& w, FormatSourceOf source) {
   w.Key("formats");
   w.BeginArray();
   for (const QuantFormat& f : QuantFormats()) {
@@ -279,7 +283,7 @@ void WriteTables(W& w) {
     w.Field("label", f.label);
     w.Field("bpw", f.bits_per_weight);
     w.Field("moe_only", f.moe_only);
-    w.Field("source", f.source);
+    if (source) w.Field("source", source(f.id));
     w.EndObject();
   }
   w.EndArray();
@@ -391,9 +395,9 @@ void WriteStrings(W& w, StringsOf strings) {
 
 
 // What the page needs for its selectors and links (json_codec.h CatalogJson), with the UI strings
-// of `strings`.
+// of `strings` and the formats' sources of `source`.
 template <typename W>
-void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings) {
+void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings, FormatSourceOf source) {
   BeginAnswer(w, true);
   // The selectors need a model's id, name and family; its card comes with each evaluate().
   w.Key("models");
@@ -410,7 +414,7 @@ void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings) {
   w.EndArray();
   w.Key("devices");
   WriteSchemaArray(w, catalog.devices);
-  WriteTables(w);
+  WriteTables(w, source);
   w.Field("recommendation_ladder", catalog.recommendation_ladder);
   w.Field("hardware_table", catalog.hardware_table);
   WriteRequestVocabulary(w);
