@@ -44,7 +44,7 @@ const kPointedRows = {
       member: 'rare', type: 'ModelRareRow',
       keys: [
         'per_layer_embedding_params', 'unaligned_params', 'unaligned_expert_params', 'unaligned_hidden_params',
-        'unaligned_hidden_expert_params',
+        'unaligned_hidden_expert_params', 'expert_down_params',
       ],
     },
   ],

@@ -296,6 +296,9 @@ TEST(ParseCatalog, ErrorsNameEntryAndField) {
        "models[m].unaligned_hidden_params"},
       {Model(R"("params_active": 1e9,)", R"("params_active": 1e9, "unaligned_expert_params": 2e9,)"),
        "models[m].unaligned_expert_params"},
+      // A dense model has no experts' down projections.
+      {Model(R"("params_active": 1e9,)", R"("params_active": 1e9, "expert_down_params": 1e8,)"),
+       "models[m].expert_down_params"},
   };
   for (const auto& c : kCases) {
     const Result<Catalog> catalog = ParseCatalog(c.models, kDevices);

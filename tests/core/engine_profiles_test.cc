@@ -202,6 +202,10 @@ TEST(LlamaCpp, AHiddenSizeTheBlocksDoNotDivideMakesEveryMatrixReadingItFallBack)
   EXPECT_NEAR(q4km.device - base.device, (body + experts) / 8, 1.0);  // 1,953,530,880 B
   EXPECT_NEAR(q4km.active - base.active, (body + experts * 6 / 128) / 8, 1.0);
   EXPECT_NEAR(q4km.head, 131072.0 * 2688 * 34 / 32, 1.0);
+  // Its experts, relu² (up and down, no gate), to the bit: up Q4_K -> Q5_0 (5.5 bits), down Q6_K
+  // -> Q8_0 in half the layers and Q4_K -> Q5_0 in the other half (7 bits): 12.5 bits a pair.
+  EXPECT_EQ(nano.expert_down_params, experts);
+  EXPECT_NEAR(q4km.experts, experts * 12.5 / 8, 1.0);
   EXPECT_NEAR(q4km.host, 131072.0 * 2688 * 22 / 32, 1.0);
   EXPECT_NEAR(WeightBytesOf(On("llamacpp", nano, "Q8_0", 4096, gpu)).head, 131072.0 * 2688 * 34 / 32, 1.0);
   for (const auto& [runtime, format] : {std::pair{"llamacpp", "Q8_0"}, std::pair{"reference", "Q4_K_M"}}) {
@@ -211,6 +215,21 @@ TEST(LlamaCpp, AHiddenSizeTheBlocksDoNotDivideMakesEveryMatrixReadingItFallBack)
   // Qwen3-32B's 5,120 = 20 × 256: its head keeps Q6_K (210 B per 256).
   const ModelSpec& qwen = Model("qwen3-32b");
   EXPECT_NEAR(WeightBytesOf(On("llamacpp", qwen, "Q4_K_M", 4096, gpu)).head, 151936.0 * 5120 * 210 / 256, 1.0);
+}
+
+// A MoE's routed experts take their GGUF types' own bits, not the body's fit (llama-quant.cpp
+// llama_tensor_get_type_impl): gate and up the file's base type, down the FFN_DOWN recipe.
+// Qwen3-30B-A3B (gate, up and down alike, 48 × 128 × 3 × 2,048 × 768): Q4_K_M 4.5 for gate and
+// up, half Q6_K (6.5625) and half Q4_K for down; Q2_K 2.625 and Q3_K (3.4375) for down.
+TEST(LlamaCpp, RoutedExpertsTakeTheirTypesOwnBits) {
+  const ModelSpec& qwen = Model("qwen3-30b-a3b");
+  const double experts = 48.0 * 128 * 3 * 2048 * 768;
+  ASSERT_EQ(qwen.moe->expert_params, experts);
+  const Device gpu = Gpu(80);
+  EXPECT_NEAR(WeightBytesOf(On("llamacpp", qwen, "Q4_K_M", 4096, gpu)).experts,
+              experts * (2 * 4.5 + (4.5 + 6.5625) / 2) / 3 / 8, 1.0);
+  EXPECT_NEAR(WeightBytesOf(On("llamacpp", qwen, "Q2_K", 4096, gpu)).experts, experts * (2 * 2.625 + 3.4375) / 3 / 8, 1.0);
+  EXPECT_NEAR(WeightBytesOf(On("llamacpp", qwen, "Q8_0", 4096, gpu)).experts, experts * 8.5 / 8, 1.0);
 }
 
 // DeepSeek-V3 and Kimi K2 cache one MLA latent of kv_lora_rank 512 + qk_rope_head_dim 64 per token
@@ -276,9 +295,10 @@ TEST(LlamaCpp, ALayerSplitIsNeverFasterThanOneDeviceOnAnyDevice) {
 // A100_SXM_4_v3.ipynb" (llama-bench, the default layer split): "| llama 8B Q4_K - Medium | 4.58
 // GiB | 8.03 B | CUDA | 99 | tg 1024 | 97.70 ± 0.05 |" on 4 × A100 80GB SXM4; A100_SXM_v3.ipynb:
 // 133.38 on one. The estimate was 1,021 tok/s (4 × 0.9 × one device's 283.6); now one device's
-// time under the rule of datacenter cards from 900 GB/s (135.5, +1.6 %) and three hops (0.721 ms
-// each, fitted to PR #19378's RTX 4090 runs at depth 0): 1 / (1 / 135.5 + 0.002163) = 104.8,
-// +7.3 %. The hop was 0.736 ms (104.3, +6.8 %) over all five of its runs until the recurrent
+// time under the rule of datacenter cards from 900 GB/s (135.5, +1.6 %) and three hops (0.732 ms
+// each, fitted to PR #19378's RTX 4090 runs at depth 0): 1 / (1 / 135.5 + 0.002196) = 104.4,
+// +6.9 %. The hop was 0.721 ms (104.8, +7.3 %) until a MoE's routed experts took their file
+// types' bits (quant_format.cc ExpertBits), 0.736 ms (104.3, +6.8 %) over all five of its runs until the recurrent
 // layers' cost (issue 31): the consumer MoE rule's cache efficiency, fitted to hybrid and MLA
 // models, puts gpt-oss-120b and GLM-4.5-Air at 32K-64K too slow, and the hop took that on. It
 // was 0.888 ms (99.6, +1.9 %) until the consumer rules were refitted with the RTX PRO 6000's
@@ -289,7 +309,7 @@ TEST(LlamaCpp, FourA100sWithALayerSplitAreSlowerThanOne) {
   const double one = DecodeTokensPerSecond(s, FootprintOf(s));
   s.device_count = 4;
   const double four = DecodeTokensPerSecond(s, FootprintOf(s));
-  EXPECT_NEAR(four, 1.0 / (1.0 / one + 3 * 0.721e-3), 1e-9);
+  EXPECT_NEAR(four, 1.0 / (1.0 / one + 3 * 0.732e-3), 1e-9);
   EXPECT_LT(four, one);
   EXPECT_NEAR(four, 97.70, 0.10 * 97.70);
 }

@@ -265,6 +265,7 @@ TEST(HfConfig, AgreesWithTheCatalogEntries) {
     EXPECT_EQ(parsed.unaligned_expert_params, entry->unaligned_expert_params);
     EXPECT_EQ(parsed.unaligned_hidden_params, entry->unaligned_hidden_params);
     EXPECT_EQ(parsed.unaligned_hidden_expert_params, entry->unaligned_hidden_expert_params);
+    EXPECT_EQ(parsed.expert_down_params, entry->expert_down_params);
   }
 }
 

@@ -177,6 +177,10 @@ struct ModelSpec {
   // parameters, of the layers read by every token and of the routed experts; 0 otherwise.
   double unaligned_hidden_params = 0;
   double unaligned_hidden_expert_params = 0;
+  // The routed experts' down projections, which GGUF K-quant files store in more bits than their
+  // gate and up (quant_format.h StoredBits::expert_down); 0: a third of the routed experts, as
+  // gate, up and down are alike in size. Experts without a gate (Nemotron-H's relu²) are half.
+  double expert_down_params = 0;
   // For a model from a pasted config.json whose parameter count was computed from its
   // architecture: the arithmetic, for the card. Empty for catalog entries.
   std::string params_formula;

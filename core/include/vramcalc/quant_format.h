@@ -25,7 +25,11 @@ enum class WeightFamily {
 // routed expert; experts are the routed experts of a mixture-of-experts model.
 struct StoredBits {
   float body = 0;
+  // The routed experts' gate and up projections, and their down projections (model_spec.h
+  // ModelSpec::expert_down_params): a GGUF file's types for them, llama-quant.cpp's FFN_GATE, FFN_UP and
+  // FFN_DOWN (the down projections of some layers take more bits).
   float experts = 0;
+  float expert_down = 0;
   float embedding = 0;  // the token embedding (llama.cpp: token_embd)
   // The output head (llama.cpp: output), and the one matrix that is both where a model ties its
   // embeddings: every format stores that as its head (llama-quant.cpp, OUTPUT and TOKEN_EMBD).

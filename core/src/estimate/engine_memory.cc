@@ -188,9 +188,12 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const double head = tied ? (runtime.weights.tied_head_copy ? token_embedding : 0.0)
                            : (file ? file->head : p.head * bits.head / 8.0);
   const double embedding = token_embedding + (file ? file->per_layer_embedding : p.per_layer_embedding * format.stored.embedding / 8.0);
-  // Matrices whose rows GGUF's blocks do not divide take their fallback types' bits.
+  // The experts' down projections at their own bits; matrices whose rows GGUF's blocks do not
+  // divide at their fallback types'.
+  const double down = m.expert_down_params > 0 ? m.expert_down_params : p.experts / 3;
   const double experts = file ? file->routed_experts
-                              : (p.experts * bits.experts + m.unaligned_expert_params * bits.fallback +
+                              : ((p.experts - down) * bits.experts + down * bits.expert_down +
+                                 m.unaligned_expert_params * bits.fallback +
                                  m.unaligned_hidden_expert_params * bits.hidden_fallback) / 8.0;
   const double body = file ? file->body()
                            : (p.body * bits.body + m.unaligned_params * bits.fallback +

@@ -74,39 +74,60 @@ constexpr Fallbacks kIq1SFallbacks{kFallbackIq1S, kIq4Nl - kIq1S, kQ4_0};
 // (tests/calibration/weight-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
 // mixes give some attn_v and ffn_down tensors more bits than the base type. Each format's source
 // is in quant_format_sources.cc.
+// The routed experts' types (llama_tensor_get_type_impl; with an importance matrix, as the IQ
+// files are made): gate and up take the file's base type, down the FFN_DOWN recipe, layer by layer
+// as the file's dense MLPs (use_more_bits: half the layers), their average here. The experts are
+// not fitted: their bits are the types' own.
+struct ExpertBits {
+  double gate_up = 0, down = 0;
+};
+constexpr ExpertBits kQ6KExperts{kQ6_K, kQ6_K};
+constexpr ExpertBits kQ5KMExperts{kQ5_K, (kQ5_K + kQ6_K) / 2};
+constexpr ExpertBits kQ4KMExperts{kQ4_K, (kQ4_K + kQ6_K) / 2};
+constexpr ExpertBits kQ3KMExperts{kQ3_K, kQ5_K / 16 + kQ4_K * 15 / 16};
+constexpr ExpertBits kQ2KExperts{kQ2_K, kQ3_K};
+constexpr ExpertBits kIq3MExperts{kIq3S, kQ4_K / 8 + kIq3S * 7 / 8};
+constexpr ExpertBits kIq2MExperts{kIq2S, kIq3S / 8 + kIq2S * 7 / 8};
+constexpr ExpertBits kIq2XxsExperts{kIq2Xxs, kQ2_K / 8 + kIq2Xxs * 7 / 8};
+constexpr ExpertBits kIq1MExperts{kIq1M, kQ2_K / 8 + kIq1M * 7 / 8};
+constexpr ExpertBits kIq1SExperts{kIq1S, kQ2_K / 8 + kIq1S * 7 / 8};
+// A format whose every expert matrix takes one type (Q8_0, Q4_0, IQ4_XS, IQ3_XXS).
+constexpr ExpertBits Single(double bits) { return {bits, bits}; }
+
 // Types of 32-weight blocks (Q8_0, Q4_0) take no fallback: their embedding keeps its type.
-constexpr StoredBits Gguf(float body, float embedding, float head, Fallbacks f = {}) {
+constexpr StoredBits Gguf(float body, ExpertBits e, float embedding, float head, Fallbacks f = {}) {
   const auto bits = [](double value) { return static_cast<float>(value); };
-  return {body, body, embedding, head, bits(f.down), bits(f.hidden), f.embedding > 0 ? bits(f.embedding) : embedding};
+  return {body,         bits(e.gate_up), bits(e.down), embedding, head, bits(f.down), bits(f.hidden),
+          f.embedding > 0 ? bits(f.embedding) : embedding};
 }
-constexpr StoredBits Uniform(float bits) { return {bits, bits, bits, bits}; }
+constexpr StoredBits Uniform(float bits) { return {bits, bits, bits, bits, bits}; }
 // Checkpoints that quantize the linear layers and keep the embedding and the head in 16 bits
 // (AWQ, GPTQ, FP8 and NVFP4 checkpoints list lm_head among the modules not converted).
-constexpr StoredBits LinearOnly(float bits) { return {bits, bits, kF16, kF16}; }
+constexpr StoredBits LinearOnly(float bits) { return {bits, bits, bits, kF16, kF16}; }
 
 constexpr std::array<QuantFormat, 24> kFormats{{
     // The reference page's eight, in its matrix's order (estimation model 1.1).
     {"FP16", "FP16 / BF16", 16.00, WeightFamily::kFloat16, "F16", Uniform(kF16), false},
     {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false},
-    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, kQ8_0, kQ8_0), false},
-    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_K, kQ6_K, kQ6KFallbacks), false},
-    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K, kQ6_K, kQ5KMFallbacks), false},
-    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K, kQ6_K, kQ4KMFallbacks), false},
+    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, Single(kQ8_0), kQ8_0, kQ8_0), false},
+    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6KExperts, kQ6_K, kQ6_K, kQ6KFallbacks), false},
+    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5KMExperts, kQ5_K, kQ6_K, kQ5KMFallbacks), false},
+    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4KMExperts, kQ4_K, kQ6_K, kQ4KMFallbacks), false},
     {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, "", LinearOnly(kInt4G128), false},
-    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4Xs, kQ6_K, kIq4XsFallbacks), false},
+    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, Single(kIq4Xs), kIq4Xs, kQ6_K, kIq4XsFallbacks), false},
     // The other profiles' formats.
     {"BF16", "BF16", 16.00, WeightFamily::kFloat16, "BF16", Uniform(kF16), false},
-    {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, kQ4_0, kQ6_K), false},
-    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K, kQ6_K, kQ3KMFallbacks), false},
-    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_K, kQ6_K, kQ2KFallbacks), false},
-    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3S, kQ5_K, kIq3XxsFallbacks), false},
-    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kQ2_K, kQ5_K, kIq2XxsFallbacks), false},
-    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3S, kQ6_K, kIq3MFallbacks), false},
-    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq3S, kQ5_K, kIq2MFallbacks), false},
-    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kQ2_K, kQ5_K, kIq1MFallbacks), false},
-    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kQ2_K, kQ5_K, kIq1SFallbacks), false},
-    {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kQ8_0, kQ8_0, 0, 0, kQ8_0}, true},
-    {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kF16, kF16}, true},
+    {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, Single(kQ4_0), kQ4_0, kQ6_K), false},
+    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3KMExperts, kQ3_K, kQ6_K, kQ3KMFallbacks), false},
+    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2KExperts, kQ2_K, kQ6_K, kQ2KFallbacks), false},
+    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, Single(kIq3Xxs), kIq3S, kQ5_K, kIq3XxsFallbacks), false},
+    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kIq2XxsExperts, kQ2_K, kQ5_K, kIq2XxsFallbacks), false},
+    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3MExperts, kIq3S, kQ6_K, kIq3MFallbacks), false},
+    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq2MExperts, kIq3S, kQ5_K, kIq2MFallbacks), false},
+    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kIq1MExperts, kQ2_K, kQ5_K, kIq1MFallbacks), false},
+    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kIq1SExperts, kQ2_K, kQ5_K, kIq1SFallbacks), false},
+    {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kMxfp4, kQ8_0, kQ8_0, 0, 0, kQ8_0}, true},
+    {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kMxfp4, kF16, kF16}, true},
     {"NVFP4", "NVFP4", 4.50, WeightFamily::kNvfp4, "", LinearOnly(kNvfp4), false},
     {"GPTQ_INT4", "GPTQ INT4", 4.16, WeightFamily::kGptq, "", LinearOnly(kInt4G128), false},
     {"MLX_8BIT", "MLX 8-bit", 8.50, WeightFamily::kMlx, "", Uniform(kMlx8), false},

@@ -66,19 +66,19 @@ using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
     {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.977, 0.977, 1.65, 1.79, {12, 5.25, 8.86, 14.43}, {4, 9.38, 31.63, 31.63}},
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.991, 0.385, 1.62, 1.94, {21, 1.75, 2.47, 7.34}, {7, 44.38, 57.91, 88.61}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.992, 0.385, 1.62, 1.94, {21, 1.78, 2.59, 7.29}, {7, 44.57, 57.78, 88.83}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.886, 0.692, 2.11, 0.00, {38, 1.84, 8.21, 11.57}, {}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {2, 168.58, 168.58, 168.58}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.26, {39, 6.69, 13.54, 20.09}, {36, 12.69, 45.28, 60.34}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 1.26, {39, 6.69, 13.54, 20.09}, {36, 12.69, 45.07, 60.19}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 3.10, 15.27, {13, 7.06, 12.85, 18.06}, {16, 10.24, 44.77, 54.70}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.32, 8.90, {20, 8.86, 23.94, 27.84}, {4, 48.02, 51.44, 51.44}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.94, 54.66, 128.10}, {}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {8, 11.79, 13.06, 121.92}, {3, 44.68, 46.41, 46.41}},
-    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.874, 0.552, 4.91, 2.30, {84, 8.00, 21.78, 29.09}, {2, 15.31, 15.31, 15.31}},
+    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.874, 0.552, 4.90, 2.29, {84, 7.97, 21.81, 29.15}, {2, 15.41, 15.41, 15.41}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 0.00, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.898, 0.898, 2.01, 0.00, {14, 13.50, 33.76, 52.12}, {15, 17.74, 56.99, 57.85}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.898, 0.898, 2.01, 0.00, {14, 13.50, 33.82, 51.96}, {15, 17.80, 56.73, 57.92}},
 };
 constexpr DecodeRule kVllmDecode[] = {
     {kCuda, std::nullopt, kAny, 0, kAny, 0.976, 0.976, 2.53, 0.00, {5, 15.41, 21.65, 21.65}, {4, 75.00, 91.05, 91.05}},
@@ -137,19 +137,19 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 // Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
 // (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc on 17
 // runs of 3 sources; a RAM efficiency per memory generation because the fit runs support it (AICc
-// −70.9 against −58.4 for one efficiency and −60.3 for one per channel class, 2 against 4 or
+// −70.9 against −58.6 for one efficiency and −60.5 for one per channel class, 2 against 4 or
 // more); the DDR4 entry rests on one rig (RTX 2080, 4 channels).
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = {0.398, 0.597},  // DDR4, DDR5
-    .cpu_layer_ms = 0.051,
+    .ram_efficiency = {0.397, 0.593},  // DDR4, DDR5
+    .cpu_layer_ms = 0.047,
     .host_reserve_gib = 4,
     // Fitted: the RTX 2080 rig (10 runs, DDR4 x4), Threadripper Pro + RTX A6000 (4, DDR5 x8),
     // Ryzen 9950X + RTX 5080 (3, DDR5 x2). Hold-out: 21 runs of 6 other sources; its worst are
     // the EPYC 9355 VM's (12 channels), estimated 68 to 116 % too fast.
-    .error = {17, 6.15, 13.88, 26.24},
-    .holdout = {21, 12.72, 72.99, 115.75},
+    .error = {17, 6.11, 13.73, 26.17},
+    .holdout = {21, 12.31, 73.58, 116.41},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
@@ -173,10 +173,10 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view mo
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 0.721 ms per extra GPU is the mean
+  // -sm layer: a token walks the GPUs one after another; 0.732 ms per extra GPU is the mean
   // extra time of three measured 2- and 4-GPU runs at depth 0 (PR #19378, RTX 4090s) over one
   // device's time under the consumer rules (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.721};
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.732};
   p.offload = &kLlamaCppOffload;
   return p;
 }

@@ -71,7 +71,7 @@ constexpr PrefillRule kSglangPrefill[] = {
 // tell which). Fitted: the RTX 3090 ubatch sweep of gpt-oss-120b (5 runs) and ik_llama.cpp#357's
 // mainline runs (RTX 4080, RTX A6000, RTX 3090; 3). Hold-out: the RTX 4070 Ti SUPER's ubatch sweep
 // (4) and ik_llama.cpp#370's RTX A6000 run with a q8_0 cache, estimated 119 % too fast.
-constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.109, {8, 29.74, 43.95, 145.24}, {5, 13.78, 118.86, 118.86}};
+constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.109, {8, 29.74, 44.10, 146.17}, {5, 13.38, 119.10, 119.10}};
 struct EngineOffloadPrefill {
   std::string_view runtime;
   const OffloadPrefillRule* rule;

@@ -62,6 +62,7 @@ ModelSpec ModelFromRow(const ModelRow& row) {
       .unaligned_expert_params = rare.unaligned_expert_params,
       .unaligned_hidden_params = rare.unaligned_hidden_params,
       .unaligned_hidden_expert_params = rare.unaligned_hidden_expert_params,
+      .expert_down_params = rare.expert_down_params,
       .params_formula = {},  // a pasted config.json's, never a catalog entry's
       .num_hidden_layers = row.num_hidden_layers,
       .hidden_size = row.hidden_size,

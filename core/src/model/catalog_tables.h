@@ -65,13 +65,15 @@ struct ModelCardRow {
 };
 
 // What few models have: Gemma's per-layer embeddings and the matrices llama.cpp cannot store in
-// 256-weight blocks. A pointer in every row, not five numbers.
+// 256-weight blocks, the experts' down projections where they are not a third. A pointer in
+// every row, not six numbers.
 struct ModelRareRow {
   double per_layer_embedding_params = 0;
   double unaligned_params = 0;
   double unaligned_expert_params = 0;
   double unaligned_hidden_params = 0;
   double unaligned_hidden_expert_params = 0;
+  double expert_down_params = 0;
 };
 
 struct ModelRow {

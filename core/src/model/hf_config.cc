@@ -1018,6 +1018,8 @@ void CountUnaligned(const Shape& shape, const LayerCounts& count, double experts
   };
   m.unaligned_params = count.dense * down(shape.dense_layer_mlp) + count.moe * down(shape.shared);
   m.unaligned_expert_params = count.moe * experts * down(shape.expert);
+  // The experts' down projections where they are not a third (relu² experts: half).
+  if (shape.mlp_matrices != 3) m.expert_down_params = count.moe * experts * shape.expert / shape.mlp_matrices;
   if (m.hidden_size % 256 == 0) return;
   const double gate_up = (shape.mlp_matrices - 1) / shape.mlp_matrices;
   m.unaligned_hidden_params = inputs + count.state * shape.state_input +

@@ -98,6 +98,10 @@ std::optional<Error> ValidateUnaligned(const ModelSpec& model) {
   if (!(model.unaligned_hidden_expert_params >= 0 && all <= model.params_total)) {
     return Invalid("unaligned_hidden_expert_params", kAll);
   }
+  const double down = model.expert_down_params;
+  if (!(down >= 0 && down <= model.params_total) || (down > 0 && !model.moe)) {
+    return Invalid("expert_down_params", "The experts' down projections are a part of a mixture-of-experts model's parameters.");
+  }
   if (model.hidden_size % 256 == 0 && model.unaligned_hidden_params + model.unaligned_hidden_expert_params > 0) {
     return Invalid("unaligned_hidden_params", "The hidden size is a multiple of 256: no matrix reading it falls back.");
   }

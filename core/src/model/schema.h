@@ -122,6 +122,7 @@ void VisitFields(V& v, M& m) {
   v.Number("unaligned_expert_params", m.unaligned_expert_params, kOptional | kMayBeZero);
   v.Number("unaligned_hidden_params", m.unaligned_hidden_params, kOptional | kMayBeZero);
   v.Number("unaligned_hidden_expert_params", m.unaligned_hidden_expert_params, kOptional | kMayBeZero);
+  v.Number("expert_down_params", m.expert_down_params, kOptional | kMayBeZero);
   v.Text("params_formula", m.params_formula, kOptional | kMayBeEmpty);  // config.json models only
   v.Count("num_hidden_layers", m.num_hidden_layers, kRequired);
   v.Count("hidden_size", m.hidden_size, kRequired);
