@@ -35,11 +35,11 @@ void BindFunctions(const ModuleFunctions& functions) {
   emscripten::function("sweep", functions.sweep);
 }
 
-val CatalogAnswer(internal::FormatSourceOf source) {
+val CatalogAnswer(internal::TableNotes notes) {
   const Result<Catalog>& catalog = BuiltinCatalog();
   if (!catalog.ok()) return ErrorAnswer(catalog.error());
   ValWriter w;
-  internal::WriteCatalogObject(w, catalog.value(), nullptr, source);  // no UI strings: the page loads them
+  internal::WriteCatalogObject(w, catalog.value(), nullptr, notes);  // no UI strings: the page loads them
   return std::move(w).Take();
 }
 

@@ -22,9 +22,9 @@ using LowerSectionsWriter = void (*)(ValWriter&, const Response&);
 // {"ok": false, "schema", "error": {"code", "message", "field"}}.
 val ErrorAnswer(const Error& error);
 
-// What the page needs for its selectors and links (json_codec.h CatalogJson), the formats'
-// sources of `source` (none: null).
-val CatalogAnswer(internal::FormatSourceOf source);
+// What the page needs for its selectors and links (json_codec.h CatalogJson), with the tables'
+// `notes` (none: {}).
+val CatalogAnswer(internal::TableNotes notes);
 
 // A module's functions beside the version, which both answer alike; BindFunctions binds them
 // with Embind, under the names wasm/README.md lists, for EMSCRIPTEN_BINDINGS.

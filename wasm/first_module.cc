@@ -18,8 +18,9 @@ namespace {
 using emscripten::val;
 using vramcalc::wasm::ErrorAnswer;
 
-// The formats' sources stay out: the page shows none (vramcalc-full.wasm's catalog has them).
-val Catalog() { return vramcalc::wasm::CatalogAnswer(nullptr); }
+// The formats' sources and what each engine profile reproduces stay out: the page shows neither
+// (vramcalc-full.wasm's catalog has them).
+val Catalog() { return vramcalc::wasm::CatalogAnswer({}); }
 
 val Evaluate(val request) { return vramcalc::wasm::EvaluateAnswer(std::move(request), nullptr, nullptr); }
 

@@ -31,8 +31,9 @@ vramcalc::Result<std::string> TextOf(val request) {
 
 bool IsObject(const val& value) { return !value.isNull() && value.typeOf().as<std::string>() == "object"; }
 
-// The catalog with the formats' sources (the package's and the CLI's, which vramcalc.wasm leaves out).
-val Catalog() { return vramcalc::wasm::CatalogAnswer(&vramcalc::QuantFormatSource); }
+// The catalog with the formats' sources and what each profile reproduces (the package's and the
+// CLI's, which vramcalc.wasm leaves out).
+val Catalog() { return vramcalc::wasm::CatalogAnswer(vramcalc::internal::kTableNotes); }
 
 // Every section. A model given as an object is a config.json: the request is read as its JSON
 // text then.

@@ -258,11 +258,17 @@ describe('parity with the native CLI', () => {
     assert.deepEqual([swept.ok, swept.error.code], [false, 'sweep_unavailable']);
     assert.match(swept.error.message, /vramcalc-full\.wasm/);
     assert.equal(vramcalc.sweep({ device: 'rtx-4090-24gb', context: 8192 }).ok, true);
-    // The same catalog but the formats' sources, which the page does not show.
+    // The same catalog but the formats' sources and what each profile reproduces, which the page
+    // does not show.
     const full = vramcalc.catalog();
-    const sourceless = { ...full, formats: full.formats.map(({ source, ...format }) => format) };
+    const noteless = {
+      ...full,
+      formats: full.formats.map(({ source, ...format }) => format),
+      runtimes: full.runtimes.map(({ models, ...runtime }) => runtime),
+    };
     assert.ok(full.formats.every((format) => format.source.length > 0));
-    assert.deepStrictEqual(light.catalog(), sourceless);
+    assert.ok(full.runtimes.every((runtime) => runtime.models.length > 0));
+    assert.deepStrictEqual(light.catalog(), noteless);
     assert.equal(light.version(), vramcalc.version());
     // A config.json, as the model or beside the request: an error naming the model and the module.
     for (const answer of [light.evaluateWithConfig({}, '{"model_type": "llama"}'), light.evaluate({ model: { model_type: 'llama' } })]) {

@@ -62,8 +62,8 @@ std::span<const QuantFormat> QuantFormats();
 // nullptr when `id` is not one of QuantFormats().
 const QuantFormat* FindQuantFormat(std::string_view id);
 // Where a format's stored bits come from; empty for an id that is not a format. In a translation
-// unit of its own (quant_format_sources.cc): the page's first module, which shows none, links
-// without them.
+// unit of its own (table_notes.cc): the page's first module, which shows none, links without
+// them.
 std::string_view QuantFormatSource(std::string_view id);
 
 // A KV cache element type. What each engine calls it is the engine's own table (commands.cc).

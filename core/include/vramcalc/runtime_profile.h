@@ -249,8 +249,7 @@ struct EngineDefaults {
 };
 
 struct RuntimeProfile {
-  std::string_view id;      // request id: "reference", "llamacpp", ...
-  std::string_view models;  // what it reproduces, for people: an engine and its version
+  std::string_view id;  // request id: "reference", "llamacpp", ...
   // What it runs: formats (QuantFormat ids, the matrix's rows in order), KV cache types, the
   // device classes, tensor or layer split, and the request options it takes.
   std::span<const std::string_view> formats;
@@ -311,6 +310,10 @@ inline constexpr std::string_view kDefaultRuntimeId = "reference";
 std::span<const RuntimeProfile> RuntimeProfiles();
 // nullptr when `id` is not a profile's id.
 const RuntimeProfile* FindRuntimeProfile(std::string_view id);
+// What a profile reproduces, for people: an engine and its version; empty for an id that is not a
+// profile's. In a translation unit of its own (table_notes.cc): the page's first module, which
+// shows none, links without them.
+std::string_view RuntimeProfileModels(std::string_view id);
 // Whether `runtime` offers the format or KV cache type `id`.
 bool OffersFormat(const RuntimeProfile& runtime, std::string_view id);
 bool OffersKvDtype(const RuntimeProfile& runtime, std::string_view id);

@@ -73,7 +73,7 @@ constexpr Fallbacks kIq1SFallbacks{kFallbackIq1S, kIq4Nl - kIq1S, kQ4_0};
 // IQ3_S and Q6_K). The body's bits are fitted to published file sizes
 // (tests/calibration/weight-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
 // mixes give some attn_v and ffn_down tensors more bits than the base type. Each format's source
-// is in quant_format_sources.cc.
+// is in table_notes.cc.
 // The routed experts' types (llama_tensor_get_type_impl; with an importance matrix, as the IQ
 // files are made): gate and up take the file's base type, down the FFN_DOWN recipe, layer by layer
 // as the file's dense MLPs (use_more_bits: half the layers), their average here. The experts are

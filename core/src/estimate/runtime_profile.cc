@@ -108,7 +108,6 @@ constexpr DecodeCheck kSglangDecodeChecks[] = {
 // rates against 90 % and decodes with the reference's constants (issue 13).
 struct EngineRuns {
   std::string_view id;
-  std::string_view models;
   std::span<const std::string_view> formats;
   std::string_view default_format;
   std::span<const std::string_view> kv_dtypes;
@@ -118,7 +117,6 @@ struct EngineRuns {
 constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
   RuntimeProfile p;
   p.id = runs.id;
-  p.models = runs.models;
   p.formats = runs.formats;
   p.default_format = runs.default_format;
   p.kv_dtypes = runs.kv_dtypes;
@@ -152,10 +150,10 @@ constexpr OffloadRule kLlamaCppOffload = {
     .holdout = {21, 12.31, 73.58, 116.41},
 };
 
-constexpr RuntimeProfile LlamaCppFamily(std::string_view id, std::string_view models, unsigned options,
+constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,
                                         std::span<const EngineDefaults::UbatchTier> ubatch_tiers,
                                         std::span<const std::string_view> commands) {
-  RuntimeProfile p = EngineBase({id, models, kGgufFormats, "Q4_K_M", kGgufKv, options, commands});
+  RuntimeProfile p = EngineBase({id, kGgufFormats, "Q4_K_M", kGgufKv, options, commands});
   p.defaults = {.ubatch = 512, .flash_attention = true, .ubatch_tiers = ubatch_tiers};
   p.capacity = {.working_set = true, .default_utilization = 1, .margin_gib = kFitTargetGib};
   // token_embd stays on the CPU: "there is very little benefit to offloading the input layer,
@@ -193,8 +191,7 @@ constexpr OffloadRule kOllamaOffload = [] {
 }();
 
 constexpr RuntimeProfile Ollama() {
-  RuntimeProfile p = LlamaCppFamily("ollama", "Ollama fb30760 (2026-08), running llama-server b10488", kOptionParallel,
-                                    kOllamaUbatch, kOllamaCommands);
+  RuntimeProfile p = LlamaCppFamily("ollama", kOptionParallel, kOllamaUbatch, kOllamaCommands);
   p.capacity.tower_margin_gib = 1;
   p.offload = &kOllamaOffload;
   return p;
@@ -227,9 +224,9 @@ constexpr ReserveTier kSglangTiers[] = {
     {20, 2048, 8, 8},      {35, 2048, 24, 80},    {60, 4096, 32, 160},
     {90, 8192, 256, 512},  {160, 8192, 256, 512}, {std::numeric_limits<double>::infinity(), 16384, 512, 512}};
 
-constexpr RuntimeProfile ServerFamily(std::string_view id, std::string_view models, unsigned options,
+constexpr RuntimeProfile ServerFamily(std::string_view id, unsigned options,
                                       std::span<const std::string_view> commands) {
-  RuntimeProfile p = EngineBase({id, models, kServerFormats, "BF16", kServerKv, options, commands});
+  RuntimeProfile p = EngineBase({id, kServerFormats, "BF16", kServerKv, options, commands});
   p.runs_on = {true, true, false, false};  // CUDA and ROCm
   p.kv_pool = true;
   // A multimodal checkpoint's towers load with it, in BF16 (an FP8 or AWQ checkpoint leaves them
@@ -240,8 +237,7 @@ constexpr RuntimeProfile ServerFamily(std::string_view id, std::string_view mode
 }
 
 constexpr RuntimeProfile Vllm() {
-  RuntimeProfile p = ServerFamily("vllm", "vLLM V1 engine, 0.2x releases (2026)",
-                                  kOptionMemoryUtilization | kOptionMaxNumBatchedTokens, kVllmCommands);
+  RuntimeProfile p = ServerFamily("vllm", kOptionMemoryUtilization | kOptionMaxNumBatchedTokens, kVllmCommands);
   // gpu_memory_utilization: "Field(default=0.92, gt=0, le=1)" of the total (vllm.config.cache);
   // max_num_batched_tokens 8,192 and max_num_seqs 1,024 on devices of at least 70 GiB but
   // A100s, else 2,048 and 256 (get_batch_defaults, OpenAI server).
@@ -277,7 +273,7 @@ constexpr RuntimeProfile Vllm() {
 }
 
 constexpr RuntimeProfile Sglang() {
-  RuntimeProfile p = ServerFamily("sglang", "SGLang 0.5 (2026)", kOptionMemoryUtilization, kSglangCommands);
+  RuntimeProfile p = ServerFamily("sglang", kOptionMemoryUtilization, kSglangCommands);
   // mem_fraction_static = (M − reserve) / M with reserve = 512 + 1.5 × max(chunk, 2048) + 2 ×
   // CUDA-graph batch + 1,024 × devices / 8 MiB, at least 10 GiB above 60 GiB; chunk and graph
   // batch by memory (server_args.py _handle_gpu_memory_settings).
@@ -308,8 +304,7 @@ constexpr std::string_view kMlxKv[] = {"fp16", "q8_mlx", "q4_mlx"};
 constexpr std::string_view kMlxCommands[] = {"mlx-lm", "mlx-bench"};
 
 constexpr RuntimeProfile Mlx() {
-  RuntimeProfile p =
-      EngineBase({"mlx", "mlx-lm 0.28 on MLX 0.29 (macOS, 2025-10)", kMlxFormats, "MLX_4BIT", kMlxKv, 0, kMlxCommands});
+  RuntimeProfile p = EngineBase({"mlx", kMlxFormats, "MLX_4BIT", kMlxKv, 0, kMlxCommands});
   p.runs_on = {false, false, false, true};  // Metal
   p.multi_device = false;
   // mlx_lm loads a multimodal checkpoint's language model alone: each model's sanitize drops the
@@ -331,7 +326,6 @@ constexpr RuntimeProfile Mlx() {
 constexpr RuntimeProfile kProfiles[] = {
     {
         .id = "reference",
-        .models = "the reference page (GLM-4-32B-0414): vLLM and Ollama commands, one formula for every engine",
         .formats = kReferenceFormats,
         .default_format = "Q4_K_M",
         .kv_dtypes = kReferenceKv,
@@ -348,8 +342,7 @@ constexpr RuntimeProfile kProfiles[] = {
         .tensor_parallel_efficiency = 0.9,
         .commands = kReferenceCommands,
     },
-    LlamaCppFamily("llamacpp", "llama.cpp llama-server, builds b7100 to b8200 (2025-12 to 2026-03)",
-                   kOptionUbatch | kOptionFlashAttention | kOptionParallel, {}, kLlamaCppCommands),
+    LlamaCppFamily("llamacpp", kOptionUbatch | kOptionFlashAttention | kOptionParallel, {}, kLlamaCppCommands),
     Ollama(),
     Vllm(),
     Sglang(),

@@ -31,7 +31,7 @@ std::string DevicesArrayJson(const Catalog& catalog) {
 
 std::string CatalogObjectJson(const Catalog& catalog) {
   JsonWriter w(1 << 16);
-  WriteCatalogObject(w, catalog, &BuiltinStrings, &QuantFormatSource);
+  WriteCatalogObject(w, catalog, &BuiltinStrings, kTableNotes);
   return std::move(w).Take();
 }
 

@@ -238,11 +238,20 @@ void WriteSchemaArray(W& w, const Items& items) {
 }
 
 // One runtime profile for the page: what it runs, on what, and the options it takes.
+// The texts for people beside the tables: where a format's stored bits come from (quant_format.h
+// QuantFormatSource) and what a profile reproduces (runtime_profile.h RuntimeProfileModels); null
+// where a module leaves them out (vramcalc.wasm: the page shows neither).
+struct TableNotes {
+  std::string_view (*format_source)(std::string_view id) = nullptr;
+  std::string_view (*runtime_models)(std::string_view id) = nullptr;
+};
+inline constexpr TableNotes kTableNotes{&QuantFormatSource, &RuntimeProfileModels};
+
 template <typename W>
-void WriteRuntime(W& w, const RuntimeProfile& profile) {
+void WriteRuntime(W& w, const RuntimeProfile& profile, TableNotes notes) {
   w.BeginObject();
   w.Field("id", profile.id);
-  w.Field("models", profile.models);
+  if (notes.runtime_models) w.Field("models", notes.runtime_models(profile.id));
   IdArray(w, "formats", profile.formats, [](std::string_view id) { return id; });
   w.Field("default_format", profile.default_format);
   IdArray(w, "kv_dtypes", profile.kv_dtypes, [](std::string_view id) { return id; });
@@ -268,13 +277,9 @@ void WriteRuntime(W& w, const RuntimeProfile& profile) {
   w.EndObject();
 }
 
-// Where a format's stored bits come from (quant_format.h QuantFormatSource); null where a module
-// leaves the sources out (vramcalc.wasm: the page shows none).
-using FormatSourceOf = std::string_view (*)(std::string_view id);
-
 // The tables the page's selectors and link checks read: formats, KV types, runtime profiles.
 template <typename W>
-void WriteTables(W& w, FormatSourceOf source) {
+void WriteTables(W& w, TableNotes notes) {
   w.Key("formats");
   w.BeginArray();
   for (const QuantFormat& f : QuantFormats()) {
@@ -283,7 +288,7 @@ void WriteTables(W& w, FormatSourceOf source) {
     w.Field("label", f.label);
     w.Field("bpw", f.bits_per_weight);
     w.Field("moe_only", f.moe_only);
-    if (source) w.Field("source", source(f.id));
+    if (notes.format_source) w.Field("source", notes.format_source(f.id));
     w.EndObject();
   }
   w.EndArray();
@@ -299,7 +304,7 @@ void WriteTables(W& w, FormatSourceOf source) {
   w.EndArray();
   w.Key("runtimes");
   w.BeginArray();
-  for (const RuntimeProfile& profile : RuntimeProfiles()) WriteRuntime(w, profile);
+  for (const RuntimeProfile& profile : RuntimeProfiles()) WriteRuntime(w, profile, notes);
   w.EndArray();
   w.Key("host_memory_types");
   w.BeginArray();
@@ -395,9 +400,9 @@ void WriteStrings(W& w, StringsOf strings) {
 
 
 // What the page needs for its selectors and links (json_codec.h CatalogJson), with the UI strings
-// of `strings` and the formats' sources of `source`.
+// of `strings` and the tables' `notes`.
 template <typename W>
-void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings, FormatSourceOf source) {
+void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings, TableNotes notes) {
   BeginAnswer(w, true);
   // The selectors need a model's id, name and family; its card comes with each evaluate().
   w.Key("models");
@@ -414,7 +419,7 @@ void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings, FormatS
   w.EndArray();
   w.Key("devices");
   WriteSchemaArray(w, catalog.devices);
-  WriteTables(w, source);
+  WriteTables(w, notes);
   w.Field("recommendation_ladder", catalog.recommendation_ladder);
   w.Field("hardware_table", catalog.hardware_table);
   WriteRequestVocabulary(w);

@@ -1,7 +1,11 @@
-#include "vramcalc/quant_format.h"
-
+// The catalog's texts for people beside its tables: where each format's stored bits come from
+// and what each engine profile reproduces. In a translation unit of their own: the page's first
+// module, which shows neither, links without them (core/src/io/response_writer.h TableNotes).
 #include <array>
 #include <utility>
+
+#include "vramcalc/quant_format.h"
+#include "vramcalc/runtime_profile.h"
 
 namespace vramcalc {
 namespace {
@@ -40,13 +44,27 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 24> kSources
     {"MLX_4BIT", "mlx-lm affine quantization, group 64, 16-bit scale and bias; embeddings quantized too"},
 }};
 
-}  // namespace
+// What each engine profile (runtime_profile.cc kProfiles) reproduces: an engine and its version.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kModels{{
+    {"reference", "the reference page (GLM-4-32B-0414): vLLM and Ollama commands, one formula for every engine"},
+    {"llamacpp", "llama.cpp llama-server, builds b7100 to b8200 (2025-12 to 2026-03)"},
+    {"ollama", "Ollama fb30760 (2026-08), running llama-server b10488"},
+    {"vllm", "vLLM V1 engine, 0.2x releases (2026)"},
+    {"sglang", "SGLang 0.5 (2026)"},
+    {"mlx", "mlx-lm 0.28 on MLX 0.29 (macOS, 2025-10)"},
+}};
 
-std::string_view QuantFormatSource(std::string_view id) {
-  for (const auto& [format, source] : kSources) {
-    if (format == id) return source;
+template <std::size_t N>
+std::string_view Lookup(const std::array<std::pair<std::string_view, std::string_view>, N>& table, std::string_view id) {
+  for (const auto& [key, text] : table) {
+    if (key == id) return text;
   }
   return {};
 }
+
+}  // namespace
+
+std::string_view QuantFormatSource(std::string_view id) { return Lookup(kSources, id); }
+std::string_view RuntimeProfileModels(std::string_view id) { return Lookup(kModels, id); }
 
 }  // namespace vramcalc
