@@ -994,11 +994,13 @@ std::string ParamsFormula(const ModelSpec& m, const Shape& shape, bool tied, dou
 }
 
 // Of the attention layers' weights, those that read the hidden state: all but the output
-// projections and, with a latent (MLA), the projections up from the low ranks (q_b, kv_b).
+// projections and, with a latent (MLA), the projections up from the low ranks (q_b, kv_b). Types
+// that size their attention themselves (attention_params, attention_sum) are taken to have an
+// output projection of heads × head_dim, never more than all of it.
 double AttentionInputs(const Config& c, const ModelSpec& m, const Shape& shape, double layers, double all) {
   const double h = static_cast<double>(m.hidden_size);
   const double heads = static_cast<double>(m.num_attention_heads);
-  if (!shape.latent) return all - layers * h * heads * static_cast<double>(m.head_dim);
+  if (!shape.latent) return std::max(0.0, all - layers * h * heads * static_cast<double>(m.head_dim));
   const Shape::Latent& l = *shape.latent;
   const double q = c.Has("q_lora_rank") ? static_cast<double>(c.Count("q_lora_rank"))
                                         : heads * static_cast<double>(l.qk_nope_head_dim + l.qk_rope_head_dim);
