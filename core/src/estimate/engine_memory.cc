@@ -190,7 +190,7 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const double embedding = token_embedding + (file ? file->per_layer_embedding : p.per_layer_embedding * format.stored.embedding / 8.0);
   // The experts' down projections at their own bits; matrices whose rows GGUF's blocks do not
   // divide at their fallback types'.
-  const double down = m.expert_down_params > 0 ? m.expert_down_params : p.experts / 3;
+  const double down = m.expert_down_params > 0 ? std::min(m.expert_down_params, p.experts) : p.experts / 3;
   const double experts = file ? file->routed_experts
                               : ((p.experts - down) * bits.experts + down * bits.expert_down +
                                  m.unaligned_expert_params * bits.fallback +

@@ -237,7 +237,6 @@ void WriteSchemaArray(W& w, const Items& items) {
   w.EndArray();
 }
 
-// One runtime profile for the page: what it runs, on what, and the options it takes.
 // The texts for people beside the tables: where a format's stored bits come from (quant_format.h
 // QuantFormatSource) and what a profile reproduces (runtime_profile.h RuntimeProfileModels); null
 // where a module leaves them out (vramcalc.wasm: the page shows neither).
@@ -247,6 +246,7 @@ struct TableNotes {
 };
 inline constexpr TableNotes kTableNotes{&QuantFormatSource, &RuntimeProfileModels};
 
+// One runtime profile for the page: what it runs, on what, and the options it takes.
 template <typename W>
 void WriteRuntime(W& w, const RuntimeProfile& profile, TableNotes notes) {
   w.BeginObject();
