@@ -54,6 +54,7 @@ ModelSpec ModelOf(json::Value row) {
   if (const json::Value hidden = row.Find("unaligned_hidden_params")) m.unaligned_hidden_params = hidden.Number();
   if (const json::Value hidden = row.Find("unaligned_hidden_expert_params")) m.unaligned_hidden_expert_params = hidden.Number();
   if (const json::Value down = row.Find("expert_down_params")) m.expert_down_params = down.Number();
+  if (const json::Value format = row.Find("checkpoint_format")) m.checkpoint_format = std::string(format.String());
   return m;
 }
 
@@ -196,13 +197,27 @@ TEST(Calibration, UnalignedDownProjectionsTakeTheFallbackTypes) {
 // 0.2 % with half its experts' weights counted as down projections (relu², no gate:
 // expert_down_params), which the K-quant mix gives more bits (−3.2 % as a third).
 TEST(Calibration, UnalignedHiddenSizesTakeTheFallbackTypes) {
-  const auto pick = [](json::Value row) { return static_cast<bool>(row.Find("unaligned_hidden_params")); };
+  const auto pick = [](json::Value row) { return row.Find("unaligned_hidden_params") && !row.Find("checkpoint_format"); };
   const auto without = [](ModelSpec model, QuantFormat format) {
     model.unaligned_hidden_params = model.unaligned_hidden_expert_params = 0;
     format.family = WeightFamily::kMlx;  // the head's and the embedding's own types: no GGUF rule
     return std::pair{model, format};
   };
   EXPECT_LT(CheckedFiles("hidden fallback", 12, 0.025, pick, without), 0.01);
+}
+
+// A checkpoint published with MXFP4 experts (gpt-oss) keeps them in MXFP4 in its GGUF files of
+// every type (engine_memory.cc KeepsMxfp4Experts): unsloth's gpt-oss-20b Q2_K to Q5_K_M are 11.5
+// to 11.7 GB, where experts in the types' own bits would make them 4 to 44 % larger. The rest
+// follows the type, with the fallback types of a hidden size of 2,880. Six files, each within
+// 1 % (median 0.4 %).
+TEST(Calibration, Mxfp4ExpertsStayMxfp4InEveryGgufType) {
+  const auto pick = [](json::Value row) { return static_cast<bool>(row.Find("checkpoint_format")); };
+  const auto without = [](ModelSpec model, const QuantFormat& format) {
+    model.checkpoint_format.clear();
+    return std::pair{model, format};
+  };
+  EXPECT_LT(CheckedFiles("MXFP4 experts", 6, 0.01, pick, without), 0.005);
 }
 
 // Rows left out of the fits, with why, and how far off they are: nothing is hidden.
