@@ -298,9 +298,10 @@ TEST(LlamaCpp, ALayerSplitIsNeverFasterThanOneDeviceOnAnyDevice) {
 // time under the rule of datacenter cards from 900 GB/s (135.5, +1.6 %) and three hops (0.732 ms
 // each, fitted to PR #19378's RTX 4090 runs at depth 0): 1 / (1 / 135.5 + 0.002196) = 104.4,
 // +6.9 %. The hop was 0.721 ms (104.8, +7.3 %) until a MoE's routed experts took their file
-// types' bits (quant_format.cc ExpertBits), 0.736 ms (104.3, +6.8 %) over all five of its runs until the recurrent
-// layers' cost (issue 31): the consumer MoE rule's cache efficiency, fitted to hybrid and MLA
-// models, puts gpt-oss-120b and GLM-4.5-Air at 32K-64K too slow, and the hop took that on. It
+// types' bits (quant_format.cc GgufTypes), 0.736 ms (104.3, +6.8 %) over all five of its runs
+// until the recurrent layers' cost (issue 31): the consumer MoE rule's cache efficiency, fitted
+// to hybrid and MLA models, puts gpt-oss-120b and GLM-4.5-Air at 32K-64K too slow, and the hop
+// took that on. It
 // was 0.888 ms (99.6, +1.9 %) until the consumer rules were refitted with the RTX PRO 6000's
 // llama-2-7b run and the hold-out split that source moved (issue 31).
 TEST(LlamaCpp, FourA100sWithALayerSplitAreSlowerThanOne) {

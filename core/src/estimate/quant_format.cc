@@ -20,51 +20,21 @@ constexpr double kFp8 = 8;  // FP8 with one scale per tensor or per 128 × 128 b
 constexpr double kQ5_0 = 5.5, kQ5_1 = 6, kIq4Nl = 4.5, kIq3Xxs = 3.0625, kIq2S = 2.5625, kIq2Xxs = 2.0625,
                  kIq1M = 1.75, kIq1S = 1.5625;
 
-// A down projection whose rows (the MLP's width) are not a multiple of 256 cannot take a K-quant
-// or IQ type: llama.cpp stores it in the next type of 32-weight blocks (llama-quant.cpp
-// tensor_type_fallback: Q6_K to Q8_0, Q5_K to Q5_1, Q4_K to Q5_0, Q3_K and Q2_K to Q4_0, the IQ
-// types to IQ4_NL). What a file type gives ffn_down (llama_tensor_get_type_impl, FFN_DOWN; with an
-// importance matrix, as the IQ files are made) decides the extra bits: Q4_K_M and Q5_K_M give Q6_K
-// to half the layers (use_more_bits: the first and last eighth and every third between, 40 of
-// 80), Q3_K_M Q5_K to the first sixteenth and Q4_K to the rest, Q2_K Q3_K, the IQ1 and IQ2 types
-// Q2_K (IQ2_M: IQ3_S) to the first eighth, IQ3_M Q4_K to the first eighth and IQ3_S to the rest
-// (llama.cpp @ 007dbbf). Types of 32-weight blocks (Q8_0, Q4_0, MXFP4) take none.
-constexpr double kHalfQ6 = (kQ8_0 - kQ6_K) / 2;
-constexpr double kFirstEighthQ2 = (kQ4_0 - kQ2_K) / 8;
-constexpr double kFallbackQ6K = kQ8_0 - kQ6_K;
-constexpr double kFallbackQ5KM = kHalfQ6 + (kQ5_1 - kQ5_K) / 2;
-constexpr double kFallbackQ4KM = kHalfQ6 + (kQ5_0 - kQ4_K) / 2;
-constexpr double kFallbackQ3KM = (kQ5_1 - kQ5_K) / 16 + (kQ5_0 - kQ4_K) * 15 / 16;
-constexpr double kFallbackQ2K = kQ4_0 - kQ3_K;
-constexpr double kFallbackIq4Xs = kIq4Nl - kIq4Xs;
-constexpr double kFallbackIq3Xxs = kIq4Nl - kIq3Xxs;
-constexpr double kFallbackIq3M = (kQ5_0 - kQ4_K) / 8 + (kIq4Nl - kIq3S) * 7 / 8;
-constexpr double kFallbackIq2Xxs = kFirstEighthQ2 + (kIq4Nl - kIq2Xxs) * 7 / 8;
-constexpr double kFallbackIq2M = (kIq4Nl - kIq3S) / 8 + (kIq4Nl - kIq2S) * 7 / 8;
-constexpr double kFallbackIq1M = kFirstEighthQ2 + (kIq4Nl - kIq1M) * 7 / 8;
-constexpr double kFallbackIq1S = kFirstEighthQ2 + (kIq4Nl - kIq1S) * 7 / 8;
-
-// A hidden size that is not a multiple of 256 makes every matrix reading the hidden state fall
-// back from the file type's base type (llama_ftype_get_default_type: IQ3_M's is IQ3_S, IQ2_M's
-// IQ2_S), and the token embedding from its own type; the head (and a tied embedding) takes Q8_0
-// (llama_tensor_get_type_impl, OUTPUT: nx % qk_k). The mixes' upgrades of attn_v fall back from
-// their own types; counted here at the base type's step, they are a few hundredths of those
-// weights. A format's down, hidden and embedding fallbacks, in bits.
-struct Fallbacks {
-  double down = 0, hidden = 0, embedding = 0;
+// A tensor whose rows are not a multiple of 256 weights cannot take a K-quant or IQ type:
+// llama.cpp stores it in the next type of 32-weight blocks (llama-quant.cpp tensor_type_fallback
+// @ 007dbbf: Q6_K to Q8_0, Q5_K to Q5_1, Q4_K to Q5_0, Q3_K and Q2_K to Q4_0, the IQ types to
+// IQ4_NL). A type's bits and its fallback's; the types of 32-weight blocks are their own.
+struct Type {
+  double bits = 0, fallback = 0;
 };
-constexpr Fallbacks kQ6KFallbacks{kFallbackQ6K, kQ8_0 - kQ6_K, kQ8_0};
-constexpr Fallbacks kQ5KMFallbacks{kFallbackQ5KM, kQ5_1 - kQ5_K, kQ5_1};
-constexpr Fallbacks kQ4KMFallbacks{kFallbackQ4KM, kQ5_0 - kQ4_K, kQ5_0};
-constexpr Fallbacks kIq4XsFallbacks{kFallbackIq4Xs, kIq4Nl - kIq4Xs, kIq4Nl};
-constexpr Fallbacks kQ3KMFallbacks{kFallbackQ3KM, kQ4_0 - kQ3_K, kQ4_0};
-constexpr Fallbacks kQ2KFallbacks{kFallbackQ2K, kQ4_0 - kQ2_K, kQ4_0};
-constexpr Fallbacks kIq3XxsFallbacks{kFallbackIq3Xxs, kIq4Nl - kIq3Xxs, kIq4Nl};
-constexpr Fallbacks kIq2XxsFallbacks{kFallbackIq2Xxs, kIq4Nl - kIq2Xxs, kQ4_0};
-constexpr Fallbacks kIq3MFallbacks{kFallbackIq3M, kIq4Nl - kIq3S, kIq4Nl};
-constexpr Fallbacks kIq2MFallbacks{kFallbackIq2M, kIq4Nl - kIq2S, kIq4Nl};
-constexpr Fallbacks kIq1MFallbacks{kFallbackIq1M, kIq4Nl - kIq1M, kQ4_0};
-constexpr Fallbacks kIq1SFallbacks{kFallbackIq1S, kIq4Nl - kIq1S, kQ4_0};
+constexpr Type kQ8_0T{kQ8_0, kQ8_0}, kQ4_0T{kQ4_0, kQ4_0}, kQ6_KT{kQ6_K, kQ8_0}, kQ5_KT{kQ5_K, kQ5_1},
+               kQ4_KT{kQ4_K, kQ5_0}, kQ3_KT{kQ3_K, kQ4_0}, kQ2_KT{kQ2_K, kQ4_0}, kIq4XsT{kIq4Xs, kIq4Nl},
+               kIq3XxsT{kIq3Xxs, kIq4Nl}, kIq3ST{kIq3S, kIq4Nl}, kIq2ST{kIq2S, kIq4Nl}, kIq2XxsT{kIq2Xxs, kIq4Nl},
+               kIq1MT{kIq1M, kIq4Nl}, kIq1ST{kIq1S, kIq4Nl};
+// A tensor kind whose layers take `a` for a `share` of them and `b` for the rest: the averages.
+constexpr Type Mix(double share, Type a, Type b) {
+  return {share * a.bits + (1 - share) * b.bits, share * a.fallback + (1 - share) * b.fallback};
+}
 
 // GGUF files (llama.cpp's llama-quant.cpp, llama_tensor_get_type): the output head takes Q6_K
 // (Q8_0 stays Q8_0; the IQ2/IQ3_XXS/IQ1 files take Q5_K; MXFP4 files Q8_0); the token
@@ -74,31 +44,43 @@ constexpr Fallbacks kIq1SFallbacks{kFallbackIq1S, kIq4Nl - kIq1S, kQ4_0};
 // (tests/calibration/weight-sizes.json, fit in tests/core/calibration_test.cc): the K-quant
 // mixes give some attn_v and ffn_down tensors more bits than the base type. Each format's source
 // is in table_notes.cc.
-// The routed experts' types (llama_tensor_get_type_impl; with an importance matrix, as the IQ
-// files are made): gate and up take the file's base type, down the FFN_DOWN recipe, layer by layer
-// as the file's dense MLPs (use_more_bits: half the layers), their average here. The experts are
-// not fitted: their bits are the types' own.
-struct ExpertBits {
-  double gate_up = 0, down = 0;
+// What the types decide, not fitted (llama_tensor_get_type_impl; with an importance matrix, as
+// the IQ files are made):
+// - the routed experts: gate and up take the file's base type (llama_ftype_get_default_type:
+//   IQ3_M's is IQ3_S, IQ2_M's IQ2_S), down the FFN_DOWN recipe layer by layer as the file's dense
+//   MLPs: Q4_K_M and Q5_K_M give Q6_K to half the layers (use_more_bits: the first and last eighth
+//   and every third between, 40 of 80), Q3_K_M Q5_K to the first sixteenth and Q4_K to the rest,
+//   Q2_K Q3_K, IQ3_M Q4_K to the first eighth, the IQ1 and IQ2 types Q2_K (IQ2_M: IQ3_S) to the
+//   first eighth;
+// - the down projections whose rows (the MLP's width) blocks of 256 do not divide take the
+//   recipe's fallback types;
+// - where the hidden size is such a width, every matrix reading it falls back from the base type
+//   and the token embedding from its own; the head (and a tied embedding) takes Q8_0 (OUTPUT:
+//   nx % qk_k; estimate.h WeightBytesOf). The mixes' upgrades of attn_v fall back from their own
+//   types; counted here at the base type's step, they are a few hundredths of those weights.
+struct GgufTypes {
+  Type base, down, embedding;
 };
-constexpr ExpertBits kQ6KExperts{kQ6_K, kQ6_K};
-constexpr ExpertBits kQ5KMExperts{kQ5_K, (kQ5_K + kQ6_K) / 2};
-constexpr ExpertBits kQ4KMExperts{kQ4_K, (kQ4_K + kQ6_K) / 2};
-constexpr ExpertBits kQ3KMExperts{kQ3_K, kQ5_K / 16 + kQ4_K * 15 / 16};
-constexpr ExpertBits kQ2KExperts{kQ2_K, kQ3_K};
-constexpr ExpertBits kIq3MExperts{kIq3S, kQ4_K / 8 + kIq3S * 7 / 8};
-constexpr ExpertBits kIq2MExperts{kIq2S, kIq3S / 8 + kIq2S * 7 / 8};
-constexpr ExpertBits kIq2XxsExperts{kIq2Xxs, kQ2_K / 8 + kIq2Xxs * 7 / 8};
-constexpr ExpertBits kIq1MExperts{kIq1M, kQ2_K / 8 + kIq1M * 7 / 8};
-constexpr ExpertBits kIq1SExperts{kIq1S, kQ2_K / 8 + kIq1S * 7 / 8};
-// A format whose every expert matrix takes one type (Q8_0, Q4_0, IQ4_XS, IQ3_XXS).
-constexpr ExpertBits Single(double bits) { return {bits, bits}; }
-
-// Types of 32-weight blocks (Q8_0, Q4_0) take no fallback: their embedding keeps its type.
-constexpr StoredBits Gguf(float body, ExpertBits e, float embedding, float head, Fallbacks f = {}) {
+constexpr GgufTypes kQ8_0Types{kQ8_0T, kQ8_0T, kQ8_0T}, kQ4_0Types{kQ4_0T, kQ4_0T, kQ4_0T},
+                    kQ6_KTypes{kQ6_KT, kQ6_KT, kQ6_KT}, kQ5_K_MTypes{kQ5_KT, Mix(0.5, kQ6_KT, kQ5_KT), kQ5_KT},
+                    kQ4_K_MTypes{kQ4_KT, Mix(0.5, kQ6_KT, kQ4_KT), kQ4_KT},
+                    kQ3_K_MTypes{kQ3_KT, Mix(1.0 / 16, kQ5_KT, kQ4_KT), kQ3_KT}, kQ2_KTypes{kQ2_KT, kQ3_KT, kQ2_KT},
+                    kIq4XsTypes{kIq4XsT, kIq4XsT, kIq4XsT}, kIq3XxsTypes{kIq3XxsT, kIq3XxsT, kIq3ST},
+                    kIq3MTypes{kIq3ST, Mix(1.0 / 8, kQ4_KT, kIq3ST), kIq3ST},
+                    kIq2MTypes{kIq2ST, Mix(1.0 / 8, kIq3ST, kIq2ST), kIq3ST},
+                    kIq2XxsTypes{kIq2XxsT, Mix(1.0 / 8, kQ2_KT, kIq2XxsT), kQ2_KT},
+                    kIq1MTypes{kIq1MT, Mix(1.0 / 8, kQ2_KT, kIq1MT), kQ2_KT},
+                    kIq1STypes{kIq1ST, Mix(1.0 / 8, kQ2_KT, kIq1ST), kQ2_KT};
+constexpr StoredBits Gguf(float body, GgufTypes t, float head) {
   const auto bits = [](double value) { return static_cast<float>(value); };
-  return {body,         bits(e.gate_up), bits(e.down), embedding, head, bits(f.down), bits(f.hidden),
-          f.embedding > 0 ? bits(f.embedding) : embedding};
+  return {body,
+          bits(t.base.bits),
+          bits(t.down.bits),
+          bits(t.embedding.bits),
+          head,
+          bits(t.down.fallback - t.down.bits),
+          bits(t.base.fallback - t.base.bits),
+          bits(t.embedding.fallback)};
 }
 constexpr StoredBits Uniform(float bits) { return {bits, bits, bits, bits, bits}; }
 // Checkpoints that quantize the linear layers and keep the embedding and the head in 16 bits
@@ -109,23 +91,23 @@ constexpr std::array<QuantFormat, 24> kFormats{{
     // The reference page's eight, in its matrix's order (estimation model 1.1).
     {"FP16", "FP16 / BF16", 16.00, WeightFamily::kFloat16, "F16", Uniform(kF16), false},
     {"FP8", "FP8", 8.50, WeightFamily::kFp8, "", LinearOnly(kFp8), false},
-    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, Single(kQ8_0), kQ8_0, kQ8_0), false},
-    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6KExperts, kQ6_K, kQ6_K, kQ6KFallbacks), false},
-    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5KMExperts, kQ5_K, kQ6_K, kQ5KMFallbacks), false},
-    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4KMExperts, kQ4_K, kQ6_K, kQ4KMFallbacks), false},
+    {"Q8_0", "Q8_0", 8.50, WeightFamily::kGguf, "Q8_0", Gguf(8.51, kQ8_0Types, kQ8_0), false},
+    {"Q6_K", "Q6_K", 6.56, WeightFamily::kGguf, "Q6_K", Gguf(6.57, kQ6_KTypes, kQ6_K), false},
+    {"Q5_K_M", "Q5_K_M", 5.69, WeightFamily::kGguf, "Q5_K_M", Gguf(5.66, kQ5_K_MTypes, kQ6_K), false},
+    {"Q4_K_M", "Q4_K_M", 4.85, WeightFamily::kGguf, "Q4_K_M", Gguf(4.81, kQ4_K_MTypes, kQ6_K), false},
     {"AWQ_INT4", "AWQ INT4", 4.50, WeightFamily::kAwq, "", LinearOnly(kInt4G128), false},
-    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, Single(kIq4Xs), kIq4Xs, kQ6_K, kIq4XsFallbacks), false},
+    {"IQ4_XS", "IQ4_XS", 4.25, WeightFamily::kGguf, "IQ4_XS", Gguf(4.28, kIq4XsTypes, kQ6_K), false},
     // The other profiles' formats.
     {"BF16", "BF16", 16.00, WeightFamily::kFloat16, "BF16", Uniform(kF16), false},
-    {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, Single(kQ4_0), kQ4_0, kQ6_K), false},
-    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3KMExperts, kQ3_K, kQ6_K, kQ3KMFallbacks), false},
-    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2KExperts, kQ2_K, kQ6_K, kQ2KFallbacks), false},
-    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, Single(kIq3Xxs), kIq3S, kQ5_K, kIq3XxsFallbacks), false},
-    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kIq2XxsExperts, kQ2_K, kQ5_K, kIq2XxsFallbacks), false},
-    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3MExperts, kIq3S, kQ6_K, kIq3MFallbacks), false},
-    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq2MExperts, kIq3S, kQ5_K, kIq2MFallbacks), false},
-    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kIq1MExperts, kQ2_K, kQ5_K, kIq1MFallbacks), false},
-    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kIq1SExperts, kQ2_K, kQ5_K, kIq1SFallbacks), false},
+    {"Q4_0", "Q4_0", 4.50, WeightFamily::kGguf, "Q4_0", Gguf(4.51, kQ4_0Types, kQ6_K), false},
+    {"Q3_K_M", "Q3_K_M", 3.85, WeightFamily::kGguf, "Q3_K_M", Gguf(3.85, kQ3_K_MTypes, kQ6_K), false},
+    {"Q2_K", "Q2_K", 2.94, WeightFamily::kGguf, "Q2_K", Gguf(2.94, kQ2_KTypes, kQ6_K), false},
+    {"IQ3_XXS", "IQ3_XXS", 3.07, WeightFamily::kGguf, "IQ3_XXS", Gguf(3.07, kIq3XxsTypes, kQ5_K), false},
+    {"IQ2_XXS", "IQ2_XXS", 2.12, WeightFamily::kGguf, "IQ2_XXS", Gguf(2.12, kIq2XxsTypes, kQ5_K), false},
+    {"IQ3_M", "IQ3_M", 3.58, WeightFamily::kGguf, "IQ3_M", Gguf(3.58, kIq3MTypes, kQ6_K), false},
+    {"IQ2_M", "IQ2_M", 2.69, WeightFamily::kGguf, "IQ2_M", Gguf(2.69, kIq2MTypes, kQ5_K), false},
+    {"IQ1_M", "IQ1_M", 1.85, WeightFamily::kGguf, "IQ1_M", Gguf(1.85, kIq1MTypes, kQ5_K), false},
+    {"IQ1_S", "IQ1_S", 1.69, WeightFamily::kGguf, "IQ1_S", Gguf(1.69, kIq1STypes, kQ5_K), false},
     {"MXFP4_MOE", "MXFP4 (GGUF)", 4.25, WeightFamily::kGguf, "MXFP4_MOE", {kQ8_0, kMxfp4, kMxfp4, kQ8_0, kQ8_0, 0, 0, kQ8_0}, true},
     {"MXFP4", "MXFP4", 4.25, WeightFamily::kMxfp4, "", {kF16, kMxfp4, kMxfp4, kF16, kF16}, true},
     {"NVFP4", "NVFP4", 4.50, WeightFamily::kNvfp4, "", LinearOnly(kNvfp4), false},
