@@ -33,10 +33,10 @@ const kVocabularies = {
 };
 const kMemberNames = { class: 'device_class' };  // JSON keys that name their member differently
 // Keys a row keeps in rows of their own that it points to (catalog_tables.h), where few rows have
-// them (a model's per-layer embeddings and the matrices GGUF's blocks do not divide) or a program drops them all
-// (vramcalc.wasm: a model's card, what only the serving section reads of a device): a row without
-// them keeps a null pointer instead of their defaults. Each pointed row's members come last, in
-// this order.
+// them (a model's per-layer embeddings, the matrices GGUF's blocks do not divide, the experts'
+// down projections where they are not a third) or a program drops them all (vramcalc.wasm: a
+// model's card, what only the serving section reads of a device): a row without them keeps a
+// null pointer instead of their defaults. Each pointed row's members come last, in this order.
 const kPointedRows = {
   ModelRow: [
     { member: 'card', type: 'ModelCardRow', keys: ['checkpoint', 'ollama_tag', 'ollama_tag_weights', 'release'] },
