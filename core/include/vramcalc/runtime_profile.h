@@ -78,6 +78,9 @@ struct WeightsPlacement {
   // A multimodal model's vision and audio towers, loaded beside the weights at this many bytes a
   // parameter (llama.cpp's mmproj file in F16, a checkpoint's BF16 tower); 0: not loaded.
   double tower_bytes_per_param = 0;
+  // The engine loads GGUF files, so its 16-bit format is a converted file (convert_hf_to_gguf),
+  // which keeps a checkpoint's MXFP4 experts as they are (engine_memory.cc KeepsMxfp4Experts).
+  bool gguf_files = false;
 };
 
 // How the KV cache is allocated (section 5.3). Cells per sequence are rounded up to the granule;

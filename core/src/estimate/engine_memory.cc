@@ -157,19 +157,24 @@ WeightParams WeightParamsOf(const ModelSpec& m) {
 }
 
 namespace {
-// Whether a GGUF file keeps the routed experts of a checkpoint published in MXFP4 (gpt-oss) as
-// they are, whatever its type: the published files of every type do (unsloth's gpt-oss-20b Q2_K
-// to Q5_K_M 11.5 to 11.7 GB, its F16 13.8 GB; tests/calibration/weight-sizes.json).
-bool KeepsMxfp4Experts(const QuantFormat& format, const ModelSpec& m) {
-  return format.family == WeightFamily::kGguf && m.checkpoint_format == "MXFP4";
+// Whether the weights keep the routed experts of a checkpoint published in MXFP4 (gpt-oss) as
+// they are: a GGUF file does whatever its type, its 16-bit one included (llama.cpp's converter
+// writes them as MXFP4 and dequantizes nothing else: conversion/gpt_oss.py @ 2bbcf7f,
+// GptOssModel.dequant_model and repack_mxfp4), as the published files show (unsloth's
+// gpt-oss-20b Q2_K to Q5_K_M 11.5 to 11.7 GB, its F16 13.8 GB; tests/calibration/weight-sizes.json).
+bool KeepsMxfp4Experts(const Scenario& s) {
+  const bool gguf = s.format->family == WeightFamily::kGguf || s.runtime->weights.gguf_files;
+  return gguf && s.model->checkpoint_format == "MXFP4";
 }
 
 // The bits of a format for a model: where GGUF's 256-weight blocks do not divide the hidden size,
 // the token embedding falls back and the head (a tied embedding's too) takes Q8_0, 34 B per 32
 // weights (quant_format.h StoredBits::hidden_fallback); MXFP4 experts kept take its 17 B per 32.
-StoredBits BitsOf(const QuantFormat& format, const ModelSpec& m) {
+StoredBits BitsOf(const Scenario& s) {
+  const QuantFormat& format = *s.format;
+  const ModelSpec& m = *s.model;
   StoredBits bits = format.stored;
-  if (KeepsMxfp4Experts(format, m)) bits.experts = bits.expert_down = 17.0f * 8 / 32;
+  if (KeepsMxfp4Experts(s)) bits.experts = bits.expert_down = 17.0f * 8 / 32;
   if (format.family != WeightFamily::kGguf || m.hidden_size % 256 == 0) return bits;
   bits.embedding = bits.embedding_fallback;
   bits.head = 34.0f * 8 / 32;
@@ -187,7 +192,7 @@ WeightBytes WeightBytesOf(const Scenario& s) {
     bytes.active = m.params_active * format.bits_per_weight / 8.0;
     return bytes;
   }
-  const StoredBits bits = BitsOf(format, m);
+  const StoredBits bits = BitsOf(s);
   const WeightParams p = WeightParamsOf(m);
   const bool tied = m.tie_word_embeddings;
   // The file's own bytes where the model has them for this format (model_spec.h MeasuredWeights).
@@ -199,7 +204,7 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   // The experts' down projections at their own bits; matrices whose rows GGUF's blocks do not
   // divide at their fallback types'.
   const double down = m.expert_down_params > 0 ? std::min(m.expert_down_params, p.experts) : p.experts / 3;
-  const double fallbacks = KeepsMxfp4Experts(format, m) ? 0.0  // MXFP4's blocks of 32 divide them
+  const double fallbacks = KeepsMxfp4Experts(s) ? 0.0  // MXFP4's blocks of 32 divide them
                           : m.unaligned_expert_params * bits.fallback + m.unaligned_hidden_expert_params * bits.hidden_fallback;
   const double experts =
       file ? file->routed_experts : ((p.experts - down) * bits.experts + down * bits.expert_down + fallbacks) / 8.0;

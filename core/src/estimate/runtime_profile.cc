@@ -162,7 +162,7 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,
   // --no-mmproj), on the GPU unless --no-mmproj-offload (common/arg.cpp), published in F16 (its
   // norms, biases and position table in F32: about 1-2 % more). Ollama's library files hold the
   // towers and it points llama-server's --mmproj at them (llm/llama_server.go compatClipArches).
-  p.weights = {WeightsRule::kAsStored, true, true, 2};
+  p.weights = {WeightsRule::kAsStored, true, true, 2, true};
   // n_ctx padded to 256 (llama-context.cpp, ref PR #17046); the SWA cache holds
   // GGML_PAD(min(n_ctx, n_swa + n_ubatch), 256) cells per stream (llama-kv-cache-iswa.cpp);
   // recurrent state in F32.
