@@ -71,11 +71,11 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
 
   test('another engine\'s rule is named, its error unknown; no figures where none can be had', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
-    // vLLM's own rule covers consumer cards; on an H100 it borrows llama.cpp's.
+    // vLLM's own rule covers consumer cards; on an H100 it borrows its kin SGLang's.
     await openPage(env, page, '#model=qwen3-8b&device=h100-80gb&runtime=vllm&lang=en');
-    assert.equal(servingOf({ runtime: 'vllm', device: 'h100-80gb' }).rule_runtime, 'llamacpp');
+    assert.equal(servingOf({ runtime: 'vllm', device: 'h100-80gb' }).rule_runtime, 'sglang');
     await waitForText(env, page, 'serving-note',
-      'No published prompt-processing runs of this engine on this kind of device yet: llama.cpp\'s rule, error unknown');
+      'No published prompt-processing runs of this engine on this kind of device yet: SGLang\'s rule, error unknown');
     // A device of one's own without its peak compute.
     await openPage(env, page, '#model=qwen3-8b&runtime=llamacpp&device=custom:24:1000:cuda:Mine&lang=en');
     await waitForText(env, page, 'serving-note', 'The device\'s peak compute (FP16 TFLOPS) is not known, so there is no ' +

@@ -55,13 +55,18 @@ constexpr PrefillRule kMlxPrefill[] = {
 };
 
 // vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request): BF16 and NVFP4
-// (Marlin dequantizes to FP16) on the FP16 peak. Datacenter cards have no run of a cold single
-// prompt yet: they borrow llama.cpp's rule, marked.
+// (Marlin dequantizes to FP16) on the FP16 peak. SGLang on datacenter cards: its cookbook's
+// time to the first token of one cold 8,192-token prompt (H100, H200, B200), dense and MoE apart
+// as for llama.cpp (Qwen3.6-27B reaches 2.5 times the share of the peak Qwen3.6-35B-A3B does).
+// FP8 checkpoints multiply on the FP8 peak where the device has one (PrefillPeak). vLLM has no
+// datacenter run yet: it borrows SGLang's rule, marked (kPrefillRules' kin).
 constexpr PrefillRule kVllmPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.646, 0.646, {4, 12.56, 33.75, 33.75}, {2, 15.61, 15.61, 15.61}},
 };
 constexpr PrefillRule kSglangPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.626, 0.626, {4, 11.93, 34.61, 34.61}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, kNo, false, 0.471, 0.471, {6, 14.86, 31.27, 31.27}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, kYes, false, 0.203, 0.203, {6, 13.74, 51.93, 51.93}, {}},
 };
 
 // Section 8.3: a prompt with experts in RAM under llama-server, fitted by
@@ -80,16 +85,19 @@ constexpr EngineOffloadPrefill kOffloadPrefillRules[] = {{"llamacpp", &kLlamaSer
                                                          {"ollama", &kLlamaServerOffloadPrefill}};
 
 // The profiles with rules of their own (Ollama runs llama.cpp's kernels). A profile without a
-// rule for the device borrows the first of these that has one.
+// rule for the device borrows its kin's, else the first of these that has one. vLLM and SGLang
+// are kin: the same kinds of kernels (FlashInfer or FlashAttention 3, CUTLASS and Marlin GEMMs),
+// and on the consumer cards where both have runs their rules differ by 3 %.
 struct EngineRules {
   std::string_view runtime;
   std::span<const PrefillRule> rules;
+  std::string_view kin = {};
 };
 constexpr EngineRules kPrefillRules[] = {{"llamacpp", kLlamaCppPrefill},
                                          {"ollama", kLlamaCppPrefill},
                                          {"mlx", kMlxPrefill},
-                                         {"vllm", kVllmPrefill},
-                                         {"sglang", kSglangPrefill}};
+                                         {"vllm", kVllmPrefill, "sglang"},
+                                         {"sglang", kSglangPrefill, "vllm"}};
 
 // Keys a windowed layer attends to, summed over the tokens at positions 1 … n: min(position,
 // window) each (chunked: the position within its chunk).
@@ -136,6 +144,13 @@ double QueryHeadDims(const ModelSpec& model, const LayerGroup& group) {
   return heads * static_cast<double>(group.key_dim + (group.value_dim > 0 ? group.value_dim : group.key_dim));
 }
 
+const EngineRules* EngineRulesOf(std::string_view runtime) {
+  for (const EngineRules& engine : kPrefillRules) {
+    if (engine.runtime == runtime) return &engine;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const OffloadPrefillRule* OffloadPrefillRuleOf(std::string_view runtime) {
@@ -146,10 +161,8 @@ const OffloadPrefillRule* OffloadPrefillRuleOf(std::string_view runtime) {
 }
 
 std::span<const PrefillRule> PrefillRules(std::string_view runtime) {
-  for (const EngineRules& engine : kPrefillRules) {
-    if (engine.runtime == runtime) return engine.rules;
-  }
-  return {};
+  const EngineRules* engine = EngineRulesOf(runtime);
+  return engine ? engine->rules : std::span<const PrefillRule>{};
 }
 
 PrefillFlops PrefillFlopsOf(const ModelSpec& model, int64_t prompt_tokens, int64_t depth) {
@@ -164,7 +177,11 @@ PrefillFlops PrefillFlopsOf(const ModelSpec& model, int64_t prompt_tokens, int64
   return flops;
 }
 
+// FP8 checkpoints multiply on the FP8 tensor cores where the device has them (vLLM: "FP8
+// computation is supported on NVIDIA GPUs with compute capability >= 8.9"; older ones run them
+// weight-only through FP8 Marlin, at the FP16 peak; docs/features/quantization/fp8.md).
 double PrefillPeak(const Device& device, const QuantFormat& format, const PrefillRule& rule) {
+  if (format.family == WeightFamily::kFp8 && device.fp8_tflops > 0) return device.fp8_tflops * 1e12;
   const bool integer = format.family == WeightFamily::kGguf && format.bits_per_weight < 16;
   return (rule.integer_quants_on_int8 && integer && device.int8_tops > 0 ? device.int8_tops : device.fp16_tflops) * 1e12;
 }
@@ -188,6 +205,10 @@ struct RuleChoice {
 RuleChoice PrefillRuleOf(const Scenario& s) {
   const bool moe = s.model->moe.has_value();
   if (const PrefillRule* own = BestRule(PrefillRules(s.runtime->id), *s.device, moe)) return {own, s.runtime->id, false};
+  const EngineRules* engine = EngineRulesOf(s.runtime->id);
+  if (const PrefillRule* kin = engine ? BestRule(PrefillRules(engine->kin), *s.device, moe) : nullptr) {
+    return {kin, engine->kin, true};
+  }
   for (const EngineRules& other : kPrefillRules) {
     if (const PrefillRule* rule = BestRule(other.rules, *s.device, moe)) return {rule, other.runtime, true};
   }
