@@ -58,9 +58,8 @@ ModelSpec ModelOf(json::Value row) {
   return m;
 }
 
-// The weights' bytes as a format stores them, embedding included (a file, a checkpoint).
-// A file's bytes: under the row's engine where it names one (llamacpp: BF16 is a 16-bit GGUF
-// file), else as stored, the embedding on the device (vllm).
+// The weights' bytes as a format stores them, embedding included (a file, a checkpoint): under
+// the row's engine where it names one (llamacpp: BF16 is a 16-bit GGUF file), else vLLM's.
 double StoredBytes(const ModelSpec& model, const QuantFormat& format, std::string_view runtime = "vllm") {
   Scenario s;
   s.model = &model;

@@ -117,6 +117,17 @@ TEST(LlamaCpp, SlidingWindowLayersKeepTheWindowPlusOneUbatch) {
   EXPECT_NEAR(Mib(on_mac.weights_gib), 11536.18, 0.005 * 11536.18);
 }
 
+// gpt-oss-20b at BF16: under llama.cpp a GGUF file, whose converter keeps the checkpoint's MXFP4
+// experts (conversion/gpt_oss.py @ 2bbcf7f; unsloth's F16 file is 13.8 GB, 12.85 GiB); under
+// vLLM the 16-bit checkpoint, every one of its 20,914,757,184 parameters at 2 B = 38.96 GiB.
+TEST(LlamaCpp, A16BitGgufOfGptOssKeepsItsMxfp4Experts) {
+  const Device gpu = Gpu(80);
+  const Footprint gguf = FootprintOf(On("llamacpp", Model("gpt-oss-20b"), "BF16", 4096, gpu));
+  EXPECT_NEAR(gguf.weights_gib + gguf.host_gib, 13.8e9 / kBytesPerGib, 0.01 * 13.8e9 / kBytesPerGib);
+  const Footprint checkpoint = FootprintOf(On("vllm", Model("gpt-oss-20b"), "BF16", 4096, gpu));
+  EXPECT_NEAR(checkpoint.weights_gib, 20914757184.0 * 2 / kBytesPerGib, 0.005);
+}
+
 // Gemma 4 26B-A4B under llama.cpp with one slot: 25 sliding layers × 8 KV heads × 256 × (K + V)
 // × 2 B = 204,800 B per token, kept for GGML_PAD(min(n_ctx, 1,024 + 512), 256) = 1,536 cells,
 // and 5 global layers × 2 KV heads × 512 × (K + V) × 2 B = 20,480 B per token of context. At

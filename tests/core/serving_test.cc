@@ -262,6 +262,17 @@ TEST(Serving, ADeviceOfOnesOwnWithItsHostLinkIsServedWithExpertsInRam) {
   EXPECT_EQ(bad.error().field, "device.host_link_gbps");
 }
 
+// FP8 checkpoints multiply on FP8 tensor cores where the device has them (vLLM's FP8 docs:
+// compute capability 8.9 or newer) and weight-only through FP8 Marlin, at the FP16 peak, where
+// not: an H100 SXM's dense FP8 1,979 TFLOPS, an A100's FP16 312 (NVIDIA's sheets, devices.json).
+TEST(Serving, Fp8CheckpointsTakeTheFp8PeakWhereTheDeviceHasOne) {
+  const PrefillRule& rule = PrefillRules("sglang").front();
+  const QuantFormat& fp8 = *FindQuantFormat("FP8");
+  EXPECT_DOUBLE_EQ(PrefillPeak(*Builtin().FindDevice("h100-80gb"), fp8, rule), 1979e12);
+  EXPECT_DOUBLE_EQ(PrefillPeak(*Builtin().FindDevice("a100-80gb"), fp8, rule), 312e12);
+  EXPECT_DOUBLE_EQ(PrefillPeak(*Builtin().FindDevice("h100-80gb"), *FindQuantFormat("BF16"), rule), 989.5e12);
+}
+
 TEST(Serving, AnEngineWithoutARuleBorrowsOneAndSaysSo) {
   // vLLM's own rule covers consumer CUDA cards (tests/calibration/prefill.json: llama-benchy on an
   // RTX 4090 and an RTX 5090); on an H100 it has none and borrows its kin SGLang's datacenter rule
