@@ -58,6 +58,23 @@ TEST(CurveContexts, ReachesALongerMaxPositionAndTheWindowEdge) {
   EXPECT_TRUE(std::binary_search(contexts.begin(), contexts.end(), 4000));
 }
 
+// A request without a format runs the checkpoint's own where the engine offers it: gpt-oss is
+// published with MXFP4 experts (its config.json's quantization_config), which `vllm serve
+// openai/gpt-oss-20b` loads as they are; llama.cpp offers no format of that id and takes its
+// default, as do models published in 16 bits under vLLM.
+TEST(Evaluate, WithoutAFormatTheCheckpointsOwnWhereTheEngineOffersIt) {
+  const auto format = [](const char* model, const char* runtime) {
+    Request request = For(model);
+    request.runtime = runtime;
+    request.device = "h100-80gb";
+    return std::string(EvaluateOk(request).simulator.format->id);
+  };
+  EXPECT_EQ(format("gpt-oss-20b", "vllm"), "MXFP4");
+  EXPECT_EQ(format("gpt-oss-120b", "sglang"), "MXFP4");
+  EXPECT_EQ(format("gpt-oss-20b", "llamacpp"), "Q4_K_M");
+  EXPECT_EQ(format("qwen3-8b", "vllm"), "BF16");
+}
+
 TEST(Evaluate, CurveMeetsTheSimulatorAtItsContext) {
   const Response r = EvaluateOk(For("glm-4-32b-0414"));
   const auto at = std::find_if(r.curve.begin(), r.curve.end(),

@@ -48,6 +48,12 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await page.locator(byTestId('util')).selectOption('0.5');
     await waitForHash(env, page, hashHas('util', '0.5'), 'the link carries the option');
     assertClose(await numberValue(page, 'capacity'), 0.5 * 80, 1e-9, 'usable at 0.5');
+    // gpt-oss is published with MXFP4 experts, which vLLM loads as they are: switching to vLLM
+    // from a GGUF format picks that format, not the 16-bit default (as the core does without one).
+    await openPage(env, page, '#model=gpt-oss-20b&device=h100-80gb&runtime=llamacpp&format=Q4_K_M&lang=en');
+    await page.locator(byTestId('runtime')).selectOption('vllm');
+    await waitForHash(env, page, hashHas('format', 'MXFP4'), 'the checkpoint\'s own format');
+    assert.equal(core.evaluate({ model: 'gpt-oss-20b', device: 'h100-80gb', runtime: 'vllm' }).simulator.format, 'MXFP4');
     await assertHealthy(env, page, 'under vLLM');
   });
 

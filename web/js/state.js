@@ -203,14 +203,17 @@ export function formatsFor(runtime, catalog, modelId) {
 
 /**
  * The scenario with everything its runtime cannot run replaced by that runtime's default: a
- * format or KV cache type it lacks, a device it does not run on, several devices where it
- * takes one, and the options of other engines. Switching the engine keeps the rest.
+ * format or KV cache type it lacks (the model's published format where the runtime offers it, as
+ * the core's DefaultFormat), a device it does not run on, several devices where it takes one, and
+ * the options of other engines. Switching the engine keeps the rest.
  */
 export function fitToRuntime(scenario, catalog) {
   const runtime = runtimeOf(scenario, catalog);
   const fitted = { ...scenario, runtime: runtime.id };
   const formats = formatsFor(runtime, catalog, scenario.model).map((f) => f.id);
-  if (!formats.includes(fitted.format)) fitted.format = formats.includes(runtime.default_format) ? runtime.default_format : formats[0];
+  const published = catalog.models.find((m) => m.id === scenario.model)?.checkpoint_format;
+  const preferred = [published, runtime.default_format].find((id) => formats.includes(id));
+  if (!formats.includes(fitted.format)) fitted.format = preferred ?? formats[0];
   if (!runtime.kv_dtypes.includes(fitted.kv)) fitted.kv = runtime.kv_dtypes[0];
   const device = deviceOf(fitted.device, catalog);
   if (device && !runtime.runs_on.includes(device.platform)) fitted.device = null;

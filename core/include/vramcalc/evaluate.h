@@ -149,7 +149,9 @@ std::string RequestFieldHelp(const RequestField& field);
 struct Request {
   std::string model{kDefaultModelId};  // a catalog id, unless custom_model is set
   std::optional<ModelSpec> custom_model;  // from a pasted config.json (ParseHfConfig checked it)
-  std::optional<std::string> format;  // none: the runtime's default (reference: Q4_K_M)
+  // none: the checkpoint's own format where the runtime offers it, else the runtime's default
+  // (reference: Q4_K_M)
+  std::optional<std::string> format;
   int64_t context_tokens = kDefaultContextTokens;
   int64_t batch = 1;
   std::string kv_dtype{kDefaultKvDtypeId};

@@ -128,7 +128,16 @@ Result<const ModelSpec*> ResolveModel(const Request& request, const Catalog& cat
   return model;
 }
 
-// Everything but the model and the device, looked up in the tables.
+// What a runtime runs a model in when the request names no format: the checkpoint's own format
+// where the runtime offers it (gpt-oss's MXFP4 under vLLM and SGLang, what `vllm serve
+// openai/gpt-oss-20b` loads), else the runtime's default.
+std::string_view DefaultFormat(const RuntimeProfile& runtime, const ModelSpec* model) {
+  const bool own = model != nullptr && !model->checkpoint_format.empty() && OffersFormat(runtime, model->checkpoint_format);
+  return own ? std::string_view(model->checkpoint_format) : runtime.default_format;
+}
+
+// Everything but the model and the device, looked up in the tables (the model, where resolved
+// already, for the default format).
 std::optional<Error> ResolveTables(const Request& request, const Catalog& catalog, Scenario& s) {
   const auto ids = [](const auto& items) {
     return JoinIds(items, [](const auto& item) { return item.id; }, "or", false);
@@ -138,7 +147,7 @@ std::optional<Error> ResolveTables(const Request& request, const Catalog& catalo
     return Unknown("unknown_runtime", "runtime", request.runtime, ids(RuntimeProfiles()), "runtime");
   }
   const auto listed = [](std::span<const std::string_view> items) { return JoinList(items, "or"); };
-  const std::string_view format = request.format ? std::string_view(*request.format) : s.runtime->default_format;
+  const std::string_view format = request.format ? std::string_view(*request.format) : DefaultFormat(*s.runtime, s.model);
   s.format = FindQuantFormat(format);
   if (s.format == nullptr || !OffersFormat(*s.runtime, s.format->id)) {
     return Unknown("unknown_format", "format", format, listed(s.runtime->formats) + " (runtime " +

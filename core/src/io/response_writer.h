@@ -414,6 +414,8 @@ void WriteCatalogObject(W& w, const Catalog& catalog, StringsOf strings, TableNo
     w.Field("family", model.family);
     w.Field("params_total", model.params_total);
     w.Field("moe", model.moe.has_value());  // formats that quantize experts need one
+    // The format an engine that offers it runs the model in by default (evaluate.cc DefaultFormat).
+    if (!model.checkpoint_format.empty()) w.Field("checkpoint_format", model.checkpoint_format);
     w.EndObject();
   }
   w.EndArray();
