@@ -222,6 +222,12 @@ TEST(EngineCommands, EachBenchmarkMeasuresTheEstimatedScenario) {
   const std::string q8 = R"({"model":"qwen2.5-7b","runtime":"ollama","format":"Q8_0","sections":["commands"]})";
   EXPECT_NE(EngineCommand(q8).find("ollama create qwen2.5-7b-Q8_0"), std::string::npos) << EngineCommand(q8);
   EXPECT_NE(EngineCommand(q8, 1).find("ollama run qwen2.5-7b-Q8_0 --verbose"), std::string::npos) << EngineCommand(q8, 1);
+  // The library's gpt-oss:20b (14 GB) is the published checkpoint as a GGUF, MXFP4 experts and a
+  // 16-bit rest: the 16-bit format's weights under Ollama (12.8 GiB), not MXFP4_MOE's Q8_0 rest.
+  const std::string published = R"({"model":"gpt-oss-20b","runtime":"ollama","format":"BF16","sections":["commands"]})";
+  EXPECT_NE(EngineCommand(published, 1).find("ollama run gpt-oss:20b --verbose"), std::string::npos) << EngineCommand(published, 1);
+  const std::string mxfp4 = R"({"model":"gpt-oss-20b","runtime":"ollama","format":"MXFP4_MOE","sections":["commands"]})";
+  EXPECT_NE(EngineCommand(mxfp4, 1).find("ollama run gpt-oss-20b-MXFP4_MOE --verbose"), std::string::npos);
 }
 
 }  // namespace

@@ -145,7 +145,7 @@ std::string OllamaModelfile(const CommandInputs& in) {
   std::string from;
   if (model.OllamaTagHolds(gguf_type)) {
     from = model.ollama_tag;
-    note += "# " + model.ollama_tag + " is the Ollama library's " + std::string(gguf_type) + " build.\n";
+    note += "# " + model.ollama_tag + " is the Ollama library's " + model.ollama_tag_weights + " build.\n";
   } else {
     from = GgufFile(model, gguf_type);
     note += "# Download " + from.substr(2) + " beside this Modelfile first.\n";
