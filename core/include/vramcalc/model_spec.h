@@ -209,13 +209,17 @@ struct ModelSpec {
     return weights && weights->format == format_id ? &*weights : nullptr;
   }
 
+  // Whether a GGUF file of this model keeps its routed experts as published, whatever its type:
+  // a checkpoint published with MXFP4 experts (gpt-oss), which llama.cpp's converter writes as
+  // MXFP4 and dequantizes nothing else (conversion/gpt_oss.py @ 2bbcf7f; engine_memory.cc).
+  bool GgufKeepsPublishedExperts() const { return checkpoint_format == "MXFP4"; }
+
   // Whether the Ollama library's tag holds weights of this GGUF type (else `ollama create` builds
-  // it): its build's type, or, for a checkpoint published quantized (gpt-oss: MXFP4 experts), the
-  // 16-bit GGUF, which keeps them as published (engine_memory.cc KeepsMxfp4Experts): Ollama's
-  // gpt-oss:20b and :120b, 14 and 65 GB, are that file (12.8 and 60.7 GiB), not the MXFP4_MOE
-  // build with a Q8_0 rest (11.3 and 58.9 GiB).
+  // it): its build's type, or, where GGUF files keep the published experts and the tag holds the
+  // published format, the 16-bit GGUF: Ollama's gpt-oss:20b and :120b, 14 and 65 GB, are that
+  // file (12.8 and 60.7 GiB), not the MXFP4_MOE build with a Q8_0 rest (11.3 and 58.9 GiB).
   bool OllamaTagHolds(std::string_view gguf_type) const {
-    const bool published = !checkpoint_format.empty() && ollama_tag_weights == checkpoint_format && gguf_type == "BF16";
+    const bool published = GgufKeepsPublishedExperts() && ollama_tag_weights == checkpoint_format && gguf_type == "BF16";
     return !ollama_tag.empty() && (ollama_tag_weights == gguf_type || published);
   }
 };

@@ -158,13 +158,13 @@ WeightParams WeightParamsOf(const ModelSpec& m) {
 
 namespace {
 // Whether the weights keep the routed experts of a checkpoint published in MXFP4 (gpt-oss) as
-// they are: a GGUF file does whatever its type, its 16-bit one included (llama.cpp's converter
-// writes them as MXFP4 and dequantizes nothing else: conversion/gpt_oss.py @ 2bbcf7f,
-// GptOssModel.dequant_model and repack_mxfp4), as the published files show (unsloth's
-// gpt-oss-20b Q2_K to Q5_K_M 11.5 to 11.7 GB, its F16 13.8 GB; tests/calibration/weight-sizes.json).
+// they are: a GGUF file does whatever its type, its 16-bit one included (model_spec.h
+// GgufKeepsPublishedExperts: GptOssModel.dequant_model and repack_mxfp4), as the published files
+// show (unsloth's gpt-oss-20b Q2_K to Q5_K_M 11.5 to 11.7 GB, its F16 13.8 GB;
+// tests/calibration/weight-sizes.json).
 bool KeepsMxfp4Experts(const Scenario& s) {
   const bool gguf = s.format->family == WeightFamily::kGguf || s.runtime->weights.gguf_files;
-  return gguf && s.model->checkpoint_format == "MXFP4";
+  return gguf && s.model->GgufKeepsPublishedExperts();
 }
 
 // The bits of a format for a model: where GGUF's 256-weight blocks do not divide the hidden size,

@@ -204,10 +204,9 @@ struct RuleChoice {
 };
 RuleChoice PrefillRuleOf(const Scenario& s) {
   const bool moe = s.model->moe.has_value();
-  if (const PrefillRule* own = BestRule(PrefillRules(s.runtime->id), *s.device, moe)) return {own, s.runtime->id, false};
-  const EngineRules* engine = EngineRulesOf(s.runtime->id);
-  if (const PrefillRule* kin = engine ? BestRule(PrefillRules(engine->kin), *s.device, moe) : nullptr) {
-    return {kin, engine->kin, true};
+  if (const EngineRules* engine = EngineRulesOf(s.runtime->id)) {
+    if (const PrefillRule* own = BestRule(engine->rules, *s.device, moe)) return {own, engine->runtime, false};
+    if (const PrefillRule* kin = BestRule(PrefillRules(engine->kin), *s.device, moe)) return {kin, engine->kin, true};
   }
   for (const EngineRules& other : kPrefillRules) {
     if (const PrefillRule* rule = BestRule(other.rules, *s.device, moe)) return {rule, other.runtime, true};
