@@ -344,15 +344,16 @@ export class PageController {
   }
 
   /**
-   * The plot of the curve, the decode estimate's error table and what runs with offload (beside
-   * the figures), the quantization matrix (which no context changes: drawn when `all` is) and
-   * the sections below but `skip`, once their code is here.
+   * The plot of the curve, the decode estimate's error table, the model's published runs and what
+   * runs with offload (beside the figures), the quantization matrix (which no context changes:
+   * drawn when `all` is) and the sections below but `skip`, once their code is here.
    */
   #drawLower(response, view, all, skip) {
     const plot = byId(this.#root, 'plot-figure');
     if (plot.hidden) plot.hidden = false;
     this.#lowerCode.renderPlot(this.#root, response, view);
     this.#lowerCode.renderAccuracy(this.#root, response, view);
+    this.#lowerCode.renderMeasured(this.#root, response, view);
     this.#lowerCode.renderFigures(this.#root, response, view);
     if (all) this.#lowerCode.renderMatrix(this.#root, response, view);
     this.#lower.draw(response, view, skip);

@@ -1,10 +1,10 @@
 // What the page needs only after its first numbers, imported with vramcalc-full.wasm (which
 // computes the matrix, the curve and the sections below the simulator): the quantization matrix,
-// the curve's plot, the decode estimate's error table, what runs with a part in host RAM (the
-// offload block), serving (below the plot), the renderers of those sections (the hardware table, the commands, the related
-// models) with their listeners, and of the architecture card (far below the fold), the answers
-// kept while the slider moves, and the service worker's registration. The bundle makes it a chunk
-// of its own.
+// the curve's plot, the decode estimate's error table and the model's published runs, what runs
+// with a part in host RAM (the offload block), serving (below the plot), the renderers of those
+// sections (the hardware table, the commands, the related models) with their listeners, and of
+// the architecture card (far below the fold), the answers kept while the slider moves, and the
+// service worker's registration. The bundle makes it a chunk of its own.
 import { byId } from './dom.js';
 import { bindModelFilter } from './model-filter.js';
 import { bindHardware } from './render/hardware.js';
@@ -15,6 +15,7 @@ import { bindServing, isServingField, rejectServing, renderServing } from './ren
 
 export { contextAnswers } from './context-answers.js';
 export { renderAccuracy } from './render/accuracy-table.js';
+export { renderMeasured } from './render/measured.js';
 export { renderCard } from './render/card.js';
 export { copyFrom, renderCommands } from './render/commands.js';
 export { renderHardware } from './render/hardware.js';

@@ -47,11 +47,12 @@ const replace = (pattern, replacement) => {
   html = html.replace(pattern, replacement);
 };
 replace(/<link rel="stylesheet" href="css\/app\.css" data-later="css\/later\.css">/, () => `<style>${css}</style>`);
-// The models' sources and each language's strings, which the page fetches (model-sources.json,
-// i18n/<lang>.json), inline: nothing may be fetched.
+// The models' sources, the published runs and each language's strings, which the page fetches
+// (model-sources.json, measured-runs.json, i18n/<lang>.json), inline: nothing may be fetched.
 const inlineText = (id, json) => `<script type="application/json" id="${id}">${json.replaceAll('<', '\\u003c')}</script>\n  `;
 const inlineJson = async (id, file) => inlineText(id, await read(file));
-let data = await inlineJson('vramcalc-model-sources', 'model-sources.json');
+let data = await inlineJson('vramcalc-model-sources', 'model-sources.json') +
+  await inlineJson('vramcalc-measured-runs', 'measured-runs.json');
 // Each language's table whole: its two parts (site_data.mjs) merged.
 for (const name of (await readdir(path.join(site, 'i18n'))).filter((f) => !f.endsWith('.later.json')).sort()) {
   const lang = path.basename(name, '.json');

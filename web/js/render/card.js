@@ -1,7 +1,7 @@
 // The verified architecture card, rebuilt when the model or the language changes.
 import { byId } from '../dom.js';
 import * as fmt from '../format.js';
-import { modelSources } from '../model-sources.js';
+import { modelSources } from '../site-data.js';
 
 function entry(label, value, testid) {
   const wrap = document.createElement('div');
@@ -93,7 +93,7 @@ export function renderCard(root, { model, card: where }, view) {
   card.replaceChildren(...rows);
   card.dataset.model = model.id;
   // A catalog model's sources are not in the module: they load once the card comes near the
-  // view (model-sources.js), after the first numbers.
+  // view (site-data.js), after the first numbers.
   observers.get(card)?.disconnect();
   if (model.sources?.length) return;
   const observer = new IntersectionObserver((entries) => {

@@ -1,0 +1,73 @@
+// The model's published runs below the decode estimate (web/js/render/measured.js): the runs of
+// tests/calibration/decode.json for the model on the page, each with its device, speed, format,
+// test, engine and source as the source states them, runs a source repeated on stacks the row
+// does not name merged into their range, the page's engine and the chosen device's platform
+// first, in either language; none for a model without published runs.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  TEST_TIMEOUT_MS, assertHealthy, byTestId, openPage, repoRoot, shareBrowser, shownText, waitForText,
+} from './support/harness.mjs';
+
+let env;
+const decodeRuns = JSON.parse(await readFile(path.join(repoRoot, 'tests/calibration/decode.json'), 'utf8'));
+const runsOf = (model) => decodeRuns.rows.filter((row) => row.model === model).length;
+// Pavlo Khmel's llama-server table (2026-06-07): "gemma-4-26B-A4B-it 16.9 x 32 x x 84 108 116 x 149
+// 178 181 188 185", the RTX 4090 column 149 tok/s.
+const PK_URL = 'https://pavlokhmel.com/llm_throughput_benchmark_on_13_gpus_and_10_models.html';
+
+/** The table's rows as the page shows them (the details open), each cell's text. */
+const rowsShown = (page) => page.locator(`${byTestId('measured-table')} tbody tr`)
+  .evaluateAll((rows) => rows.map((row) => [...row.cells].map((cell) => cell.innerText.replace(/\u00a0/g, ' ').trim())));
+
+describe('published runs of the model', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+  shareBrowser((launched) => { env = launched; });
+
+  test('Gemma 4 26B-A4B: its runs, the page\'s engine and device platform first, with their sources', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=gemma-4-26b-a4b&device=rtx-4090-24gb&runtime=llamacpp&lang=en');
+    const count = runsOf('gemma-4-26b-a4b');
+    assert.equal(count, 29);
+    await waitForText(env, page, `${byTestId('measured')} summary`, `Published runs of Gemma 4 26B-A4B: ${count}`);
+    await page.locator(`${byTestId('measured')} summary`).click();
+    const rows = await rowsShown(page);
+    // llama.cpp on CUDA first (the device is an RTX 4090), then ROCm, Vulkan and Metal.
+    const cuda = rows.findIndex((cells) => !cells[4].includes('CUDA'));
+    assert.ok(cuda > 0 && rows.slice(cuda).every((cells) => !cells[4].includes('CUDA')), 'the CUDA runs first');
+    const rtx4090 = rows.find((cells) => cells[0] === 'NVIDIA GeForce RTX 4090');
+    assert.deepEqual(rtx4090, ['NVIDIA GeForce RTX 4090', '149.0', 'Q4_K_M', 'server decode (1 request)', 'llama.cpp · CUDA',
+      'pavlokhmel.com']);
+    const link = page.locator(`${byTestId('measured-table')} a`, { hasText: 'pavlokhmel.com' }).first();
+    assert.equal(await link.getAttribute('href'), PK_URL);
+    // kyuz0's BF16 tg128 under ROCm 6.4.4 and 7.2.3 (23.37 and 24.64 tok/s, build 0253fb21f): one
+    // row with the range and a link to each log.
+    const bf16 = rows.find((cells) => cells[2] === 'BF16' && cells[3] === 'tg128');
+    assert.deepEqual(bf16, ['AMD Ryzen AI Max+ 395 (Radeon 8060S, gfx1151)', '23.4–24.6', 'BF16', 'tg128',
+      'llama.cpp · ROCm · 0253fb21f', 'kyuz0/amd-strix-halo-toolboxes (2)']);
+    assert.ok(rows.some((cells) => cells[3] === 'tg32 after 32,768 tokens'), 'a run at depth says after how many tokens');
+    await assertHealthy(env, page, 'published runs');
+  });
+
+  test('in German, and another model\'s runs when the model changes', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=gemma-4-26b-a4b&device=rtx-4090-24gb&runtime=llamacpp&lang=de');
+    await waitForText(env, page, `${byTestId('measured')} summary`, 'Veröffentlichte Messungen von Gemma 4 26B-A4B: 29');
+    await page.locator(`${byTestId('measured')} summary`).click();
+    assert.ok((await rowsShown(page)).some((cells) => cells[3] === 'tg32 nach 32.768 Tokens'));
+    await page.locator(byTestId('model')).selectOption('gpt-oss-20b');
+    await waitForText(env, page, `${byTestId('measured')} summary`, `Veröffentlichte Messungen von gpt-oss-20b: ${runsOf('gpt-oss-20b')}`);
+    await assertHealthy(env, page, 'published runs in German');
+  });
+
+  test('none for a model without published runs', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=gemma-4-26b-a4b&runtime=llamacpp&lang=en');
+    await page.locator(byTestId('measured')).waitFor({ state: 'visible' });
+    await page.locator(byTestId('model')).selectOption('glm-4-32b-0414');
+    await page.locator(byTestId('measured')).waitFor({ state: 'hidden' });
+    assert.equal(runsOf('glm-4-32b-0414'), 0);
+    assert.equal(await shownText(page, 'total') !== '', true);
+  });
+});
