@@ -1,8 +1,8 @@
-// The model's published runs below the decode estimate (web/js/render/measured.js): the runs of
-// tests/calibration/decode.json for the model on the page, each with its device, speed, format,
-// test, engine and source as the source states them, runs a source repeated on stacks the row
-// does not name merged into their range, the page's engine and the chosen device's platform
-// first, in either language; none for a model without published runs.
+// The model's published runs (web/js/render/measured.js): the runs of tests/calibration/decode.json
+// for the model on the page below the simulator, then those of prefill.json, each with its
+// device, speed, format, test, engine and source as the source states them, runs a source
+// repeated on stacks the row does not name merged into their range, the page's engine and the
+// chosen device's platform first, in either language; none for a model without published runs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -12,14 +12,15 @@ import {
 } from './support/harness.mjs';
 
 let env;
-const decodeRuns = JSON.parse(await readFile(path.join(repoRoot, 'tests/calibration/decode.json'), 'utf8'));
-const runsOf = (model) => decodeRuns.rows.filter((row) => row.model === model).length;
+const calibration = async (kind) => JSON.parse(await readFile(path.join(repoRoot, `tests/calibration/${kind}.json`), 'utf8'));
+const sets = { decode: await calibration('decode'), prefill: await calibration('prefill') };
+const runsOf = (model, kind = 'decode') => sets[kind].rows.filter((row) => row.model === model).length;
 // Pavlo Khmel's llama-server table (2026-06-07): "gemma-4-26B-A4B-it 16.9 x 32 x x 84 108 116 x 149
 // 178 181 188 185", the RTX 4090 column 149 tok/s.
 const PK_URL = 'https://pavlokhmel.com/llm_throughput_benchmark_on_13_gpus_and_10_models.html';
 
 /** The table's rows as the page shows them (the details open), each cell's text. */
-const rowsShown = (page) => page.locator(`${byTestId('measured-table')} tbody tr`)
+const rowsShown = (page, id = 'measured') => page.locator(`${byTestId(`${id}-table`)} tbody tr`)
   .evaluateAll((rows) => rows.map((row) => [...row.cells].map((cell) => cell.innerText.replace(/\u00a0/g, ' ').trim())));
 
 describe('published runs of the model', { timeout: TEST_TIMEOUT_MS * 4 }, () => {
@@ -30,7 +31,7 @@ describe('published runs of the model', { timeout: TEST_TIMEOUT_MS * 4 }, () => 
     await openPage(env, page, '#model=gemma-4-26b-a4b&device=rtx-4090-24gb&runtime=llamacpp&lang=en');
     const count = runsOf('gemma-4-26b-a4b');
     assert.equal(count, 29);
-    await waitForText(env, page, `${byTestId('measured')} summary`, `Published runs of Gemma 4 26B-A4B: ${count}`);
+    await waitForText(env, page, `${byTestId('measured')} summary`, `Published decode runs of Gemma 4 26B-A4B: ${count}`);
     await page.locator(`${byTestId('measured')} summary`).click();
     const rows = await rowsShown(page);
     // llama.cpp on CUDA first (the device is an RTX 4090), then ROCm, Vulkan and Metal.
@@ -53,12 +54,28 @@ describe('published runs of the model', { timeout: TEST_TIMEOUT_MS * 4 }, () => 
   test('in German, and another model\'s runs when the model changes', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page, '#model=gemma-4-26b-a4b&device=rtx-4090-24gb&runtime=llamacpp&lang=de');
-    await waitForText(env, page, `${byTestId('measured')} summary`, 'Veröffentlichte Messungen von Gemma 4 26B-A4B: 29');
+    await waitForText(env, page, `${byTestId('measured')} summary`, 'Veröffentlichte Decode-Messungen von Gemma 4 26B-A4B: 29');
     await page.locator(`${byTestId('measured')} summary`).click();
     assert.ok((await rowsShown(page)).some((cells) => cells[3] === 'tg32 nach 32.768 Tokens'));
     await page.locator(byTestId('model')).selectOption('gpt-oss-20b');
-    await waitForText(env, page, `${byTestId('measured')} summary`, `Veröffentlichte Messungen von gpt-oss-20b: ${runsOf('gpt-oss-20b')}`);
+    await waitForText(env, page, `${byTestId('measured')} summary`, `Veröffentlichte Decode-Messungen von gpt-oss-20b: ${runsOf('gpt-oss-20b')}`);
     await assertHealthy(env, page, 'published runs in German');
+  });
+
+  test('prompt-processing runs after them', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=qwen3.6-35b-a3b&device=h200-141gb&runtime=sglang&lang=en');
+    const count = runsOf('qwen3.6-35b-a3b', 'prefill');
+    const summary = `${byTestId('measured-prefill')} summary`;
+    await waitForText(env, page, summary, `Published prompt-processing runs of Qwen3.6-35B-A3B: ${count}`);
+    await page.locator(summary).click();
+    const rows = await rowsShown(page, 'measured-prefill');
+    // SGLang's cookbook (qwen3.6-benchmarks.jsx @ ec170fd): on an H200, BF16, a cold 8,192-token
+    // request's P50 time to first token 182 ms, 8,192 / 0.182 s = 45,011 tok/s; SGLang's runs first.
+    assert.ok(rows[0][4].startsWith('SGLang'), 'the engine on the page first');
+    assert.deepEqual(rows.find((cells) => cells[0] === 'NVIDIA H200 141GB' && cells[2] === 'BF16'), ['NVIDIA H200 141GB',
+      '45,011', 'BF16', 'TTFT, 8,192-token prompt', 'SGLang · CUDA · sglang 0.5.16', 'sgl-project/sglang cookbook']);
+    await assertHealthy(env, page, 'published prompt-processing runs');
   });
 
   test('none for a model without published runs', { timeout: TEST_TIMEOUT_MS }, async () => {

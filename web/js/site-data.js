@@ -1,8 +1,9 @@
 // What the wasm module leaves out and the first numbers never need, read once, when a section
 // first shows it (web/tools/site_data.mjs writes both): the catalog models' sources, which the
-// architecture card lists, and the published decode runs by model, listed beside the decode
-// estimate. The single file carries them inline; the page fetches them beside index.html
-// (precached for offline use). Either is {} when it cannot load: the section shows what it has.
+// architecture card lists, and the published decode and prompt-processing runs by model, listed
+// below the simulator. The single file carries them inline; the page fetches them beside
+// index.html (precached for offline use). Either is {} when it cannot load: the section shows
+// what it has.
 const pending = new Map();  // file → the promise of its contents
 
 function siteData(file, inlineId) {
@@ -17,5 +18,5 @@ function siteData(file, inlineId) {
 /** Every catalog model's sources by id. */
 export const modelSources = () => siteData('model-sources.json', 'vramcalc-model-sources');
 
-/** The published decode runs of tests/calibration/decode.json by catalog model id. */
+/** The published runs of tests/calibration by kind (decode, prefill) and catalog model id. */
 export const measuredRuns = () => siteData('measured-runs.json', 'vramcalc-measured-runs');

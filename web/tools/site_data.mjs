@@ -2,21 +2,21 @@
 // needs it:
 // - <site>/model-sources.json: every catalog model's sources by id, which the architecture card
 //   loads when it first shows a model's sources;
-// - <site>/measured-runs.json: the published decode runs of tests/calibration/decode.json by
-//   catalog model id (each as its source states it: device, engine, backend and build, format,
-//   test and depth, tok/s, and the source's link), which the page lists below the decode
-//   estimate;
+// - <site>/measured-runs.json: the published decode and prompt-processing runs of
+//   tests/calibration (decode.json, prefill.json) by catalog model id, each as its source
+//   states it (device, engine, backend and build, format, test and depth, tok/s, and the
+//   source's link), which the page lists below the simulator;
 // - <site>/i18n/<lang>.json and <lang>.later.json: each language's UI strings (assets/i18n,
 //   without "_" keys) in two parts, split as js/i18n.js says (LATER_STRINGS): what the page's
 //   first numbers show, which it loads when it first speaks that language, and the strings of
 //   what comes after them, loaded with that code (the widget loads both).
 // The single file carries them inline (standalone.mjs).
-// Usage: node web/tools/site_data.mjs assets tests/calibration/decode.json build-wasm/site
+// Usage: node web/tools/site_data.mjs assets tests/calibration build-wasm/site
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isLaterString } from '../js/i18n.js';
 
-const [assets, decodeRuns, site] = process.argv.slice(2).map((p) => path.resolve(p));
+const [assets, calibration, site] = process.argv.slice(2).map((p) => path.resolve(p));
 const readJson = async (file) => JSON.parse(await readFile(file, 'utf8'));
 const jsonFiles = async (dir) => (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
 
@@ -27,27 +27,35 @@ for (const name of await jsonFiles(path.join(assets, 'models'))) {
 }
 await writeFile(path.join(site, 'model-sources.json'), JSON.stringify(sources));
 
-// A run's build as its first words ("b8743 (3f8752b55, 2026-04-11)" → "b8743"; none when not
-// stated), and its source's first link (some name a copy of the table after it).
-const shortBuild = (build) => (build?.startsWith('not stated') ? '' : (build ?? '').split(/ \(|, |; /)[0]);
+// A run's build or backend as its first words ("b8743 (3f8752b55, 2026-04-11)" → "b8743"; none
+// when not stated), and its source's first link (some name a copy of the table after it).
+const firstWords = (text) => (text?.startsWith('not stated') ? '' : (text ?? '').split(/ \(|, |; /)[0]);
 const firstLink = (source) => source.match(/https?:\/\/[^\s)]+/)[0].replace(/[.,;]$/, '');
+const deviceNames = Object.fromEntries((await readJson(path.join(assets, 'devices.json'))).devices.map((d) => [d.id, d.name]));
 
-/** The calibration runs by catalog model id: a row's model, or the catalog model it names. */
+/**
+ * A calibration set's runs by catalog model id (a row's model, or the catalog model it names).
+ * Decode rows name their device as the source does, prefill rows by its catalog id; a prefill
+ * row's test is ppN (its depth apart) or, for a serving TTFT, null with its prompt's tokens.
+ */
 async function measuredRuns(file) {
   const { models, rows } = await readJson(file);
   const runs = {};
   for (const row of rows) {
     const id = row.model in sources ? row.model : models[row.model]?.catalog_id;
     if (!(id in sources)) continue;
+    const prompt = row.prompt_tokens;
     (runs[id] ??= []).push({
-      device: row.device, gpus: row.gpus ?? 1, split: row.split ?? null, engine: row.engine, platform: row.platform,
-      build: shortBuild(row.build), format: row.format, depth: row.depth ?? 0, test: row.test,
-      tok_s: row.tok_s, source: row.source_key, url: firstLink(row.source),
+      device: deviceNames[row.device] ?? row.device, gpus: row.gpus ?? 1, split: row.split ?? null,
+      engine: row.engine, platform: row.platform, backend: firstWords(row.backend) || null, build: firstWords(row.build),
+      format: row.format, depth: row.depth ?? 0, tok_s: row.tok_s, source: row.source_key, url: firstLink(row.source),
+      ...(prompt ? { test: row.test.startsWith('pp') ? `pp${prompt}` : null, prompt } : { test: row.test }),
     });
   }
   return runs;
 }
-await writeFile(path.join(site, 'measured-runs.json'), JSON.stringify(await measuredRuns(decodeRuns)));
+const runsOf = (kind) => measuredRuns(path.join(calibration, `${kind}.json`));
+await writeFile(path.join(site, 'measured-runs.json'), JSON.stringify({ decode: await runsOf('decode'), prefill: await runsOf('prefill') }));
 
 await mkdir(path.join(site, 'i18n'), { recursive: true });
 for (const name of await jsonFiles(path.join(assets, 'i18n'))) {

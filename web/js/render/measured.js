@@ -1,7 +1,8 @@
-// The published decode runs of the model on the page, below the decode estimate and its error
-// table (a card of its own under the simulator's, as wide as the page): what people measured,
-// each run as its source states it (tests/calibration/decode.json, by model in the site's
-// measured-runs.json), so that the estimate can be held against real runs of the same model.
+// The published runs of the model on the page, below the decode estimate and its error table and
+// the serving figures (two cards under the simulator's grid, as wide as the page): its decode
+// runs and its prompt-processing runs. What people measured, each run as its
+// source states it (tests/calibration/decode.json and prefill.json, by model in the site's
+// measured-runs.json), so that the estimates can be held against real runs of the same model.
 // Drawn with the sections below, after the first numbers; the runs load once, when the first
 // model asks for them.
 import { byId, el } from '../dom.js';
@@ -14,7 +15,14 @@ const ENGINE_OF_RUNTIME = { llamacpp: 'llama.cpp', ollama: 'llama.cpp', vllm: 'v
 const COLUMNS = ['device', 'tok_s', 'format', 'test', 'engine', 'source'];
 // What makes two runs the same run: a source that ran it on two stacks the row does not name
 // (two ROCm releases, two drivers) gives one row with the range of its speeds and each link.
-const RUN_KEYS = ['device', 'gpus', 'split', 'engine', 'platform', 'build', 'format', 'test', 'depth', 'source'];
+const RUN_KEYS = ['device', 'gpus', 'split', 'engine', 'platform', 'backend', 'build', 'format', 'test', 'prompt', 'depth',
+  'source'];
+// Each kind of run: its part of measured-runs.json, and its details' id and strings (in this
+// order after the simulator's grid).
+const KINDS = [
+  { kind: 'decode', id: 'measured', heading: 'accuracy.measured_heading', note: 'accuracy.measured_note' },
+  { kind: 'prefill', id: 'measured-prefill', heading: 'accuracy.measured_prefill_heading', note: 'accuracy.measured_prefill_note' },
+];
 
 /** The runs with the same RUN_KEYS as one, with the lowest and highest tok/s and their links. */
 function merged(runs) {
@@ -55,10 +63,11 @@ function ordered(runs, { runtime, device_platform: platform }) {
 
 function cells(t, lang, catalog, run) {
   const devices = run.gpus > 1 ? `${run.gpus}× ${run.device}${run.split ? ` (${run.split})` : ''}` : run.device;
-  const test = run.depth > 0 ? t('accuracy.measured_at', { test: run.test, depth: fmt.integer(lang, run.depth) }) : run.test;
-  const speed = run.low === run.high ? fmt.fixed(lang, run.high, 1)
-    : `${fmt.fixed(lang, run.low, 1)}–${fmt.fixed(lang, run.high, 1)}`;
-  const engine = [t(`runtime.${RUNTIME_OF_ENGINE[run.engine]}`), t(`platform.${run.platform}`), run.build]
+  const name = run.test ?? t('accuracy.measured_ttft', { tokens: fmt.integer(lang, run.prompt) });
+  const test = run.depth > 0 ? t('accuracy.measured_at', { test: name, depth: fmt.integer(lang, run.depth) }) : name;
+  const rate = (tps) => (tps >= 1000 ? fmt.integer(lang, tps) : fmt.fixed(lang, tps, 1));
+  const speed = run.low === run.high ? rate(run.high) : `${rate(run.low)}–${rate(run.high)}`;
+  const engine = [t(`runtime.${RUNTIME_OF_ENGINE[run.engine]}`), run.backend ?? t(`platform.${run.platform}`), run.build]
     .filter(Boolean).join(' · ');
   return [devices, speed, fmt.quantLabel(catalog, run.format), test, engine, links(run)];
 }
@@ -68,7 +77,7 @@ function row(t, lang, catalog, run) {
     ? el('th', { scope: 'row' }, content) : el('td', { class: COLUMNS[i] === 'tok_s' ? 'num' : null }, content))));
 }
 
-function fill(details, runs, response, view) {
+function fill(details, runs, kind, response, view) {
   const { t, lang, catalog } = view;
   details.hidden = runs.length === 0;
   if (runs.length === 0) return;
@@ -76,25 +85,28 @@ function fill(details, runs, response, view) {
     el('th', { scope: 'col', class: column === 'tok_s' ? 'num' : null }, t(`accuracy.measured_col.${column}`))));
   const rows = ordered(merged(runs), response.simulator).map((run) => row(t, lang, catalog, run));
   details.replaceChildren(
-    el('summary', {}, t('accuracy.measured_heading', { model: response.model.name, count: fmt.integer(lang, runs.length) })),
-    el('div', { class: 'table-wrap' }, el('table', { class: 'data', 'data-testid': 'measured-table' },
+    el('summary', {}, t(kind.heading, { model: response.model.name, count: fmt.integer(lang, runs.length) })),
+    el('div', { class: 'table-wrap' }, el('table', { class: 'data', 'data-testid': `${kind.id}-table` },
       el('thead', {}, head), el('tbody', {}, ...rows))),
-    el('p', { class: 'muted' }, t('accuracy.measured_note')));
+    el('p', { class: 'muted' }, t(kind.note)));
 }
 
-/** The model's published runs, once they are loaded; none (hidden) for a model without any. */
+/** The model's published runs of each kind, once they are loaded; none (hidden) where it has none. */
 export function renderMeasured(root, response, view) {
-  const grid = byId(root, 'accuracy')?.closest('.sim-grid');
-  if (!grid) return;
-  let details = byId(root, 'measured');
-  if (!details) {
-    details = el('details', { class: 'card accuracy measured', id: 'measured', 'data-testid': 'measured', hidden: true });
-    grid.after(details);
-  }
+  let after = byId(root, 'accuracy')?.closest('.sim-grid');
+  if (!after) return;  // a widget
   const key = [response.model.id, response.simulator.runtime, response.simulator.device_platform, view.lang].join('|');
-  if (details.dataset.key === key) return;
-  details.dataset.key = key;
-  measuredRuns().then((all) => {
-    if (details.dataset.key === key) fill(details, all[response.model.id] ?? [], response, view);
-  });
+  for (const kind of KINDS) {
+    let details = byId(root, kind.id);
+    if (!details) {
+      details = el('details', { class: 'card accuracy measured', id: kind.id, 'data-testid': kind.id, hidden: true });
+      after.after(details);
+    }
+    after = details;
+    if (details.dataset.key === key) continue;
+    details.dataset.key = key;
+    measuredRuns().then((all) => {
+      if (details.dataset.key === key) fill(details, all[kind.kind]?.[response.model.id] ?? [], kind, response, view);
+    });
+  }
 }
