@@ -120,6 +120,29 @@ TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
   EXPECT_EQ(peaks("h100-80gb"), (std::array<double, 3>{989.5, 1979, 1979}));
 }
 
+// Every NVIDIA GPU states its CUDA compute capability, from NVIDIA's tables (assets/devices.json
+// _comment): developer.nvidia.com/cuda-gpus ("12.1 | NVIDIA GB10 (DGX Spark)", "9.0 | NVIDIA GH200
+// NVIDIA H200 NVIDIA H100", "8.9 | ... GeForce RTX 4090", "8.6 | NVIDIA A40 NVIDIA A10 ...") and
+// cuda-legacy-gpus ("7.0 | NVIDIA V100", "6.1 | Tesla P40 Tesla P4"); no other GPU has one.
+TEST(BuiltinCatalog, EveryNvidiaGpuStatesItsComputeCapability) {
+  for (const Device& d : Builtin().devices) {
+    SCOPED_TRACE(d.id);
+    if (d.platform == Platform::kCuda) {
+      EXPECT_GE(d.compute_capability, 6.0);
+      EXPECT_LE(d.compute_capability, 12.1);
+    } else {
+      EXPECT_EQ(d.compute_capability, 0);
+    }
+  }
+  const auto cc = [](std::string_view id) { return Builtin().FindDevice(id)->compute_capability; };
+  EXPECT_EQ(cc("dgx-spark-gb10-128gb"), 12.1);
+  EXPECT_EQ(cc("h100-80gb"), 9.0);
+  EXPECT_EQ(cc("rtx-4090-24gb"), 8.9);
+  EXPECT_EQ(cc("a10-24gb"), 8.6);
+  EXPECT_EQ(cc("tesla-v100-sxm2-32gb"), 7.0);
+  EXPECT_EQ(cc("tesla-p40-24gb"), 6.1);
+}
+
 // Section 8.3: every card with memory of its own names its host link and its source (in
 // serving_source, after "host link"), and the
 // bandwidth is the link's: lanes × 8, 16 or 32 GT/s (PCIe 3.0, 4.0, 5.0) × 128/130 encoding / 8

@@ -75,6 +75,33 @@ TEST(Evaluate, WithoutAFormatTheCheckpointsOwnWhereTheEngineOffersIt) {
   EXPECT_EQ(format("qwen3-8b", "vllm"), "BF16");
 }
 
+// vLLM and SGLang need CUDA compute capability 7.5 ("compute capability 7.5 or higher (e.g., T4,
+// RTX20xx, A100, L4, H100, B200, etc.)", vLLM's docs/getting_started/installation/gpu.cuda.inc.md;
+// "sm75 and above", SGLang's quickstart): a Tesla P40 (6.1, NVIDIA's legacy table) and a V100 (7.0)
+// are refused, naming the device, an RTX 2080 Ti (7.5) is not; llama.cpp runs on all three.
+TEST(Evaluate, ServersNeedTheComputeCapabilityTheirDocsName) {
+  const auto evaluate = [](const char* runtime, const char* device) {
+    Request request = For("qwen3-8b");
+    request.runtime = runtime;
+    request.device = device;
+    return Evaluate(request, Builtin());
+  };
+  for (const char* runtime : {"vllm", "sglang"}) {
+    for (const char* device : {"tesla-p40-24gb", "tesla-v100-sxm2-32gb"}) {
+      SCOPED_TRACE(std::string(runtime) + " on " + device);
+      const auto refused = evaluate(runtime, device);
+      ASSERT_FALSE(refused.ok());
+      EXPECT_EQ(refused.error().code, "unsupported_device");
+      EXPECT_EQ(refused.error().field, "device");
+    }
+    EXPECT_TRUE(evaluate(runtime, "rtx-2080-ti-11gb").ok()) << runtime;
+  }
+  for (const char* device : {"tesla-p40-24gb", "tesla-v100-sxm2-32gb", "rtx-2080-ti-11gb"}) {
+    EXPECT_TRUE(evaluate("llamacpp", device).ok()) << device;
+  }
+  EXPECT_EQ(evaluate("vllm", "tesla-p40-24gb").error().message, "Runtime vllm does not run on NVIDIA Tesla P40 24GB.");
+}
+
 TEST(Evaluate, CurveMeetsTheSimulatorAtItsContext) {
   const Response r = EvaluateOk(For("glm-4-32b-0414"));
   const auto at = std::find_if(r.curve.begin(), r.curve.end(),

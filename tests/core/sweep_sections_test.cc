@@ -169,6 +169,11 @@ TEST(Sweep, RequestErrorsNameTheField) {
       {R"({"model":"glm-4-32b-0414"})", "model"},  // a sweep covers every model
       {R"({"device":"rtx-9999"})", "device"},  {R"({"device":"rtx-4090-24gb","compare":["h100"]})", "compare"},
       {R"({"device":"m4-max-128gb","runtime":"vllm"})", "device"},  // vLLM does not run on Apple chips
+      // vLLM and SGLang need CUDA compute capability 7.5 ("compute capability 7.5 or higher (e.g., T4,
+      // RTX20xx, A100, ...)", vLLM's GPU install docs; "sm75 and above", SGLang's quickstart): not a
+      // Tesla P40 (6.1) or a V100 (7.0).
+      {R"({"device":"tesla-p40-24gb","runtime":"vllm"})", "device"},
+      {R"({"device":"tesla-v100-sxm2-32gb","runtime":"sglang"})", "device"},
       {R"({"device_count":2,"runtime":"mlx"})", "device_count"},  // mlx-lm runs on one device
   };
   for (const auto& c : kCases) {

@@ -578,10 +578,11 @@ describe('CLI listings', () => {
   test('`vramcalc devices --json` prints every device', () => {
     const devices = JSON.parse(execFileSync(cliPath, ['devices', '--json'], { encoding: 'utf8' }));
     assert.ok(devices.length >= 30, `only ${devices.length} devices`);
-    // Estimation model 1.9: the RTX 3090 has 24 GB and 936 GB/s.
+    // Estimation model 1.9: the RTX 3090 has 24 GB and 936 GB/s; NVIDIA's CUDA GPU table: compute
+    // capability 8.6 ("8.6 | NVIDIA A40 ... GeForce RTX 3090").
     assert.deepEqual(devices.find((d) => d.id === 'rtx-3090-24gb'),
       { id: 'rtx-3090-24gb', name: 'RTX 3090 24GB', memory_gib: 24, bandwidth_gbps: 936, class: 'consumer',
-        vendor: 'nvidia', platform: 'cuda', unified_memory: false,
+        vendor: 'nvidia', platform: 'cuda', unified_memory: false, compute_capability: 8.6,
         source: devices.find((d) => d.id === 'rtx-3090-24gb').source });
   });
 });
@@ -679,10 +680,16 @@ describe('catalog()', () => {
           assert.equal(answer.ok, true, `${runtime.id} ${model.id} ${format}: ${answer.error?.message}`);
         }
       }
+      // Every device of a platform it runs on, but CUDA cards below its minimum compute capability
+      // (vLLM and SGLang: 7.5, so not the Tesla P40 or the V100), which it refuses by the field.
       for (const d of catalog.devices.filter((x) => runtime.runs_on.includes(x.platform))) {
         const answer = evaluate({ model: MODELS[0], format: runtime.formats[0], device: d.id, runtime: runtime.id });
-        assert.equal(answer.ok, true, `${runtime.id} ${d.id}`);
+        const tooOld = d.platform === 'cuda' && d.compute_capability < runtime.min_compute_capability;
+        assert.equal(answer.ok, !tooOld, `${runtime.id} ${d.id}`);
+        if (tooOld) assert.deepEqual([answer.error.code, answer.error.field], ['unsupported_device', 'device']);
       }
+      const refused = catalog.devices.filter((d) => d.platform === 'cuda' && d.compute_capability < runtime.min_compute_capability);
+      assert.deepEqual(refused.map((d) => d.id), ['vllm', 'sglang'].includes(runtime.id) ? ['tesla-p40-24gb', 'tesla-v100-sxm2-32gb'] : []);
       for (const kv of runtime.kv_dtypes) {
         const answer = evaluate({ model: MODELS[0], format: runtime.formats[0], device, kv_dtype: kv, runtime: runtime.id });
         assert.equal(answer.ok, true, `${runtime.id} ${kv}`);

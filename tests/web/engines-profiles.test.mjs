@@ -136,6 +136,16 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await waitForHash(env, page, (hash) => !hash.includes('custom'), 'the own Vulkan device is dropped under vLLM');
     await assertHealthy(env, page, 'with an own device');
 
+    // vLLM needs CUDA compute capability 7.5 ("7.5 or higher (e.g., T4, RTX20xx, A100, ...)", its
+    // install docs): a Tesla P40 (6.1) chosen under llama.cpp is dropped on switching to vLLM, whose
+    // device list has neither it nor the V100 (7.0), but the RTX 2080 Ti (7.5).
+    await openPage(env, page, '#model=qwen3-8b&runtime=llamacpp&device=tesla-p40-24gb&lang=en');
+    await page.locator(byTestId('runtime')).selectOption('vllm');
+    await waitForHash(env, page, (hash) => !hash.includes('tesla-p40'), 'the P40 is dropped under vLLM');
+    const offered = await page.locator(`${byTestId('device')} option`).evaluateAll((options) => options.map((o) => o.value));
+    assert.deepEqual(['tesla-p40-24gb', 'tesla-v100-sxm2-32gb', 'rtx-2080-ti-11gb'].map((id) => offered.includes(id)), [false, false, true]);
+    await assertHealthy(env, page, 'vLLM and an old CUDA card');
+
     // A bad one in a link is reported by its key; the page keeps working.
     await openPage(env, page, '#model=qwen3-8b&device=custom:0:800:cuda:Broken&lang=en');
     assert.match(await shownText(page, 'notice'), /device/);

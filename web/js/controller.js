@@ -13,7 +13,7 @@ import { renderDecodeError } from './render/accuracy.js';
 import { renderSimulator } from './render/simulator.js';
 import {
   CUSTOM_MODEL, customDevice, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
-  runtimeOf, scenarioFromHash,
+  runsOnDevice, runtimeOf, scenarioFromHash,
 } from './state.js';
 
 const MAX_ECHO = 40;  // characters of a bad link value repeated in a notice
@@ -585,9 +585,9 @@ export class PageController {
     byId(root, 'detect-gpu').addEventListener('click', async () => {
       // Its texts are later strings: they come with it.
       const [{ detect }] = await Promise.all([import('./detect.js'), loadStrings(this.#scenario.lang, document.baseURI)]);
-      const runsOn = runtimeOf(this.#scenario, this.catalog).runs_on;
+      const runtime = runtimeOf(this.#scenario, this.catalog);
       detect(root, {
-        devices: this.catalog.devices.filter((d) => runsOn.includes(d.platform)), t: this.translator(),
+        devices: this.catalog.devices.filter((d) => runsOnDevice(runtime, d)), t: this.translator(),
         apply: (device) => {
           this.update({ device });
           this.commit();

@@ -5,7 +5,7 @@ import { byId, fillSelect, put, putPart, setAttr } from './dom.js';
 import * as fmt from './format.js';
 import { LANGS, applyTexts, deviceGroup, langName } from './i18n.js';
 import { sliderPosition } from './controls.js';
-import { CUSTOM_MODEL, customDevice, formatsFor, runtimeOf } from './state.js';
+import { CUSTOM_MODEL, customDevice, formatsFor, runsOnDevice, runtimeOf } from './state.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 // The engine options' choices, by link key, with the request field each sets and the value the
@@ -84,7 +84,7 @@ export function renderChoices(root, response, { t, lang, catalog, scenario, pain
   fillSelect(form.elements.format, formatsFor(runtime, catalog, scenario.model).map((f) => [f.id, f.label]), scenario.format);
   const kvDtypes = catalog.kv_dtypes.filter((k) => runtime.kv_dtypes.includes(k.id));
   fillSelect(form.elements.kv, kvDtypes.map((k) => [k.id, k.label]), scenario.kv);
-  const devices = catalog.devices.filter((d) => runtime.runs_on.includes(d.platform));
+  const devices = catalog.devices.filter((d) => runsOnDevice(runtime, d));
   const own = customDevice(scenario.device);
   renderEngineChoices(root, response, { t, lang, scenario }, runtime);
   // "auto" follows the format's recommended class (the simulator names it whatever the device).

@@ -194,6 +194,13 @@ export function requestFor(scenario, catalog) {
 export const runtimeOf = (scenario, catalog) =>
   catalog.runtimes.find((r) => r.id === scenario.runtime) ?? catalog.runtimes[0];
 
+/**
+ * Whether a runtime runs on a device, as the core decides (RuntimeProfile::RunsOn): its platform,
+ * and on CUDA the compute capability the engine needs (vLLM and SGLang 7.5; not known, 0, passes).
+ */
+export const runsOnDevice = (runtime, device) => runtime.runs_on.includes(device.platform) &&
+  !(device.platform === 'cuda' && device.compute_capability > 0 && device.compute_capability < runtime.min_compute_capability);
+
 /** The formats a runtime offers for a model (those that quantize experts only for MoE models). */
 export function formatsFor(runtime, catalog, modelId) {
   const model = catalog.models.find((m) => m.id === modelId);
@@ -216,7 +223,7 @@ export function fitToRuntime(scenario, catalog) {
   if (!formats.includes(fitted.format)) fitted.format = preferred ?? formats[0];
   if (!runtime.kv_dtypes.includes(fitted.kv)) fitted.kv = runtime.kv_dtypes[0];
   const device = deviceOf(fitted.device, catalog);
-  if (device && !runtime.runs_on.includes(device.platform)) fitted.device = null;
+  if (device && !runsOnDevice(runtime, device)) fitted.device = null;
   if (!runtime.multi_device) fitted.gpus = null;
   for (const [key, name] of Object.entries(ENGINE_OPTIONS)) {
     if (!runtime.options.includes(name)) fitted[key] = null;

@@ -55,6 +55,9 @@ struct Device {
   // encoding in decimal GB/s (lanes × 0.985, 1.969 or 3.938 GB/s for PCIe 3.0, 4.0, 5.0); 0:
   // unified memory, or not known.
   double host_link_gbps = 0;
+  // An NVIDIA GPU's CUDA compute capability (8.9 for Ada), which some engines require a minimum
+  // of (RuntimeProfile::min_compute_capability); 0: not an NVIDIA GPU, or not known.
+  double compute_capability = 0;
 };
 
 inline bool IsApple(const Device& device) { return device.device_class == DeviceClass::kApple; }

@@ -259,6 +259,9 @@ struct RuntimeProfile {
   std::string_view default_format;  // what the page picks when switching to this engine
   std::span<const std::string_view> kv_dtypes;
   std::array<bool, kPlatformCount> runs_on{true, true, true, true};  // by Platform
+  // The lowest CUDA compute capability it supports (0: any); a device whose capability is not
+  // known (0) is taken to have it.
+  double min_compute_capability = 0;
   bool multi_device = true;
   unsigned options = 0;  // EngineOption bits
   EngineDefaults defaults;
@@ -295,7 +298,9 @@ struct RuntimeProfile {
     return decode_efficiency[static_cast<std::size_t>(device_class)];
   }
   bool RunsOn(Platform platform) const { return runs_on[static_cast<std::size_t>(platform)]; }
-  bool RunsOn(const Device& device) const { return RunsOn(device.platform); }
+  bool RunsOn(const Device& device) const;
+  // A CUDA device below the compute capability the engine needs.
+  bool TooOld(const Device& device) const;
   bool Takes(EngineOption option) const { return (options & option) != 0; }
   // The decode rule for a device and model kind, else nullptr: among the rules that hold, the
   // one naming the most (class, unified memory, MoE), then the highest bandwidth tier reached.

@@ -79,11 +79,11 @@ std::optional<Error> CheckDeviceCount(const Scenario& s) {
                "Runtime " + std::string(s.runtime->id) + " runs on one device; device_count must be 1.", "device_count"};
 }
 
-// A device the runtime does not run on, named in `field`.
+// A device the runtime does not run on, named in `field`: another platform, or a CUDA card older
+// than the engine supports (the catalog's runtimes listing has runs_on and min_compute_capability).
 std::optional<Error> CheckRunsOn(const RuntimeProfile& runtime, const Device& device, const char* field) {
   if (runtime.RunsOn(device)) return std::nullopt;
-  return Error{"unsupported_device", "Runtime " + std::string(runtime.id) + " does not run on " + device.name + " (" +
-                                         std::string(kPlatforms.Id(device.platform)) + ").", field};
+  return Error{"unsupported_device", "Runtime " + std::string(runtime.id) + " does not run on " + device.name + ".", field};
 }
 
 // The scenario's device and count: the request's, else the recommended placement; when

@@ -239,6 +239,11 @@ constexpr RuntimeProfile ServerFamily(std::string_view id, unsigned options,
                                       std::span<const std::string_view> commands) {
   RuntimeProfile p = EngineBase({id, kServerFormats, "BF16", kServerKv, options, commands});
   p.runs_on = {true, true, false, false};  // CUDA and ROCm
+  // "GPU: compute capability 7.5 or higher (e.g., T4, RTX20xx, A100, L4, H100, B200, etc.)"
+  // (vLLM docs/getting_started/installation/gpu.cuda.inc.md at 0487d5c); SGLang: "NVIDIA GPU with
+  // CUDA support (sm75 and above, e.g., T4, A10, A100, L4, L40S, H100)" (docs.sglang.io quickstart).
+  // So neither runs on a V100 (7.0) or a Tesla P40 (6.1).
+  p.min_compute_capability = 7.5;
   p.kv_pool = true;
   // A multimodal checkpoint's towers load with it, in BF16 (an FP8 or AWQ checkpoint leaves them
   // unquantized), split over the GPUs like the model (vLLM's mm_encoder_tp_mode "weights", the
@@ -407,6 +412,13 @@ template const PrefillRule* BestRule(std::span<const PrefillRule>, const Device&
 const DecodeRule* RuntimeProfile::DecodeRuleFor(const Device& device, bool moe) const {
   return BestRule(decode, device, moe);
 }
+
+bool RuntimeProfile::TooOld(const Device& device) const {
+  return device.platform == Platform::kCuda && device.compute_capability > 0 &&
+         device.compute_capability < min_compute_capability;
+}
+
+bool RuntimeProfile::RunsOn(const Device& device) const { return RunsOn(device.platform) && !TooOld(device); }
 
 bool OffersFormat(const RuntimeProfile& runtime, std::string_view id) {
   return std::find(runtime.formats.begin(), runtime.formats.end(), id) != runtime.formats.end();

@@ -261,6 +261,7 @@ void WriteRuntime(W& w, const RuntimeProfile& profile, TableNotes notes) {
     if (profile.RunsOn(entry.value)) w.Value(entry.id);
   }
   w.EndArray();
+  w.Field("min_compute_capability", profile.min_compute_capability);
   w.Field("multi_device", profile.multi_device);
   w.Key("decode");  // the generated error table: every rule with its error on its calibration rows
   w.BeginArray();

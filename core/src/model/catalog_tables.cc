@@ -1,5 +1,6 @@
 #include "model/catalog_tables.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,7 @@ Device DeviceFromRow(const DeviceRow& row) {
       .platform = row.platform,
       .unified_memory = row.unified_memory,
       .source = Text(row.source),
+      .compute_capability = std::round(row.compute_capability * 10.0) / 10.0,  // 8.9, not 8.8999996 (a float's)
   };
   if (const DeviceServingRow* serving = row.serving) {
     device.fp16_tflops = serving->fp16_tflops;

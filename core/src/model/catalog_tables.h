@@ -121,6 +121,7 @@ struct DeviceRow {
   Vendor vendor = Vendor::kNvidia;
   Platform platform = Platform::kCuda;
   bool unified_memory = false;
+  float compute_capability = 0;  // in the padding before the pointers (wasm32): no bytes per row
   const char* source = "";
   const DeviceServingRow* serving = nullptr;  // null: the catalog leaves them out
 };

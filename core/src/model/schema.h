@@ -147,6 +147,8 @@ void VisitFields(V& v, D& d) {
   v.Enum("vendor", d.vendor, kVendors, kRequired);
   v.Enum("platform", d.platform, kPlatforms, kRequired);
   v.Flag("unified_memory", d.unified_memory, kRequired);
+  // Every NVIDIA entry's in assets/ (tests/core/catalog_test.cc).
+  v.Number("compute_capability", d.compute_capability, kOptional);
   // Required in assets/ (tests/core/catalog_test.cc); the wasm module's copy leaves it out.
   v.Text("source", d.source, kOptional | kMayBeEmpty);
   // Peak compute (issue 33) in every assets/ entry, the host link (section 8.3) in every card's

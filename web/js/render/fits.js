@@ -8,7 +8,7 @@ import * as fmt from '../format.js';
 import { duration } from '../duration.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import { FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor } from '../fits.js';
-import { deviceOf, runtimeOf } from '../state.js';
+import { deviceOf, runsOnDevice, runtimeOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
 
 const state = new WeakMap();  // root → { sort, ascending, family, size, comfortable, shown }
@@ -99,8 +99,8 @@ function renderFilters(root, { t, catalog, scenario }, s, scene) {
   fillSelect(form.size, [['', t('fits.filter.all')], ...SIZES.map(([id]) => [id, t(`fits.size.${id}`)])], s.size);
   form.comfortable.checked = s.comfortable;
   // Another device to list beside the chosen ones: any the runtime runs on.
-  const runsOn = runtimeOf(scenario, catalog).runs_on;
-  const more = catalog.devices.filter((d) => runsOn.includes(d.platform) && !scene.devices.includes(d.id));
+  const runtime = runtimeOf(scenario, catalog);
+  const more = catalog.devices.filter((d) => runsOnDevice(runtime, d) && !scene.devices.includes(d.id));
   fillSelect(form.add, [['', t('fits.add_device_choose')], ...more.map((d) => [d.id, d.name])], '');
   const header = byId(root, 'fits-table').tHead.rows[0].cells;
   const deviceHead = header[header.length - 1];

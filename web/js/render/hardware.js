@@ -2,6 +2,7 @@
 import { byId, fillSelect, put, putPart, setAttr } from '../dom.js';
 import * as fmt from '../format.js';
 import { deviceGroup } from '../i18n.js';
+import { runsOnDevice } from '../state.js';
 import { bindRowChoice, cell, markSelected, selectButton, syncRows } from './rows.js';
 
 function createRow(device) {
@@ -77,10 +78,10 @@ export function renderHardware(root, response, view) {
   if (add) {
     const shown = new Set(response.hardware.map((r) => r.device));
     // Only devices the runtime runs on: the core leaves the others out of the table.
-    const runsOn = catalog.runtimes.find((r) => r.id === sim.runtime)?.runs_on ?? [];
+    const runtime = catalog.runtimes.find((r) => r.id === sim.runtime);
     fillSelect(add, [
       ['', t('hw.add_placeholder')],
-      ...catalog.devices.filter((d) => !shown.has(d.id) && runsOn.includes(d.platform))
+      ...catalog.devices.filter((d) => !shown.has(d.id) && runtime && runsOnDevice(runtime, d))
         .map((d) => [d.id, d.name, deviceGroup(t, d)]),
     ], '');
   }
