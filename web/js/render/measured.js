@@ -1,10 +1,9 @@
 // The published runs of the model on the page, below the decode estimate and its error table and
 // the serving figures (two cards under the simulator's grid, as wide as the page): its decode
-// runs and its prompt-processing runs. What people measured, each run as its
-// source states it (tests/calibration/decode.json and prefill.json, by model in the site's
-// measured-runs.json), so that the estimates can be held against real runs of the same model.
-// Drawn with the sections below, after the first numbers; the runs load once, when the first
-// model asks for them.
+// runs and its prompt-processing runs. What people measured, each run as its source states it
+// (tests/calibration/decode.json and prefill.json, by model in the site's measured-runs.json), so
+// that the estimates can be held against real runs of the same model. Drawn with the sections
+// below, after the first numbers; the runs load once, when the first model asks for them.
 import { byId, el } from '../dom.js';
 import * as fmt from '../format.js';
 import { measuredRuns } from '../site-data.js';
@@ -67,7 +66,8 @@ function cells(t, lang, catalog, run) {
   const test = run.depth > 0 ? t('accuracy.measured_at', { test: name, depth: fmt.integer(lang, run.depth) }) : name;
   const rate = (tps) => (tps >= 1000 ? fmt.integer(lang, tps) : fmt.fixed(lang, tps, 1));
   const speed = run.low === run.high ? rate(run.high) : `${rate(run.low)}–${rate(run.high)}`;
-  const engine = [t(`runtime.${RUNTIME_OF_ENGINE[run.engine]}`), run.backend ?? t(`platform.${run.platform}`), run.build]
+  const runtime = RUNTIME_OF_ENGINE[run.engine];  // an engine without a profile: its own name
+  const engine = [runtime ? t(`runtime.${runtime}`) : run.engine, run.backend ?? t(`platform.${run.platform}`), run.build]
     .filter(Boolean).join(' · ');
   return [devices, speed, fmt.quantLabel(catalog, run.format), test, engine, links(run)];
 }
