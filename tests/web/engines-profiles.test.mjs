@@ -152,6 +152,22 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await assertHealthy(env, page, 'after a bad own device in the link');
   });
 
+  test('a card llama.cpp runs without CUDA graphs says its decode is slower than shown', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // llama.cpp uses CUDA graphs from compute capability 7.0 (ggml_cuda_graph_set_enabled,
+    // GGML_CUDA_CC_VOLTA); NVIDIA's legacy table: Tesla P40 6.1, V100 7.0.
+    await openPage(env, page, '#model=qwen3-8b&runtime=llamacpp&device=tesla-p40-24gb&lang=en');
+    await waitForText(env, page, 'decode-graphs', 'llama.cpp runs this card without CUDA graphs (compute capability 6.1 < 7.0): ' +
+      'decode is slower than shown (GTX 1080, a MoE model: 41.5 tok/s without, 73.9 with; llama.cpp PR #27721).');
+    for (const hash of ['#model=qwen3-8b&runtime=llamacpp&device=tesla-v100-sxm2-32gb&lang=en',
+      '#model=qwen3-8b&runtime=ollama&device=rtx-3090-24gb&lang=en', '#model=qwen3-8b&device=tesla-p40-24gb&lang=en']) {
+      await openPage(env, page, hash);
+      await settle(page);
+      assert.equal(await page.locator(byTestId('decode-graphs')).isVisible(), false, hash);
+    }
+    await assertHealthy(env, page, 'CUDA graphs');
+  });
+
   test('each decode figure says how far off it is, with the error table one click away', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page, '#model=llama-3.1-8b&runtime=llamacpp&device=rtx-4090-24gb&lang=en');

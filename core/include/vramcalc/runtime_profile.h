@@ -262,6 +262,9 @@ struct RuntimeProfile {
   // The lowest CUDA compute capability it supports (0: any); a device whose capability is not
   // known (0) is taken to have it.
   double min_compute_capability = 0;
+  // The CUDA compute capability from which it replays a token's kernels as a CUDA graph, as its
+  // decode rules assume (0: not modelled); below it, decode is slower than they say.
+  double cuda_graphs_from = 0;
   bool multi_device = true;
   unsigned options = 0;  // EngineOption bits
   EngineDefaults defaults;

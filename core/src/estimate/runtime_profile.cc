@@ -166,6 +166,11 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,
                                         std::span<const std::string_view> commands) {
   RuntimeProfile p = EngineBase({id, kGgufFormats, "Q4_K_M", kGgufKv, options, commands});
   p.defaults = {.ubatch = 512, .flash_attention = true, .ubatch_tiers = ubatch_tiers};
+  // CUDA graphs from Volta: ggml_cuda_graph_set_enabled disables them below GGML_CUDA_CC_VOLTA
+  // (ggml-cuda.cu at ggml d99724f; since llama.cpp PR #25749, July 2026, before it below Ampere;
+  // PR #27721, which would enable them on Pascal, is open). The decode set leaves out runs
+  // without them (tests/calibration/README.md), so a Pascal card's decode is slower than its rule.
+  p.cuda_graphs_from = 7.0;
   p.capacity = {.working_set = true, .default_utilization = 1, .margin_gib = kFitTargetGib};
   // token_embd stays on the CPU: "there is very little benefit to offloading the input layer,
   // so always keep it on the CPU"; a tied embedding is duplicated as the output (llama-model.cpp).

@@ -262,6 +262,7 @@ void WriteRuntime(W& w, const RuntimeProfile& profile, TableNotes notes) {
   }
   w.EndArray();
   w.Field("min_compute_capability", profile.min_compute_capability);
+  w.Field("cuda_graphs_from", profile.cuda_graphs_from);
   w.Field("multi_device", profile.multi_device);
   w.Key("decode");  // the generated error table: every rule with its error on its calibration rows
   w.BeginArray();

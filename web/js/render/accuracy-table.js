@@ -1,8 +1,9 @@
 // The decode estimate's whole error table under an engine profile, one click away beside the
 // decode figure (its error line is accuracy.js's): each rule's error on the runs it was fitted to
-// and on those of the sources set aside before fitting. The page draws it with the sections
-// below, after the first numbers.
-import { byId } from '../dom.js';
+// and on those of the sources set aside before fitting; and under the error line, where the
+// engine runs the card without CUDA graphs, that decode is slower than the rule says. The page
+// draws them with the sections below, after the first numbers.
+import { byId, el, put } from '../dom.js';
 import * as fmt from '../format.js';
 
 function ruleLabel(t, lang, rule) {
@@ -32,8 +33,29 @@ function row(t, lang, rule) {
   return tr;
 }
 
+/**
+ * Under the decode figure's error line: a CUDA card below the compute capability from which the
+ * engine uses CUDA graphs (llama.cpp's Volta, runtime profile cuda_graphs_from), whose decode
+ * the rule, fitted to runs with graphs, overstates.
+ */
+function renderGraphsNote(root, sim, { t, lang, catalog }) {
+  const after = byId(root, 'decode-error');
+  if (!after) return;
+  let note = byId(root, 'decode-graphs');
+  if (!note) {
+    note = el('dd', { class: 'sub', id: 'decode-graphs', 'data-testid': 'decode-graphs', hidden: true });
+    after.after(note);
+  }
+  const from = catalog.runtimes.find((r) => r.id === sim.runtime)?.cuda_graphs_from ?? 0;
+  const cc = catalog.devices.find((d) => d.id === sim.device)?.compute_capability ?? 0;
+  const shown = sim.device_platform === 'cuda' && cc > 0 && cc < from && sim.decode_tps > 0;
+  if (note.hidden !== !shown) note.hidden = !shown;
+  if (shown) put(note, t('accuracy.no_graphs', { cc: fmt.fixed(lang, cc, 1), from: fmt.fixed(lang, from, 1) }));
+}
+
 export function renderAccuracy(root, response, view) {
   const sim = response.simulator;
+  renderGraphsNote(root, sim, view);
   const details = byId(root, 'accuracy');
   if (!details) return;
   const rules = view.catalog.runtimes.find((r) => r.id === sim.runtime)?.decode ?? [];
