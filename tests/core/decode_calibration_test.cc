@@ -50,12 +50,18 @@ struct Row {
   double recurrent_layers = 0;  // LayerKind::kState layers (linear attention, SSM, convolution)
 };
 
+// A run without CUDA graphs (cuda_graphs false: an eager vLLM or SGLang run, llama.cpp on a card
+// its CUDA backend ran without them). The profiles model graphs on, the engines' default: such
+// runs are in no rule's rows.
+bool Eager(json::Value row) {
+  const json::Value graphs = row.Find("cuda_graphs");
+  return graphs && graphs.IsBool() && !graphs.Bool();
+}
+
 std::optional<Row> RowFrom(json::Value row, const std::map<std::string, ModelSpec>& models) {
   const RuntimeProfile* runtime = FindRuntimeProfile(ProfileOf(row.Find("engine").String()));
   const auto platform = kPlatforms.Find(row.Find("platform").String());
-  // The profiles model CUDA graphs on (vLLM's and SGLang's default): eager runs are left out.
-  const json::Value graphs = row.Find("cuda_graphs");
-  if (runtime == nullptr || !platform || (graphs && graphs.IsBool() && !graphs.Bool())) return std::nullopt;
+  if (runtime == nullptr || !platform || Eager(row)) return std::nullopt;
   Row r{row, false, models.at(std::string(row.Find("model").String())), Device{}, Scenario{}, 0, 0, 0, 0};
   r.device.id = std::string(row.Find("id").String());
   r.device.name = std::string(row.Find("device").String());
@@ -579,8 +585,8 @@ Counted RowsOfKind(std::string_view device_class, double from_bandwidth, bool de
     if (row.Find("engine").String() != "llama.cpp" || row.Find("platform").String() != "cuda" ||
         row.Find("device_class").String() != device_class || row.Find("unified_memory").Bool() ||
         Int(row, "gpus") != 1 || row.Find("bandwidth_gbps").Number() < from_bandwidth ||
-        (dense_only && IsMoe(row)) || (row.Find("cuda_graphs").IsBool() && !row.Find("cuda_graphs").Bool())) {
-      continue;  // runs without CUDA graphs are in no rule's rows (RowFrom)
+        (dense_only && IsMoe(row)) || Eager(row)) {
+      continue;
     }
     (Contains(holdout, row.Find("source_key").String()) ? n.held : n.fit) += 1;
   }

@@ -194,12 +194,16 @@ export function requestFor(scenario, catalog) {
 export const runtimeOf = (scenario, catalog) =>
   catalog.runtimes.find((r) => r.id === scenario.runtime) ?? catalog.runtimes[0];
 
+/** Whether a device is a CUDA card of a known compute capability below `capability`. */
+export const cudaBelow = (device, capability) =>
+  device.platform === 'cuda' && device.compute_capability > 0 && device.compute_capability < capability;
+
 /**
  * Whether a runtime runs on a device, as the core decides (RuntimeProfile::RunsOn): its platform,
  * and on CUDA the compute capability the engine needs (vLLM and SGLang 7.5; not known, 0, passes).
  */
-export const runsOnDevice = (runtime, device) => runtime.runs_on.includes(device.platform) &&
-  !(device.platform === 'cuda' && device.compute_capability > 0 && device.compute_capability < runtime.min_compute_capability);
+export const runsOnDevice = (runtime, device) =>
+  runtime.runs_on.includes(device.platform) && !cudaBelow(device, runtime.min_compute_capability);
 
 /** The formats a runtime offers for a model (those that quantize experts only for MoE models). */
 export function formatsFor(runtime, catalog, modelId) {

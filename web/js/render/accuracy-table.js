@@ -5,6 +5,7 @@
 // draws them with the sections below, after the first numbers.
 import { byId, el, put } from '../dom.js';
 import * as fmt from '../format.js';
+import { cudaBelow } from '../state.js';
 
 function ruleLabel(t, lang, rule) {
   const devices = fmt.devicesOfKind(t, rule.platform, rule.unified_memory === 'yes', rule.class);
@@ -38,7 +39,7 @@ function row(t, lang, rule) {
  * engine uses CUDA graphs (llama.cpp's Volta, runtime profile cuda_graphs_from), whose decode
  * the rule, fitted to runs with graphs, overstates.
  */
-function renderGraphsNote(root, sim, { t, lang, catalog }) {
+function renderGraphsNote(root, sim, runtime, { t, lang, catalog }) {
   const after = byId(root, 'decode-error');
   if (!after) return;
   let note = byId(root, 'decode-graphs');
@@ -46,19 +47,20 @@ function renderGraphsNote(root, sim, { t, lang, catalog }) {
     note = el('dd', { class: 'sub', id: 'decode-graphs', 'data-testid': 'decode-graphs', hidden: true });
     after.after(note);
   }
-  const from = catalog.runtimes.find((r) => r.id === sim.runtime)?.cuda_graphs_from ?? 0;
-  const cc = catalog.devices.find((d) => d.id === sim.device)?.compute_capability ?? 0;
-  const shown = sim.device_platform === 'cuda' && cc > 0 && cc < from && sim.decode_tps > 0;
+  const from = runtime?.cuda_graphs_from ?? 0;
+  const device = catalog.devices.find((d) => d.id === sim.device);
+  const shown = Boolean(device) && cudaBelow(device, from) && sim.decode_tps > 0;
   if (note.hidden !== !shown) note.hidden = !shown;
-  if (shown) put(note, t('accuracy.no_graphs', { cc: fmt.fixed(lang, cc, 1), from: fmt.fixed(lang, from, 1) }));
+  if (shown) put(note, t('accuracy.no_graphs', { cc: fmt.fixed(lang, device.compute_capability, 1), from: fmt.fixed(lang, from, 1) }));
 }
 
 export function renderAccuracy(root, response, view) {
   const sim = response.simulator;
-  renderGraphsNote(root, sim, view);
+  const runtime = view.catalog.runtimes.find((r) => r.id === sim.runtime);
+  renderGraphsNote(root, sim, runtime, view);
   const details = byId(root, 'accuracy');
   if (!details) return;
-  const rules = view.catalog.runtimes.find((r) => r.id === sim.runtime)?.decode ?? [];
+  const rules = runtime?.decode ?? [];
   if (details.hidden !== (rules.length === 0)) details.hidden = rules.length === 0;
   const body = byId(root, 'accuracy-table').tBodies[0];
   const key = `${sim.runtime}|${view.lang}`;

@@ -10,7 +10,9 @@ import { measuredRuns } from '../site-data.js';
 
 // decode.json's engine names, by the runtime profile whose runs they are (Ollama runs llama.cpp).
 const RUNTIME_OF_ENGINE = { 'llama.cpp': 'llamacpp', vllm: 'vllm', sglang: 'sglang', mlx: 'mlx' };
-const ENGINE_OF_RUNTIME = { llamacpp: 'llama.cpp', ollama: 'llama.cpp', vllm: 'vllm', sglang: 'sglang', mlx: 'mlx' };
+const ENGINE_OF_RUNTIME = {
+  ...Object.fromEntries(Object.entries(RUNTIME_OF_ENGINE).map(([engine, runtime]) => [runtime, engine])), ollama: 'llama.cpp',
+};
 const COLUMNS = ['device', 'tok_s', 'format', 'test', 'engine', 'source'];
 // What makes two runs the same run: a source that ran it on two stacks the row does not name
 // (two ROCm releases, two drivers) gives one row with the range of its speeds and each link.
