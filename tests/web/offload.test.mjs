@@ -40,6 +40,12 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     assert.equal(await shownText(page, 'offload-flags'), plan.flags);
     assert.equal(await shownText(page, 'offload-summary'), `${Math.round(plan.ram_share_pct)} % of the weights in RAM: ` +
       `${gb(plan.host_gib)} in RAM, ${gb(plan.device_gib)} on the GPU, ${plan.decode_tps.toFixed(1)} tok/s.`);
+    // The figures beside it say the same: the weights in RAM are the plan's, not the token
+    // embedding alone, and the longest context is the GPU's alone (none at all here).
+    assert.ok(plan.host_gib > answer.simulator.host_gib + 1, 'the plan keeps more in RAM than the embedding');
+    assert.equal(await shownText(page, 'host'), `${gb(plan.host_gib)} (the plan above)`);
+    assert.equal(answer.simulator.max_context, 0);
+    assert.equal(await shownText(page, 'max-context'), '0 tokens on the GPU alone');
     const error = await shownText(page, 'decode-error');
     if (offload.holdout.points > 0) {
       assert.match(error, new RegExp(`^± ${offload.holdout.median_error_pct.toFixed(1)} % \\(median error with offload on ` +

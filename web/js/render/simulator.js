@@ -66,7 +66,7 @@ function renderFigures(root, sim, model, plan, { t, lang, catalog }) {
   putPart(root, 'overhead', fmt.gb(lang, sim.overhead_gib), sim.overhead_gib);
   const maxContext = fmt.integer(lang, sim.max_context);
   putPart(root, 'max-context', `${sim.max_context_capped ? t('out.max_context_at_least', { tokens: maxContext })
-    : maxContext} ${t('unit.tokens')}`, sim.max_context);
+    : maxContext} ${t(plan ? 'offload.gpu_tokens' : 'unit.tokens')}`, sim.max_context);
   putPart(root, 'max-position', t('out.max_position', { tokens: fmt.integer(lang, model.max_position_embeddings) }));
 }
 
@@ -85,7 +85,7 @@ function showFigure(element, shown) {
  * the overhead by source (the KV pool an engine preallocates comes with the full module:
  * render/kv-pool.js). The reference profile shows none of them (its page has none).
  */
-function renderEngineFigures(root, sim, { t, lang }) {
+function renderEngineFigures(root, sim, plan, { t, lang }) {
   const engine = sim.runtime !== 'reference';
   const capacity = putPart(root, 'capacity', fmt.gb(lang, sim.capacity_gib), sim.capacity_gib);
   showFigure(capacity, engine);
@@ -96,8 +96,10 @@ function renderEngineFigures(root, sim, { t, lang }) {
     visible: fmt.gb(lang, sim.visible_gib),
     memory: fmt.gb(lang, sim.memory_gib),
   }));
-  const host = putPart(root, 'host', t('host.note', { gib: fmt.gb(lang, sim.host_gib) }), sim.host_gib);
-  showFigure(host, sim.host_gib > 0);
+  // With a part in host RAM: what the plan keeps there (render/offload.js's summary line).
+  const { host_gib: ram } = plan ?? sim;
+  const host = putPart(root, 'host', t(plan ? 'offload.host_note' : 'host.note', { gib: fmt.gb(lang, ram) }), ram);
+  showFigure(host, ram > 0);
   const parts = engine ? OVERHEAD_PARTS.filter((key) => sim.overhead_parts[key] > 0.005) : [];
   const line = putPart(root, 'overhead-parts', parts.map((key) => t(`overhead.${key}`, {
     gib: fmt.gb(lang, sim.overhead_parts[key]),
@@ -128,7 +130,7 @@ export function renderSimulator(root, response, view) {
   if (answer && answer.className !== `answer fit-${verdict}`) answer.className = `answer fit-${verdict}`;
   renderShares(root, sim.share_pct, view);
   renderFigures(root, sim, response.model, plan, view);
-  renderEngineFigures(root, sim, view);
+  renderEngineFigures(root, sim, plan, view);
   const saving = byId(root, 'kv-saving');
   if (saving) {
     put(saving, fmt.keepUnits(t(`sim.kv_saving.${sim.kv_compression}`, {
