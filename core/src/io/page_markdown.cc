@@ -78,11 +78,15 @@ std::string Summary(const Page& p) {
          "\n\n";
 }
 
+// The plan that runs with a part in host RAM (section 7), else nullptr.
+const OffloadPlan* ChosenPlan(const Page& p) { return p.response.offload ? p.response.offload->Chosen() : nullptr; }
+
+// With a plan, the longest context on the GPU alone (the page's render/simulator.js).
 std::string MaxContextText(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
   const std::string tokens = FormatGrouped(s.max_context_tokens);
   return (s.max_context_capped ? p.Fill("out.max_context_at_least", {{"tokens", tokens}}) : tokens) + " " +
-         p.Text("unit.tokens") + " (" +
+         p.Text(ChosenPlan(p) ? "offload.gpu_tokens" : "unit.tokens") + " (" +
          p.Fill("out.max_position", {{"tokens", FormatGrouped(p.response.model.max_position_embeddings)}}) + ")";
 }
 
@@ -97,6 +101,13 @@ std::string DevicesOfKind(const Page& p, const Device& device) {
 // that no runs were found for the device's platform.
 std::string DecodeErrorRow(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
+  if (ChosenPlan(p)) {  // the plan's speed: the offload rule's error (web/js/render/offload.js)
+    const DecodeError& held = p.response.offload->rule->holdout;
+    return Row({p.Text("out.decode_error"),
+                held.points > 0 ? p.Fill("offload.error", {{"median", FormatFixed(Percent(held.median_pct), 1)},
+                                                           {"points", FormatGrouped(held.points)}})
+                                : p.Text("offload.unknown")});
+  }
   if (!s.decode_rule) {  // the reference constants: their error on the engine's runs there, if any
     const DecodeError checked = s.decode_check ? s.decode_check->error : DecodeError{};
     return Row({p.Text("out.decode_error"), p.Fill(s.decode_check ? "decode.checked" : "decode.unmeasured",
@@ -136,7 +147,10 @@ std::string EngineRows(const Page& p) {
     out += Row({p.Text("out.kv_pool"), p.Fill("pool.tokens", {{"tokens", FormatGrouped(pool->tokens)}}) + ", " +
                                            p.Fill("pool.gib", {{"gib", FormatGb(pool->gib)}})});
   }
-  if (s.host_gib > 0) out += Row({p.Text("out.host"), p.Fill("host.note", {{"gib", FormatGb(s.host_gib)}})});
+  // With a plan: what it keeps in RAM (the offload section's summary), else the token embedding.
+  const OffloadPlan* plan = ChosenPlan(p);
+  const double host_gib = plan ? plan->host_gib : s.host_gib;
+  if (host_gib > 0) out += Row({p.Text("out.host"), p.Fill(plan ? "offload.host_note" : "host.note", {{"gib", FormatGb(host_gib)}})});
   return out + DecodeErrorRow(p);
 }
 
@@ -208,7 +222,7 @@ std::string Simulator(const Page& p) {
   out += Row({p.Text("out.weights"), FormatGb(s.weights_gib)});
   if (s.vision_gib > 0) out += Row({p.Text("out.vision"), FormatGb(s.vision_gib)});
   out += Row({p.Fill("out.kv_cache", {{"kv_dtype", p.KvLabel()}}), FormatGb(s.kv_cache_gib)});
-  const OffloadPlan* plan = p.response.offload ? p.response.offload->Chosen() : nullptr;
+  const OffloadPlan* plan = ChosenPlan(p);
   out += Row({p.Text("out.decode"), plan ? p.Decode(plan->fit, plan->decode_tps) : p.Decode(s.fit, s.decode_tps)});
   out += Row({p.Text("out.overhead"), FormatGb(s.overhead_gib)});
   out += Row({p.Text("out.max_context"), MaxContextText(p)});
