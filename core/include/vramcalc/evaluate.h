@@ -114,7 +114,7 @@ inline constexpr RequestFieldHelpText kRequestFieldHelp[] = {
     {"device",
      "device id, e.g. \"rtx-3090-24gb\" (default: the format's recommended class), or your own: "
      "\"custom:<memory GB>:<bandwidth GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>\""},
-    {"device_count", "identical devices in tensor parallel, 1 to {max_devices} (default: the recommended group)"},
+    {"device_count", "identical devices, 1 to {max_devices}: llama.cpp and Ollama split the layers, vLLM and SGLang run tensor parallel (default: the recommended group)"},
     {"compare", "extra hardware-table rows: up to {max_compare} device ids"},
     {"runtime", "runtime profile: {runtimes} (default {runtime})"},
     {"memory_utilization",
