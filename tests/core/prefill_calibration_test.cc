@@ -167,20 +167,29 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 }
 
 // Issue 33's target: on the hold-out, a median error of at most 20 % on every platform with ten
-// held-out runs or more. CUDA meets it (36 runs, 17.0 %). Vulkan misses it: its 51 held-out runs
-// (Strix Halo logs of lhl/strix-halo-testing, August 2025, of llama.cpp#18749, January 2026, and
-// of hogeheer499-commits/strix-halo-guide, May 2026; two RX 7900 XTX) have a median of 26.20 %,
-// recorded here so that the miss stays visible and any change to it shows; the page and
-// core/ESTIMATION.md say so. The dense Strix Halo runs of 2025 and January 2026 ran slower than the
-// May 2026 builds fitted (Llama 2 7B Q4_0 under RADV, pp512: 925 tok/s in August 2025, 1,338 in
-// May 2026 on the same chip). Metal (8) and ROCm (3) have fewer and are printed.
+// held-out runs or more. CUDA meets it (52 runs, 18.5 %; its p90 is 121 %: the consumer rules'
+// attention is fitted to runs without flash attention, llama-bench's default before build 9437,
+// and sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth read their
+// prompt 1.6 to 3.4 times faster than estimated; the same source's runs without it are within
+// 25 %). Two platforms miss it, recorded here so that the misses stay visible and any change to
+// them shows; the page and core/ESTIMATION.md say so.
+// - Vulkan: 51 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
+//   llama.cpp#18749, January 2026, and of hogeheer499-commits/strix-halo-guide, May 2026; two
+//   RX 7900 XTX), a median of 26.20 %. The dense Strix Halo runs of 2025 and January 2026 ran
+//   slower than the May 2026 builds fitted (Llama 2 7B Q4_0 under RADV, pp512: 925 tok/s in August
+//   2025, 1,338 in May 2026 on the same chip).
+// - Metal: 17 held-out runs, a median of 23.79 %: itsmostafa/inference-speed-tests' mlx-lm
+//   prompts of about 21,000 tokens on an M4 Max and an M5 Max, estimated from 57 % too short (the
+//   estimate's time against theirs; MoE models on the M5 Max) to 29 % too long by mlx-lm's rule,
+//   fitted to prompts of 512 and 2,048 tokens on an M5 Max.
+// ROCm (3) has fewer and is printed.
 TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
   std::map<Platform, std::vector<double>> held;
   for (const Row& r : Rows()) {
     if (!r.holdout) continue;
     if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
   }
-  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 26.20}};
+  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 26.20}, {Platform::kMetal, 23.79}};
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),

@@ -35,8 +35,12 @@ using enum Tristate;
 // `coopmat_int_support` flag is set and not read). On RDNA3 the two peaks are one; on RDNA4 the
 // INT8 rate is twice the FP16 one. Its rules are apart for unified memory (Strix Halo) and discrete
 // cards, as the CUDA decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
+// The consumer CUDA rules' η_attn is attention without flash attention: every deep run they are
+// fitted to ran without it (llama-bench's default before build 9437), so with it, llama.cpp's
+// default, a prompt deep in a full-attention model's context is read up to 3.4× faster than these
+// estimate (the held-out RTX 3090 runs of sztlink/boring-receipts; core/ESTIMATION.md section 8).
 constexpr PrefillRule kLlamaCppPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {12, 19.80, 120.67, 124.15}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {28, 19.80, 155.13, 243.78}},
     {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {20, 18.50, 52.32, 81.89}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
@@ -51,7 +55,7 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
 // Neural Accelerators, which MLX 0.30+ uses). Prompts of 512 tokens or more: mlx-lm runs shorter
 // ones at a third to a half of its rate at 2,048 (tests/calibration/prefill.json left_out).
 constexpr PrefillRule kMlxPrefill[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, false, 0.694, 0.694, {12, 35.03, 71.29, 80.40}, {5, 7.81, 17.55, 17.55}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, false, 0.694, 0.694, {12, 35.03, 71.29, 80.40}, {14, 24.36, 38.93, 56.64}},
 };
 
 // vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request): BF16 and NVFP4
