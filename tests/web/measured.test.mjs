@@ -14,7 +14,9 @@ import {
 let env;
 const calibration = async (kind) => JSON.parse(await readFile(path.join(repoRoot, `tests/calibration/${kind}.json`), 'utf8'));
 const sets = { decode: await calibration('decode'), prefill: await calibration('prefill') };
-const runsOf = (model, kind = 'decode') => sets[kind].rows.filter((row) => row.model === model).length;
+// A set's runs of a catalog model: its rows of that key, or of a shape that names it (catalog_id).
+const runsOf = (model, kind = 'decode') => sets[kind].rows
+  .filter((row) => (row.model in sets[kind].models ? sets[kind].models[row.model].catalog_id ?? row.model : row.model) === model).length;
 // Pavlo Khmel's llama-server table (2026-06-07): "gemma-4-26B-A4B-it 16.9 x 32 x x 84 108 116 x 149
 // 178 181 188 185", the RTX 4090 column 149 tok/s.
 const PK_URL = 'https://pavlokhmel.com/llm_throughput_benchmark_on_13_gpus_and_10_models.html';
@@ -76,6 +78,22 @@ describe('published runs of the model', { timeout: TEST_TIMEOUT_MS * 4 }, () => 
     assert.deepEqual(rows.find((cells) => cells[0] === 'NVIDIA H200 141GB' && cells[2] === 'BF16'), ['NVIDIA H200 141GB',
       '45,011', 'BF16', 'TTFT, 8,192-token prompt', 'SGLang · CUDA · sglang 0.5.16', 'sgl-project/sglang cookbook']);
     await assertHealthy(env, page, 'published prompt-processing runs');
+  });
+
+  test('a run with flash attention and the same run without it are two rows, each saying which', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openPage(env, page, '#model=llama-3.1-8b&device=rtx-3090-24gb&runtime=llamacpp&lang=en');
+    const summary = `${byTestId('measured-prefill')} summary`;
+    await waitForText(env, page, summary, `Published prompt-processing runs of Llama 3.1 8B: ${runsOf('llama-3.1-8b', 'prefill')}`);
+    await page.locator(summary).click();
+    const rows = await rowsShown(page, 'measured-prefill');
+    // sztlink/boring-receipts (2026-05-23, llama-bench b9286 on an RTX 3090): "32K … pp prefill
+    // t/s fa0 532, fa1 2026", one row each, not the range of the two.
+    const at32k = rows.filter((cells) => cells[5] === 'sztlink/boring-receipts' && cells[3].startsWith('pp512 after 32,768 tokens'));
+    assert.deepEqual(at32k.map((cells) => [cells[0], cells[1], cells[3]]).sort(), [
+      ['RTX 3090 24GB', '2,026', 'pp512 after 32,768 tokens, flash attention on'],
+      ['RTX 3090 24GB', '532.0', 'pp512 after 32,768 tokens, flash attention off']]);
+    await assertHealthy(env, page, 'runs with and without flash attention');
   });
 
   test('none for a model without published runs', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -36,7 +36,8 @@ const deviceNames = Object.fromEntries((await readJson(path.join(assets, 'device
 /**
  * A calibration set's runs by catalog model id (a row's model, or the catalog model it names).
  * Decode rows name their device as the source does, prefill rows by its catalog id; a prefill
- * row's test is ppN (its depth apart) or, for a serving TTFT, null with its prompt's tokens.
+ * row's test is ppN (its depth apart) or, for a serving TTFT, null with its prompt's tokens, and
+ * its flash attention where the source states it.
  */
 async function measuredRuns(file) {
   const { models, rows } = await readJson(file);
@@ -49,6 +50,7 @@ async function measuredRuns(file) {
       device: deviceNames[row.device] ?? row.device, gpus: row.gpus ?? 1, split: row.split ?? null,
       engine: row.engine, platform: row.platform, backend: firstWords(row.backend) || null, build: firstWords(row.build),
       format: row.format, depth: row.depth ?? 0, tok_s: row.tok_s, source: row.source_key, url: firstLink(row.source),
+      fa: row.flash_attention ?? null,  // prefill rows: flash attention as the source ran it (null: not stated)
       ...(prompt ? { test: row.test.startsWith('pp') ? `pp${prompt}` : null, prompt } : { test: row.test }),
     });
   }

@@ -17,7 +17,7 @@ const COLUMNS = ['device', 'tok_s', 'format', 'test', 'engine', 'source'];
 // What makes two runs the same run: a source that ran it on two stacks the row does not name
 // (two ROCm releases, two drivers) gives one row with the range of its speeds and each link.
 const RUN_KEYS = ['device', 'gpus', 'split', 'engine', 'platform', 'backend', 'build', 'format', 'test', 'prompt', 'depth',
-  'source'];
+  'fa', 'source'];
 // Each kind of run: its part of measured-runs.json, and its details' id and strings (in this
 // order after the simulator's grid).
 const KINDS = [
@@ -65,7 +65,11 @@ function ordered(runs, { runtime, device_platform: platform }) {
 function cells(t, lang, catalog, run) {
   const devices = run.gpus > 1 ? `${run.gpus}× ${run.device}${run.split ? ` (${run.split})` : ''}` : run.device;
   const name = run.test ?? t('accuracy.measured_ttft', { tokens: fmt.integer(lang, run.prompt) });
-  const test = run.depth > 0 ? t('accuracy.measured_at', { test: name, depth: fmt.integer(lang, run.depth) }) : name;
+  const deep = run.depth > 0 ? t('accuracy.measured_at', { test: name, depth: fmt.integer(lang, run.depth) }) : name;
+  // Flash attention where the source states it: a prompt deep in the context runs several times
+  // faster with it (the same run with and without it are two rows).
+  const test = typeof run.fa === 'boolean' ? t(run.fa ? 'accuracy.measured_fa_on' : 'accuracy.measured_fa_off', { test: deep })
+    : deep;
   const rate = (tps) => (tps >= 1000 ? fmt.integer(lang, tps) : fmt.fixed(lang, tps, 1));
   const speed = run.low === run.high ? rate(run.high) : `${rate(run.low)}–${rate(run.high)}`;
   const runtime = RUNTIME_OF_ENGINE[run.engine];  // an engine without a profile: its own name
