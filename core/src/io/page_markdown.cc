@@ -150,7 +150,9 @@ std::string EngineRows(const Page& p) {
   // With a plan: what it keeps in RAM (the offload section's summary), else the token embedding.
   const OffloadPlan* plan = ChosenPlan(p);
   const double host_gib = plan ? plan->host_gib : s.host_gib;
-  if (host_gib > 0) out += Row({p.Text("out.host"), p.Fill(plan ? "offload.host_note" : "host.note", {{"gib", FormatGb(host_gib)}})});
+  if (host_gib > 0) {
+    out += Row({p.Text("out.host"), p.Fill(plan ? "offload.host_note" : "host.note", {{"gib", FormatGb(host_gib)}})});
+  }
   return out + DecodeErrorRow(p);
 }
 
