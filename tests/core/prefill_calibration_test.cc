@@ -7,6 +7,7 @@
 // printed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -40,6 +41,7 @@ struct Row {
   Device device;
   const QuantFormat* format = nullptr;
   bool moe = false;
+  bool flash_attention = true;  // as the row states it, else the engines' default (on)
   PrefillFlops flops;
   double measured_seconds = 0;  // per prompt token
 };
@@ -69,6 +71,7 @@ std::vector<Row> Rows() {
     if (r.format == nullptr) continue;
     const ModelSpec& model = models.at(std::string(row.Find("model").String()));
     r.moe = model.moe.has_value();
+    r.flash_attention = !(row.Find("flash_attention").IsBool() && !row.Find("flash_attention").Bool());
     r.flops = PrefillFlopsOf(model, Int(row, "prompt_tokens"), Int(row, "depth"));
     r.measured_seconds = 1.0 / row.Find("tok_s").Number();
     rows.push_back(std::move(r));
@@ -160,6 +163,11 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
       for (const Row* r : fit) std::printf("    %s%+7.1f %%  %s\n", "", 100 * Error(*r, rule), std::string(r->data.Find("id").String()).c_str());
       for (const Row* r : held) std::printf("    H %+7.1f %%  %s\n", 100 * Error(*r, rule), std::string(r->data.Find("id").String()).c_str());
       covered += static_cast<int>(fit.size() + held.size());
+      // The rule says its attention is without flash attention exactly when every deep fit row ran
+      // without it.
+      const bool deep_fit = std::any_of(fit.begin(), fit.end(), [](const Row* r) { return Deep(*r); });
+      const bool all_without = std::none_of(fit.begin(), fit.end(), [](const Row* r) { return Deep(*r) && r->flash_attention; });
+      EXPECT_EQ(rule.attention_without_fa, deep_fit && all_without) << name;
     }
   }
   std::printf("%d of %zu rows under a rule\n", covered, rows.size());

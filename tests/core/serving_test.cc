@@ -118,6 +118,25 @@ TEST(Serving, APromptShorterThanEveryCalibrationRunIsFlagged) {
   EXPECT_FALSE(serving(512).short_prompt);
 }
 
+// The consumer CUDA rules' attention was fitted to runs without flash attention (every deep fit
+// row: jiegec/kb's llama-bench runs of build 8820, before llama.cpp#23714 made it llama-bench's
+// default); llama.cpp runs with it by default, so a long prompt's answer says it is faster than
+// shown. sztlink/boring-receipts, RTX 3090, Llama 3.1 8B Q4_K_M pp512 after 32,768 tokens: 2,026
+// tok/s with flash attention, 532 without (tests/calibration/prefill.json).
+TEST(Serving, ALongPromptReadWithoutFlashAttentionsRuleSaysItIsFasterWithIt) {
+  const auto serving = [](std::string_view request) {
+    return *Evaluate(ParseRequest(request).value(), Builtin()).value().serving;
+  };
+  const std::string cuda = R"({"model":"llama-3.1-8b","device":"rtx-3090-24gb","runtime":"llamacpp",)";
+  EXPECT_TRUE(serving(cuda + R"("prompt_tokens":4096})").faster_with_fa);
+  EXPECT_TRUE(serving(cuda + R"("prompt_tokens":32768,"context":65536})").faster_with_fa);
+  EXPECT_FALSE(serving(cuda + R"("prompt_tokens":4095})").faster_with_fa) << "a short prompt: attention a small part";
+  EXPECT_FALSE(serving(cuda + R"("prompt_tokens":8192,"flash_attention":false})").faster_with_fa) << "as fitted";
+  EXPECT_FALSE(serving(R"({"model":"llama-3.1-8b","device":"rtx-3090-24gb","runtime":"vllm","prompt_tokens":8192})").faster_with_fa);
+  EXPECT_FALSE(serving(R"({"model":"llama-3.1-8b","device":"h100-80gb","runtime":"llamacpp","prompt_tokens":8192})").faster_with_fa)
+      << "the datacenter rule has no deep fit row";
+}
+
 TEST(Serving, SaysWhyItHasNoFigures) {
   const auto gap = [](std::string_view request) { return Evaluate(ParseRequest(request).value(), Builtin()).value().serving->gap; };
   // Qwen3-32B BF16 (65.5 GB of weights) on an 8 GB RTX 4060 beside 32 GB of RAM: no plan runs it.

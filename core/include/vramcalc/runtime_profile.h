@@ -199,6 +199,9 @@ struct PrefillRule {
   double attention_efficiency = 0;  // the same for attention over the context
   DecodeError error;
   DecodeError holdout;
+  // Every run at depth that the rule is fitted to ran without flash attention, so its attention is
+  // that (tests/core/prefill_calibration_test.cc checks it against the rows).
+  bool attention_without_fa = false;
 };
 
 // Several devices: a layer split reads one device after another, a token no faster than on one

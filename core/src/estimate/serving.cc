@@ -20,7 +20,8 @@ using enum Tristate;
 // are not held out by tests/core/prefill_calibration_test.cc, which also recomputes each rule's
 // recorded errors. Columns: platform, class, unified memory, from bandwidth, MoE, GGUF integer
 // quants on the INT8 peak, η (matmuls), η_attn (attention at the FP16 peak), {runs, median, p90,
-// worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none).
+// worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none), and
+// whether every deep fit row ran without flash attention (else omitted: false).
 // llama.cpp's MMQ kernels multiply integer quants with int8 dot products: on consumer CUDA cards
 // dense models' prompts run past the FP16 peak (RTX 4090, Llama 2 7B Q4_0: 14,771 tok/s × 12.9
 // GFLOP = 190 TFLOPS against 165), so the INT8 peak is theirs. Not for MoE models, whose expert
@@ -38,10 +39,11 @@ using enum Tristate;
 // The consumer CUDA rules' η_attn is attention without flash attention: every deep run they are
 // fitted to ran without it (llama-bench's default before build 9437), so with it, llama.cpp's
 // default, a prompt deep in a full-attention model's context is read up to 3.4× faster than these
-// estimate (the held-out RTX 3090 runs of sztlink/boring-receipts; core/ESTIMATION.md section 8).
+// estimate (the held-out RTX 3090 runs of sztlink/boring-receipts; core/ESTIMATION.md section 8);
+// the serving answer says so (Serving::faster_with_fa).
 constexpr PrefillRule kLlamaCppPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {28, 19.80, 155.13, 243.78}},
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {20, 18.50, 52.32, 81.89}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {28, 19.80, 155.13, 243.78}, true},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {20, 18.50, 52.32, 81.89}, true},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
@@ -419,6 +421,8 @@ Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_token
   serving.rule = choice.rule;
   serving.rule_runtime = choice.runtime;
   serving.rule_borrowed = choice.borrowed;
+  serving.faster_with_fa = serving.rule != nullptr && serving.rule->attention_without_fa && s.engine.flash_attention &&
+                           prompt_tokens >= kLongPrompt;
   if (s.device->fp16_tflops <= 0) serving.gap = ServingGap::kNoPeak;
   else if (serving.rule == nullptr) serving.gap = ServingGap::kNoRule;
   else if (fits) FillOnDevices(s, serving);

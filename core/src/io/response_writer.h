@@ -541,6 +541,7 @@ void WriteServing(W& w, const std::optional<Serving>& serving) {
   w.Field("output_tokens", serving->output_tokens);
   w.Field("beyond_context", serving->beyond_context);
   w.Field("short_prompt", serving->short_prompt);
+  w.Field("faster_with_fa", serving->faster_with_fa);
   w.Field("gap", kServingGaps.Id(serving->gap));
   w.Field("peak_tflops", serving->peak_tflops);
   w.Key("rule");
