@@ -50,7 +50,8 @@ async function measuredRuns(file) {
       device: deviceNames[row.device] ?? row.device, gpus: row.gpus ?? 1, split: row.split ?? null,
       engine: row.engine, platform: row.platform, backend: firstWords(row.backend) || null, build: firstWords(row.build),
       format: row.format, depth: row.depth ?? 0, tok_s: row.tok_s, source: row.source_key, url: firstLink(row.source),
-      fa: row.flash_attention ?? null,  // prefill rows: flash attention as the source ran it (null: not stated)
+      // flash attention as the source ran it, where it says (prefill rows): the rest carry none
+      ...(typeof row.flash_attention === 'boolean' ? { fa: row.flash_attention } : {}),
       ...(prompt ? { test: row.test.startsWith('pp') ? `pp${prompt}` : null, prompt } : { test: row.test }),
     });
   }
