@@ -126,7 +126,8 @@ export interface Serving {
   // its plan keeps whole layers in RAM (not modelled), the card's host link is not known
   gap: 'none' | 'no_peak' | 'no_rule' | 'no_fit' | 'layers_in_ram' | 'no_link';
   peak_tflops: number;            // one device's dense FP16 peak
-  rule: ({ efficiency: number; attention_efficiency: number; holdout: ErrorSummary } & ErrorSummary &
+  // prompt_ms: a fixed time per prompt, where the rule's runs time whole requests (mlx-lm, vLLM, SGLang)
+  rule: ({ efficiency: number; attention_efficiency: number; prompt_ms: number; holdout: ErrorSummary } & ErrorSummary &
     Record<string, unknown>) | null;
   rule_borrowed: boolean;         // another engine's rule: its error unknown
   rule_runtime: string;

@@ -202,6 +202,11 @@ struct PrefillRule {
   // Every run at depth that the rule is fitted to ran without flash attention, so its attention is
   // that (tests/core/prefill_calibration_test.cc checks it against the rows).
   bool attention_without_fa = false;
+  // A fixed time per prompt, in ms, where the rule's runs time whole requests (mlx-lm's
+  // stream_generate, llama-benchy's HTTP requests to vLLM and SGLang) at two prompt lengths or
+  // more of one model, which separate it from the per-token time; 0 elsewhere (llama-bench times
+  // only the prompt's batches).
+  double prompt_ms = 0;
 };
 
 // Several devices: a layer split reads one device after another, a token no faster than on one

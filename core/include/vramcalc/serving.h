@@ -40,6 +40,9 @@ double PrefillPeak(const Device& device, const QuantFormat& format, const Prefil
 // Seconds per prompt token under `rule` on the scenario's device(s): a layer split runs the
 // layers one device after another (one device's time), tensor parallelism divides the work.
 double PrefillSecondsPerToken(const Scenario& scenario, const PrefillRule& rule, const PrefillFlops& flops);
+// Seconds to read a prompt of `prompt_tokens` costing `flops` per token: its tokens, plus the
+// rule's fixed time per prompt.
+double PrefillSeconds(const Scenario& scenario, const PrefillRule& rule, const PrefillFlops& flops, int64_t prompt_tokens);
 
 // A prompt with a part of the weights in host RAM (section 8.3), under llama.cpp and Ollama: a
 // matmul whose weights are in RAM runs on the device when its batch holds at least 32 tokens

@@ -20,8 +20,9 @@ using enum Tristate;
 // are not held out by tests/core/prefill_calibration_test.cc, which also recomputes each rule's
 // recorded errors. Columns: platform, class, unified memory, from bandwidth, MoE, GGUF integer
 // quants on the INT8 peak, η (matmuls), η_attn (attention at the FP16 peak), {runs, median, p90,
-// worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none), and
-// whether every deep fit row ran without flash attention (else omitted: false).
+// worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none),
+// whether every deep fit row ran without flash attention (else omitted: false) and the fixed time
+// per prompt in ms (else omitted: 0; PrefillRule::prompt_ms).
 // llama.cpp's MMQ kernels multiply integer quants with int8 dot products: on consumer CUDA cards
 // dense models' prompts run past the FP16 peak (RTX 4090, Llama 2 7B Q4_0: 14,771 tok/s × 12.9
 // GFLOP = 190 TFLOPS against 165), so the INT8 peak is theirs. Not for MoE models, whose expert
@@ -55,22 +56,27 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
 
 // mlx-lm: its MLX_4BIT/8BIT matmuls dequantize to FP16, so the FP16 peak (on an M5, its GPU's
 // Neural Accelerators, which MLX 0.30+ uses). Prompts of 512 tokens or more: mlx-lm runs shorter
-// ones at a third to a half of its rate at 2,048 (tests/calibration/prefill.json left_out).
+// ones at a third to a half of its rate at 2,048 (tests/calibration/prefill.json left_out). Its
+// runs time a whole request (stream_generate), which costs a fixed time per prompt beside the
+// tokens' (Qwen3.6-35B-A3B on an M5 Max: 512 tokens in 269 ms, 2,048 in 554), and MoE models reach
+// a smaller share of the peak than dense ones (their experts' matmuls over a few tokens each), so
+// dense and MoE apart as for llama.cpp (core/ESTIMATION.md section 8).
 constexpr PrefillRule kMlxPrefill[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, false, 0.694, 0.694, {12, 35.03, 71.29, 80.40}, {14, 24.36, 38.93, 56.64}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kNo, false, 0.832, 0.832, {8, 23.20, 33.11, 54.01}, {5, 10.37, 36.39, 36.39}, false, 14.8},
+    {kMetal, DeviceClass::kApple, kAny, 0, kYes, false, 0.516, 0.516, {4, 11.44, 16.39, 16.39}, {9, 14.90, 40.20, 73.53}, false, 172.0},
 };
 
-// vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request): BF16 and NVFP4
-// (Marlin dequantizes to FP16) on the FP16 peak. SGLang on datacenter cards: its cookbook's
+// vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request, timed with its
+// handling: a fixed time per prompt): BF16 and NVFP4 (Marlin dequantizes to FP16) on the FP16 peak. SGLang on datacenter cards: its cookbook's
 // time to the first token of one cold 8,192-token prompt (H100, H200, B200), dense and MoE apart
 // as for llama.cpp (Qwen3.6-27B reaches 2.3 times the share of the peak Qwen3.6-35B-A3B does).
 // FP8 checkpoints multiply on the FP8 peak where the device has one (PrefillPeak). vLLM has no
 // datacenter run yet: it borrows SGLang's rule, marked (kPrefillRules' kin).
 constexpr PrefillRule kVllmPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.646, 0.646, {4, 12.56, 33.75, 33.75}, {2, 15.61, 15.61, 15.61}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.744, 0.744, {4, 1.04, 1.12, 1.12}, {2, 7.23, 7.23, 7.23}, false, 90.2},
 };
 constexpr PrefillRule kSglangPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.626, 0.626, {4, 11.93, 34.61, 34.61}, {}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.724, 0.724, {4, 0.15, 0.42, 0.42}, {}, false, 95.7},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kNo, false, 0.471, 0.471, {6, 14.86, 31.27, 31.27}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kYes, false, 0.203, 0.203, {6, 13.74, 51.93, 51.93}, {}},
 };
@@ -199,6 +205,10 @@ double PrefillSecondsPerToken(const Scenario& s, const PrefillRule& rule, const 
   return one_device / static_cast<double>(s.device_count);
 }
 
+double PrefillSeconds(const Scenario& s, const PrefillRule& rule, const PrefillFlops& flops, int64_t prompt_tokens) {
+  return static_cast<double>(prompt_tokens) * PrefillSecondsPerToken(s, rule, flops) + rule.prompt_ms / 1000;
+}
+
 namespace {
 
 // The rule serving follows on the scenario's device: the engine's, else the first other
@@ -223,7 +233,7 @@ RuleChoice PrefillRuleOf(const Scenario& s) {
 // Seconds to read a prompt under `rule`, or 0 without a peak or a rule.
 double PromptSeconds(const Scenario& s, const PrefillRule* rule, int64_t prompt_tokens) {
   if (rule == nullptr || s.device->fp16_tflops <= 0) return 0;
-  return static_cast<double>(prompt_tokens) * PrefillSecondsPerToken(s, *rule, PrefillFlopsOf(*s.model, prompt_tokens, 0));
+  return PrefillSeconds(s, *rule, PrefillFlopsOf(*s.model, prompt_tokens, 0), prompt_tokens);
 }
 
 }  // namespace

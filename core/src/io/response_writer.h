@@ -80,7 +80,10 @@ void WriteDecodeRule(W& w, const DecodeRule& rule) {
 // A prefill rule (estimation model section 8).
 template <typename W>
 void WritePrefillRule(W& w, const PrefillRule& rule) {
-  WriteRule(w, rule, [&] { w.Field("attention_efficiency", rule.attention_efficiency); });
+  WriteRule(w, rule, [&] {
+    w.Field("attention_efficiency", rule.attention_efficiency);
+    w.Field("prompt_ms", rule.prompt_ms);
+  });
 }
 
 // The KV pool an engine preallocates (core/ESTIMATION.md sections 5.5 and 5.7): what it logs as
