@@ -72,7 +72,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 35.38}, {57, 14.87, 33.48, 60.19}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 35.38}, {57, 8.08, 29.80, 60.19}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 3.10, 15.27, {13, 7.06, 12.85, 18.06}, {16, 10.24, 44.77, 54.70}},
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
