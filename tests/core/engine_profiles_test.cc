@@ -167,6 +167,25 @@ TEST(LlamaCpp, PerLayerEmbeddingsStayInHostRamAndAreNotReadPerToken) {
   EXPECT_NEAR(flat.device - flat.active, 262144.0 * 35 * 256 * 4.85 / 8, 1.0);
 }
 
+// Every token's logits read the head's whole matrix; a tied embedding is that matrix. vLLM keeps
+// no copy (lm_head is embed_tokens), llama.cpp copies it as the output. Llama 3.2 1B (config.json:
+// vocab 128,256, hidden 2,048, tie_word_embeddings true; 1,235,814,400 parameters) in BF16 under
+// vLLM: 1,235,814,400 × 2 B on the device, and a token reads all of it, the tied matrix
+// (128,256 × 2,048 × 2 = 525,336,576 B) as its head. Under llama.cpp at Q8_0 the copy is on the
+// device and read per token, the embedding itself in host RAM.
+TEST(Weights, ATiedEmbeddingIsReadPerTokenAsTheHead) {
+  const ModelSpec& llama = Model("llama-3.2-1b");
+  ASSERT_TRUE(llama.tie_word_embeddings);
+  const Device gpu = Gpu(24);
+  const WeightBytes vllm = WeightBytesOf(On("vllm", llama, "BF16", 4096, gpu));
+  EXPECT_DOUBLE_EQ(vllm.device, 1235814400.0 * 2);
+  EXPECT_DOUBLE_EQ(vllm.active, 1235814400.0 * 2);
+  EXPECT_DOUBLE_EQ(vllm.head, 0);  // no second copy in memory
+  const WeightBytes llamacpp = WeightBytesOf(On("llamacpp", llama, "Q8_0", 4096, gpu));
+  EXPECT_DOUBLE_EQ(llamacpp.head, 128256.0 * 2048 * 34 / 32);
+  EXPECT_DOUBLE_EQ(llamacpp.active, llamacpp.device);  // the copy counted once, the embedding on the host
+}
+
 // MLP down projections whose width is not a multiple of 256 take llama.cpp's fallback types
 // (llama-quant.cpp tensor_type_fallback): under Q4_K_M half of them Q6_K -> Q8_0 (+1.9375 bits),
 // half Q4_K -> Q5_0 (+1), +47/32 bits a weight; Q4_0's 32-weight blocks take none, nor does the

@@ -217,12 +217,14 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const bool on_host = runtime.weights.embedding_on_host && !(s.device && s.device->unified_memory);
   bytes.host = on_host ? embedding : 0.0;
   bytes.device = body + experts + head + (on_host ? 0.0 : embedding);
-  // Per token: the body, the head and the experts in use (the embedding is one row).
+  // Per token: the body, the head and the experts in use (the embedding is one row). A tied
+  // embedding is the head's matrix, read whole for every token's logits whether or not the engine
+  // keeps a copy of it (vLLM's and mlx-lm's lm_head is embed_tokens itself).
   const MoeSpec* moe = m.moe ? &*m.moe : nullptr;
   const double used = moe && moe->num_experts > 0
                           ? static_cast<double>(moe->experts_per_token) / static_cast<double>(moe->num_experts)
                           : 1.0;
-  bytes.active = body + head + experts * used;
+  bytes.active = body + (tied ? token_embedding : head) + experts * used;
   bytes.experts = experts;
   bytes.experts_read = experts * used;
   bytes.head = head;

@@ -94,9 +94,9 @@ constexpr DecodeRule kVllmDecode[] = {
     {kCuda, std::nullopt, kAny, 0, kYes, 0.631, 0.631, 4.76, 0.00, {3, 5.36, 6.00, 6.00}, {1, 50.75, 50.75, 50.75}},
 };
 constexpr DecodeRule kMlxDecode[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.763, 0.689, 1.21, 1.41, {10, 6.72, 12.55, 13.01}, {2, 9.62, 9.62, 9.62}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 28.79, 31.06, 31.06}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {3, 98.73, 123.04, 123.04}, {3, 1.66, 19.55, 19.55}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.781, 0.682, 0.32, 1.45, {10, 3.72, 12.39, 17.49}, {2, 4.63, 4.63, 4.63}},
+    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 33.39, 36.91, 36.91}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {3, 98.73, 123.04, 123.04}, {3, 8.96, 19.55, 19.55}},
 };
 
 // Published runs where an engine has no rule (DecodeCheck): a rule's scope, its constants unused
