@@ -77,7 +77,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {8, 11.79, 13.06, 121.92}, {3, 44.68, 46.41, 46.41}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.02, 0.00, {8, 6.62, 7.84, 81.22}, {3, 57.72, 60.86, 60.86}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.874, 0.552, 4.90, 2.29, {84, 7.97, 21.81, 29.15}, {2, 15.41, 15.41, 15.41}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 0.00, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.898, 0.898, 2.01, 0.00, {14, 13.50, 33.82, 51.96}, {15, 17.80, 56.73, 57.92}},
@@ -96,7 +96,7 @@ constexpr DecodeRule kVllmDecode[] = {
 constexpr DecodeRule kMlxDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.781, 0.682, 0.32, 1.45, {10, 3.72, 12.39, 17.49}, {2, 4.63, 4.63, 4.63}},
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 33.39, 36.91, 36.91}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {3, 98.73, 123.04, 123.04}, {3, 8.96, 19.55, 19.55}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {3, 98.73, 123.04, 123.04}, {3, 7.53, 19.55, 19.55}},
 };
 
 // Published runs where an engine has no rule (DecodeCheck): a rule's scope, its constants unused
@@ -146,19 +146,19 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 // Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
 // (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc on 17
 // runs of 3 sources; a RAM efficiency per memory generation because the fit runs support it (AICc
-// −70.9 against −58.6 for one efficiency and −60.5 for one per channel class, 2 against 4 or
+// −68.2 against −56.7 for one efficiency and −58.3 for one per channel class, 2 against 4 or
 // more); the DDR4 entry rests on one rig (RTX 2080, 4 channels).
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = {0.397, 0.593},  // DDR4, DDR5
-    .cpu_layer_ms = 0.047,
+    .ram_efficiency = {0.394, 0.597},  // DDR4, DDR5
+    .cpu_layer_ms = 0.051,
     .host_reserve_gib = 4,
     // Fitted: the RTX 2080 rig (10 runs, DDR4 x4), Threadripper Pro + RTX A6000 (4, DDR5 x8),
     // Ryzen 9950X + RTX 5080 (3, DDR5 x2). Hold-out: 21 runs of 6 other sources; its worst are
     // the EPYC 9355 VM's (12 channels), estimated 68 to 116 % too fast.
-    .error = {17, 6.11, 13.73, 26.17},
-    .holdout = {21, 12.31, 73.58, 116.41},
+    .error = {17, 6.28, 20.35, 26.36},
+    .holdout = {21, 12.34, 73.11, 115.88},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,

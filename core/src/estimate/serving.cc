@@ -44,7 +44,7 @@ using enum Tristate;
 // the serving answer says so (Serving::faster_with_fa).
 constexpr PrefillRule kLlamaCppPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {28, 19.80, 155.13, 243.78}, true},
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {20, 18.50, 52.32, 81.89}, true},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {18, 14.53, 39.99, 52.32}, true},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
