@@ -37,6 +37,11 @@ inline std::unique_ptr<json::Document> ReadCalibration(const std::string& name) 
 }
 
 inline int64_t Int(json::Value object, std::string_view key) { return object.Find(key).Integer(); }
+// Whether a row states `key` as false (absent, null or true: not).
+inline bool StatesFalse(json::Value object, std::string_view key) {
+  const json::Value value = object.Find(key);
+  return value && value.IsBool() && !value.Bool();
+}
 
 // A model of a calibration file (decode.json, prefill.json): its catalog entry, or the shape it states.
 inline ModelSpec ModelFrom(json::Value shape) {

@@ -53,10 +53,7 @@ struct Row {
 // A run without CUDA graphs (cuda_graphs false: an eager vLLM or SGLang run, llama.cpp on a card
 // its CUDA backend ran without them). The profiles model graphs on, the engines' default: such
 // runs are in no rule's rows.
-bool Eager(json::Value row) {
-  const json::Value graphs = row.Find("cuda_graphs");
-  return graphs && graphs.IsBool() && !graphs.Bool();
-}
+bool Eager(json::Value row) { return StatesFalse(row, "cuda_graphs"); }
 
 std::optional<Row> RowFrom(json::Value row, const std::map<std::string, ModelSpec>& models) {
   const RuntimeProfile* runtime = FindRuntimeProfile(ProfileOf(row.Find("engine").String()));

@@ -42,6 +42,7 @@ struct Row {
   const QuantFormat* format = nullptr;
   bool moe = false;
   bool flash_attention = true;  // as the row states it, else the engines' default (on)
+  int64_t prompt_tokens = 0;
   PrefillFlops flops;
   double measured_seconds = 0;  // per prompt token
 };
@@ -71,8 +72,9 @@ std::vector<Row> Rows() {
     if (r.format == nullptr) continue;
     const ModelSpec& model = models.at(std::string(row.Find("model").String()));
     r.moe = model.moe.has_value();
-    r.flash_attention = !(row.Find("flash_attention").IsBool() && !row.Find("flash_attention").Bool());
-    r.flops = PrefillFlopsOf(model, Int(row, "prompt_tokens"), Int(row, "depth"));
+    r.flash_attention = !StatesFalse(row, "flash_attention");
+    r.prompt_tokens = Int(row, "prompt_tokens");
+    r.flops = PrefillFlopsOf(model, r.prompt_tokens, Int(row, "depth"));
     r.measured_seconds = 1.0 / row.Find("tok_s").Number();
     rows.push_back(std::move(r));
   }
@@ -86,8 +88,7 @@ double Error(const Row& r, const PrefillRule& rule) {
   s.device = &r.device;
   s.format = r.format;
   s.runtime = r.runtime;
-  const int64_t prompt = Int(r.data, "prompt_tokens");
-  return PrefillSeconds(s, rule, r.flops, prompt) / (static_cast<double>(prompt) * r.measured_seconds) - 1;
+  return PrefillSeconds(s, rule, r.flops, r.prompt_tokens) / (static_cast<double>(r.prompt_tokens) * r.measured_seconds) - 1;
 }
 
 // Rows at a depth of 4,096 tokens or more, where attention is a large part of a token's FLOPs.
@@ -100,7 +101,7 @@ bool SeparatesPromptTime(const std::vector<const Row*>& rows) {
   for (const Row* r : rows) {
     std::string key;
     for (const char* field : {"model", "device", "format"}) key += std::string(r->data.Find(field).String()) + "|";
-    lengths[key + std::to_string(Int(r->data, "depth"))].insert(Int(r->data, "prompt_tokens"));
+    lengths[key + std::to_string(Int(r->data, "depth"))].insert(r->prompt_tokens);
   }
   return std::any_of(lengths.begin(), lengths.end(), [](const auto& entry) { return entry.second.size() >= 2; });
 }
@@ -133,7 +134,7 @@ Fitted Fit(const std::vector<const Row*>& rows, const PrefillRule& rule, bool pe
     std::vector<double> x = {r->flops.matmul / peak / r->measured_seconds,
                              r->flops.attention / (r->device.fp16_tflops * 1e12) / r->measured_seconds};
     if (!separate) x = {x[0] + x[1]};
-    if (per_prompt) x.push_back(1 / (static_cast<double>(Int(r->data, "prompt_tokens")) * r->measured_seconds));
+    if (per_prompt) x.push_back(1 / (static_cast<double>(r->prompt_tokens) * r->measured_seconds));
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < n; ++j) m[i][j] += weight * x[i] * x[j];
       v[i] += weight * x[i];

@@ -67,7 +67,8 @@ constexpr PrefillRule kMlxPrefill[] = {
 };
 
 // vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request, timed with its
-// handling: a fixed time per prompt): BF16 and NVFP4 (Marlin dequantizes to FP16) on the FP16 peak. SGLang on datacenter cards: its cookbook's
+// handling: a fixed time per prompt): BF16 and NVFP4 (Marlin dequantizes to FP16) on the FP16
+// peak. SGLang on datacenter cards: its cookbook's
 // time to the first token of one cold 8,192-token prompt (H100, H200, B200), dense and MoE apart
 // as for llama.cpp (Qwen3.6-27B reaches 2.3 times the share of the peak Qwen3.6-35B-A3B does).
 // FP8 checkpoints multiply on the FP8 peak where the device has one (PrefillPeak). vLLM has no
