@@ -57,7 +57,10 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
 // bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
 // (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a
-// rule for dense models and one for MoE models (issue 31). ts is fitted where three fit runs or
+// rule for dense models and one for MoE models (issue 31). Consumer discrete ROCm cards have two
+// too: the RX 9060 XT (320 GB/s, PR #28102) reads Gemma 2B at its bandwidth with the prior's fixed
+// cost, while from 700 GB/s the RX 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms
+// per 32 layers, as the CUDA and Apple rules from high bandwidths have a larger fixed cost. ts is fitted where three fit runs or
 // more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H) and three or more are not:
 // the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base and Max, mlx-lm base; elsewhere
 // it is 0 and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its
@@ -77,7 +80,8 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.02, 0.00, {8, 6.62, 7.84, 81.22}, {5, 60.86, 154.16, 154.16}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
+    {kRocm, DeviceClass::kConsumer, kNo, 700, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.874, 0.552, 4.90, 2.29, {84, 7.97, 21.81, 29.15}, {2, 15.41, 15.41, 15.41}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 0.00, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.898, 0.898, 2.01, 0.00, {14, 13.50, 33.82, 51.96}, {15, 17.80, 56.73, 57.92}},
