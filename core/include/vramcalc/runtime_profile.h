@@ -158,16 +158,27 @@ struct DecodeError {
 };
 // A recorded error in percent, the two-decimal figure it was written as (826 reads 8.26).
 constexpr double Percent(int32_t hundredths) { return hundredths / 100.0; }
+// A rule constant written with log10(Scale) decimals, held as that many units (0.977 as 977
+// thousandths) and read as the double it was written as (an integer over a power of ten rounds to
+// the literal's double): as doubles the decode tables cost the first module bytes (DecodeError).
+template <int Scale>
+struct Decimal {
+  int32_t units = 0;
+  constexpr Decimal() = default;
+  constexpr Decimal(double value)  // NOLINT(google-explicit-constructor): the tables' literals
+      : units(static_cast<int32_t>(value * Scale + (value < 0 ? -0.5 : 0.5))) {}
+  constexpr operator double() const { return units / static_cast<double>(Scale); }  // NOLINT
+};
 struct DecodeRule {
   Platform platform = Platform::kCuda;
   std::optional<DeviceClass> device_class;  // none: any class
   Tristate unified_memory = Tristate::kAny;
-  double from_bandwidth_gbps = 0;  // Apple tiers: base and Pro, Max, Ultra
+  Decimal<1> from_bandwidth_gbps = 0;  // tiers: Apple's base and Pro, Max, Ultra; HBM; ROCm's 7900s
   Tristate moe = Tristate::kAny;   // mixture-of-experts models, dense ones, or both
-  double efficiency = 0;       // η: the share of peak bandwidth a token's weight reads reach
-  double kv_efficiency = 0;    // the same for the KV cache's reads (attention kernels are slower)
-  double t0_ms_per_32_layers = 0;
-  double state_ms_per_32_layers = 0;  // ts: 0 where the rule's fit runs cannot fix it
+  Decimal<1000> efficiency = 0;       // η: the share of peak bandwidth a token's weight reads reach
+  Decimal<1000> kv_efficiency = 0;    // the same for the KV cache's reads (attention kernels are slower)
+  Decimal<100> t0_ms_per_32_layers = 0;
+  Decimal<100> state_ms_per_32_layers = 0;  // ts: 0 where the rule's fit runs cannot fix it
   DecodeError error;           // on the rows it was fitted to
   DecodeError holdout;         // on the held-out sources' rows
 };

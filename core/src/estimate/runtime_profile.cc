@@ -83,7 +83,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.874, 0.552, 4.90, 2.29, {84, 7.97, 21.81, 29.15}, {2, 15.41, 15.41, 15.41}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.610, 0.610, 1.60, 0.00, {1, 0.06, 0.06, 0.06}, {2, 48.30, 48.30, 48.30}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.536, 0.536, 1.60, 0.00, {2, 36.84, 36.84, 36.84}, {6, 26.30, 66.40, 66.40}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.898, 0.898, 2.01, 0.00, {14, 13.50, 33.82, 51.96}, {15, 17.80, 56.73, 57.92}},
 };
 // vLLM: dense and MoE models apart, as llama.cpp's rules: in these runs its MoE path (fused-MoE
