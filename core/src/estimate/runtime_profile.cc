@@ -59,14 +59,14 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a
 // rule for dense models and one for MoE models (issue 31). Consumer discrete ROCm cards have two
 // too: the RX 9060 XT (320 GB/s, PR #28102) reads Gemma 2B at its bandwidth with the prior's fixed
-// cost, while from 700 GB/s the RX 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms
-// per 32 layers, as the CUDA and Apple rules from high bandwidths have a larger fixed cost. ts is fitted where three fit runs or
-// more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H) and three or more are not:
-// the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base and Max, mlx-lm base; elsewhere
-// it is 0 and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its
-// recurrent runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6).
-// Runs without CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before
-// PR #25749): the rules model graphs on.
+// cost, while from 700 GB/s the RX 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms per
+// 32 layers, as the CUDA and Apple rules from high bandwidths have a larger fixed cost. ts is
+// fitted where three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H)
+// and three or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base and
+// Max, mlx-lm base; elsewhere it is 0 and the rule is fitted to its other models (CUDA datacenter
+// from 900 GB/s since its recurrent runs, Qwen3-Coder-Next on an A100 SXM, are held out:
+// core/ESTIMATION.md section 6). Runs without CUDA graphs are in no rule (llama.cpp below Volta,
+// and on Volta and Turing before PR #25749): the rules model graphs on.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
