@@ -142,25 +142,10 @@ struct ActivationRule {
 enum class Tristate : uint8_t { kAny, kNo, kYes };
 inline constexpr Named<Tristate> kTristateNames[] = {{Tristate::kAny, "any"}, {Tristate::kNo, "no"}, {Tristate::kYes, "yes"}};
 inline constexpr Vocabulary<Tristate> kTristates{kTristateNames};
-// Hundredths of a percent, read through Percent(): the rule tables hold hundreds of these
-// two-decimal figures, and as doubles they cost the first module bytes it does not have.
-struct DecodeError {
-  int points = 0;               // calibration rows the error is taken over
-  int32_t median_pct = 0;       // |predicted / measured − 1|, in hundredths of a percent
-  int32_t p90_pct = 0;
-  int32_t worst_pct = 0;
-  constexpr DecodeError() = default;
-  constexpr DecodeError(int rows, double median, double p90, double worst)
-      : points(rows), median_pct(Hundredths(median)), p90_pct(Hundredths(p90)), worst_pct(Hundredths(worst)) {}
-
- private:
-  static constexpr int32_t Hundredths(double percent) { return static_cast<int32_t>(percent * 100 + 0.5); }
-};
-// A recorded error in percent, the two-decimal figure it was written as (826 reads 8.26).
-constexpr double Percent(int32_t hundredths) { return hundredths / 100.0; }
 // A rule constant written with log10(Scale) decimals, held as that many units (0.977 as 977
 // thousandths) and read as the double it was written as (an integer over a power of ten rounds to
-// the literal's double): as doubles the decode tables cost the first module bytes (DecodeError).
+// the literal's double): the rule tables hold hundreds of such figures, and as doubles they cost
+// the first module bytes it does not have.
 template <int Scale>
 struct Decimal {
   int32_t units = 0;
@@ -169,6 +154,21 @@ struct Decimal {
       : units(static_cast<int32_t>(value * Scale + (value < 0 ? -0.5 : 0.5))) {}
   constexpr operator double() const { return units / static_cast<double>(Scale); }  // NOLINT
 };
+// Hundredths of a percent (Decimal<100>'s units), read through Percent().
+struct DecodeError {
+  int points = 0;               // calibration rows the error is taken over
+  int32_t median_pct = 0;       // |predicted / measured − 1|, in hundredths of a percent
+  int32_t p90_pct = 0;
+  int32_t worst_pct = 0;
+  constexpr DecodeError() = default;
+  constexpr DecodeError(int rows, double median, double p90, double worst)
+      : points(rows),
+        median_pct(Decimal<100>(median).units),
+        p90_pct(Decimal<100>(p90).units),
+        worst_pct(Decimal<100>(worst).units) {}
+};
+// A recorded error in percent, the two-decimal figure it was written as (826 reads 8.26).
+constexpr double Percent(int32_t hundredths) { return hundredths / 100.0; }
 struct DecodeRule {
   Platform platform = Platform::kCuda;
   std::optional<DeviceClass> device_class;  // none: any class
