@@ -226,7 +226,7 @@ struct PrefillRule {
 enum class SplitKind { kTensorParallel, kLayers };
 struct MultiDeviceRule {
   SplitKind split = SplitKind::kTensorParallel;
-  double hop_ms = 0;  // layer split, per extra device
+  std::array<double, kDeviceClassCount> hop_ms{};  // layer split, per extra device, by DeviceClass
   std::array<double, kDeviceClassCount> allreduce_us{};  // tensor parallel, per all-reduce, by DeviceClass
 };
 

@@ -222,9 +222,10 @@ const DecodeRule* DecodeRuleOf(const Scenario& s) {
 namespace {
 
 // A layer split's extra time per token (llama.cpp's -sm layer walks the devices one after
-// another): a hop per extra device.
+// another): a hop per extra device, the device class's.
 double LayerSplitHopSeconds(const Scenario& s) {
-  return static_cast<double>(s.device_count - 1) * s.runtime->multi_device_decode.hop_ms * 1e-3;
+  const auto device_class = static_cast<std::size_t>(s.device->device_class);
+  return static_cast<double>(s.device_count - 1) * s.runtime->multi_device_decode.hop_ms[device_class] * 1e-3;
 }
 
 }  // namespace

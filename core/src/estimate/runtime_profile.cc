@@ -71,7 +71,7 @@ using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
     {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.977, 0.977, 1.65, 1.79, {12, 5.25, 8.86, 14.43}, {4, 9.38, 31.63, 31.63}},
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.992, 0.385, 1.62, 1.94, {21, 1.78, 2.59, 7.29}, {7, 44.57, 57.78, 88.83}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.904, 0.482, 1.90, 1.57, {22, 3.42, 15.36, 67.06}, {8, 8.39, 41.65, 52.00}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {}},
@@ -150,19 +150,19 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 // Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
 // (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc on 17
 // runs of 3 sources; a RAM efficiency per memory generation because the fit runs support it (AICc
-// −68.2 against −56.7 for one efficiency and −58.3 for one per channel class, 2 against 4 or
+// −69.7 against −57.6 for one efficiency and −58.7 for one per channel class, 2 against 4 or
 // more); the DDR4 entry rests on one rig (RTX 2080, 4 channels).
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = {0.394, 0.597},  // DDR4, DDR5
-    .cpu_layer_ms = 0.051,
+    .ram_efficiency = {0.396, 0.598},  // DDR4, DDR5
+    .cpu_layer_ms = 0.043,
     .host_reserve_gib = 4,
     // Fitted: the RTX 2080 rig (10 runs, DDR4 x4), Threadripper Pro + RTX A6000 (4, DDR5 x8),
     // Ryzen 9950X + RTX 5080 (3, DDR5 x2). Hold-out: 21 runs of 6 other sources; its worst are
-    // the EPYC 9355 VM's (12 channels), estimated 68 to 116 % too fast.
-    .error = {17, 6.28, 20.35, 26.36},
-    .holdout = {21, 12.34, 73.11, 115.88},
+    // the EPYC 9355 VM's (12 channels), estimated 66 to 117 % too fast.
+    .error = {17, 5.37, 20.91, 26.11},
+    .holdout = {21, 11.44, 70.85, 117.09},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,
@@ -191,10 +191,13 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,
   p.overhead = {OverheadRule{kCudaContextGib, 0, 0, 0}, OverheadRule{}, OverheadRule{kCudaContextGib, 0, 0, 0}};
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
-  // -sm layer: a token walks the GPUs one after another; 0.732 ms per extra GPU is the mean
-  // extra time of three measured 2- and 4-GPU runs at depth 0 (PR #19378, RTX 4090s) over one
-  // device's time under the consumer rules (tests/core/decode_calibration_test.cc).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = 0.732};
+  // -sm layer: a token walks the GPUs one after another, a hop per extra GPU by device class
+  // (consumer, Apple, datacenter; tests/core/decode_calibration_test.cc). Consumer 0.416 ms: the
+  // mean extra time of three 2- and 4-GPU runs at depth 0 (PR #19378, RTX 4090s) over one
+  // device's time under the consumer rules; Apple, with no published layer-split run, the same.
+  // Datacenter 0.400 ms: the mean extra time per extra GPU of 15 4-GPU tg512 runs over the same
+  // machine's one-GPU run (XiongjieDai's A100 SXM4/PCIe, H100 PCIe, L40S and A40 notebooks).
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = {0.416, 0.416, 0.400}};
   p.offload = &kLlamaCppOffload;
   return p;
 }
