@@ -76,9 +76,9 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 35.38}, {57, 8.08, 29.80, 60.19}},
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 3.10, 15.27, {13, 7.06, 12.85, 18.06}, {16, 10.24, 44.77, 54.70}},
+    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 2.93, 15.46, {14, 6.09, 14.46, 18.77}, {16, 9.82, 44.96, 54.91}},
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {14, 13.61, 23.59, 33.55}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {15, 12.30, 23.59, 33.55}},
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
@@ -100,7 +100,7 @@ constexpr DecodeRule kVllmDecode[] = {
 constexpr DecodeRule kMlxDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.781, 0.682, 0.32, 1.45, {10, 3.72, 12.39, 17.49}, {2, 4.63, 4.63, 4.63}},
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 33.39, 36.91, 36.91}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {3, 98.73, 123.04, 123.04}, {3, 7.53, 19.55, 19.55}},
+    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {4, 98.73, 123.04, 123.04}, {3, 7.53, 19.55, 19.55}},
 };
 
 // Published runs where an engine has no rule (DecodeCheck): a rule's scope, its constants unused
