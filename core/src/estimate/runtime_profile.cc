@@ -63,7 +63,7 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // 32 layers, as the CUDA and Apple rules from high bandwidths have a larger fixed cost. ts is
 // fitted where three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H)
 // and three or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base and
-// Max, mlx-lm base; elsewhere it is 0 and the rule is fitted to its other models (CUDA datacenter
+// Max, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere it is 0 and the rule is fitted to its other models (CUDA datacenter
 // from 900 GB/s since its recurrent runs, Qwen3-Coder-Next on an A100 SXM, are held out:
 // core/ESTIMATION.md section 6). Runs without CUDA graphs are in no rule (llama.cpp below Volta,
 // and on Volta and Turing before PR #25749): the rules model graphs on.
@@ -82,9 +82,9 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
-    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.874, 0.552, 4.90, 2.29, {84, 7.97, 21.81, 29.15}, {2, 15.41, 15.41, 15.41}},
+    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.536, 0.536, 1.60, 0.00, {2, 36.84, 36.84, 36.84}, {6, 26.30, 66.40, 66.40}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.898, 0.898, 2.01, 0.00, {14, 13.50, 33.82, 51.96}, {15, 17.80, 56.73, 57.92}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.834, 0.652, 1.73, 3.97, {50, 8.98, 19.89, 52.72}, {15, 5.52, 38.55, 58.89}},
 };
 // vLLM: dense and MoE models apart, as llama.cpp's rules: in these runs its MoE path (fused-MoE
 // kernels, gpt-oss's MXFP4 experts) reaches a smaller share of the bandwidth and costs more per
