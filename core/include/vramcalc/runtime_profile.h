@@ -173,7 +173,7 @@ struct DecodeRule {
   Platform platform = Platform::kCuda;
   std::optional<DeviceClass> device_class;  // none: any class
   Tristate unified_memory = Tristate::kAny;
-  Decimal<1> from_bandwidth_gbps = 0;  // tiers: Apple's base and Pro, Max, Ultra; HBM; ROCm's 7900s
+  Decimal<1> from_bandwidth_gbps = 0;  // tiers: Apple's base and Pro, Max, M5 Max, Ultra; HBM; ROCm's 7900s
   Tristate moe = Tristate::kAny;   // mixture-of-experts models, dense ones, or both
   Decimal<1000> efficiency = 0;       // η: the share of peak bandwidth a token's weight reads reach
   Decimal<1000> kv_efficiency = 0;    // the same for the KV cache's reads (attention kernels are slower)

@@ -46,27 +46,30 @@ constexpr std::string_view kOllamaCommands[] = {"ollama-engine", "ollama-bench"}
 constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 2048}};
 
 // ---- decode (estimation model section 6): fitted to the rows of tests/calibration/decode.json
-// whose sources are not held out, by tests/core/decode_calibration_test.cc, which also
-// recomputes each rule's recorded errors. Columns: platform, class, unified memory, from
-// bandwidth, MoE, η, η_kv, t0 (ms per 32 layers), ts (ms per 32 recurrent layers on top of t0),
-// {runs, median, p90, worst error in %} on the fitted rows, the same on the held-out sources'
-// rows ({}: none). Where a rule's runs cannot fix t0 (fewer than three, or an unphysical fit),
-// t0 is its platform's prior (the test's T0PriorMs: CUDA and Vulkan 1.5 ms, what CUDA graphs
-// save per token, llama.cpp #6763, PR #6766; ROCm 1.6 ms, Metal 4 ms, MLX 2.3 ms and vLLM 2 ms,
-// runtimes.md §5.1–5.2). An η above 1 is pinned at 1. CUDA datacenter cards have two rules: from 900 GB/s
-// (the catalog's HBM cards, V100 to B200) llama.cpp reads at a far smaller share of the
-// bandwidth than on the GDDR ones below (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs
-// (May 2024) give η 0.58 and t0 3.4 ms against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a
-// rule for dense models and one for MoE models (issue 31). Consumer discrete ROCm cards have two
-// too: the RX 9060 XT (320 GB/s, PR #28102) reads Gemma 2B at its bandwidth with the prior's fixed
-// cost, while from 700 GB/s the RX 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms per
-// 32 layers, as the CUDA and Apple rules from high bandwidths have a larger fixed cost. ts is
+// whose sources are not held out, by tests/core/decode_calibration_test.cc, which also recomputes
+// each rule's recorded errors. Columns: platform, class, unified memory, from bandwidth, MoE, η,
+// η_kv, t0 (ms per 32 layers), ts (ms per 32 recurrent layers on top of t0), {runs, median, p90,
+// worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none). Where a
+// rule's runs cannot fix t0 (fewer than three, or an unphysical fit), t0 is its platform's prior
+// (the test's T0PriorMs: CUDA and Vulkan 1.5 ms, what CUDA graphs save per token, llama.cpp #6763,
+// PR #6766; ROCm 1.6 ms, Metal 4 ms, MLX 2.3 ms and vLLM 2 ms, runtimes.md §5.1–5.2). An η above 1
+// is pinned at 1. CUDA datacenter cards have two rules: from 900 GB/s (the catalog's HBM cards,
+// V100 to B200) llama.cpp reads at a far smaller share of the bandwidth than on the GDDR ones below
+// (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs (May 2024) give η 0.58 and t0 3.4 ms
+// against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a rule for dense models and one for
+// MoE models (issue 31). Consumer discrete ROCm cards have two too: the RX 9060 XT (320 GB/s, PR
+// #28102) reads Gemma 2B at its bandwidth with the prior's fixed cost, while from 700 GB/s the RX
+// 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms per 32 layers, as the CUDA and Apple
+// rules from high bandwidths have a larger fixed cost. Apple's Max rule (from 300 GB/s) is fitted
+// to M1 and M2 Max runs, which read half their bandwidth; from 600 GB/s (the 40-core M5 Max, 614) a
+// rule of its own reads 92 % (ax-engine's and metaljax's runs: tests/calibration/README.md). ts is
 // fitted where three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H)
 // and three or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base and
-// Max, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere it is 0 and the rule is fitted to its other models (CUDA datacenter
-// from 900 GB/s since its recurrent runs, Qwen3-Coder-Next on an A100 SXM, are held out:
-// core/ESTIMATION.md section 6). Runs without CUDA graphs are in no rule (llama.cpp below Volta,
-// and on Volta and Turing before PR #25749): the rules model graphs on.
+// Max, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere it is 0
+// and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its recurrent
+// runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6). Runs without
+// CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR #25749): the
+// rules model graphs on.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
@@ -78,6 +81,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 35.38}, {57, 8.08, 29.80, 60.19}},
     {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 2.93, 15.46, {14, 6.09, 14.46, 18.77}, {16, 9.82, 44.96, 54.91}},
     {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
+    {kMetal, DeviceClass::kApple, kAny, 600, kAny, 0.920, 0.920, 3.20, 2.14, {24, 3.83, 15.13, 25.73}, {9, 8.49, 13.43, 14.56}},
     {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {15, 12.30, 23.59, 33.55}},
     {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
