@@ -449,10 +449,10 @@ TEST(DecodeCalibration, ALayerSplitIsNoFasterThanOneDevice) {
     const double hop = std::max(0.0, paired[c] >= 3 ? paired_ms[c] / paired[c] : extra_ms[c] / layer_rows[c]);
     std::printf("[decode] layer split, %s: %d rows (%d beside their one-device run), refit hop %.3f ms per extra device\n",
                 std::string(kDeviceClasses.Id(device_class)).c_str(), layer_rows[c], paired[c], hop);
-    EXPECT_NEAR(llamacpp.multi_device_decode.hop_ms[c], hop, 0.0005) << "refit hop " << hop;
+    EXPECT_NEAR(llamacpp.multi_device_decode.HopMs(device_class), hop, 0.0005) << "refit hop " << hop;
   }
-  const auto& hops = llamacpp.multi_device_decode.hop_ms;
-  EXPECT_EQ(hops[static_cast<std::size_t>(DeviceClass::kApple)], hops[static_cast<std::size_t>(DeviceClass::kConsumer)]);
+  const MultiDeviceRule& multi = llamacpp.multi_device_decode;
+  EXPECT_EQ(multi.HopMs(DeviceClass::kApple), multi.HopMs(DeviceClass::kConsumer));
 }
 
 }  // namespace

@@ -228,6 +228,8 @@ struct MultiDeviceRule {
   SplitKind split = SplitKind::kTensorParallel;
   std::array<double, kDeviceClassCount> hop_ms{};  // layer split, per extra device, by DeviceClass
   std::array<double, kDeviceClassCount> allreduce_us{};  // tensor parallel, per all-reduce, by DeviceClass
+  double HopMs(DeviceClass device_class) const { return hop_ms[static_cast<std::size_t>(device_class)]; }
+  double AllreduceUs(DeviceClass device_class) const { return allreduce_us[static_cast<std::size_t>(device_class)]; }
 };
 
 // Offload to host RAM (core/ESTIMATION.md section 7): what does not fit on the devices stays in

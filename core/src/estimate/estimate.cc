@@ -224,8 +224,7 @@ namespace {
 // A layer split's extra time per token (llama.cpp's -sm layer walks the devices one after
 // another): a hop per extra device, the device class's.
 double LayerSplitHopSeconds(const Scenario& s) {
-  const auto device_class = static_cast<std::size_t>(s.device->device_class);
-  return static_cast<double>(s.device_count - 1) * s.runtime->multi_device_decode.hop_ms[device_class] * 1e-3;
+  return static_cast<double>(s.device_count - 1) * s.runtime->multi_device_decode.HopMs(s.device->device_class) * 1e-3;
 }
 
 }  // namespace
@@ -257,7 +256,7 @@ double DecodeSeconds(const Scenario& s, const DecodeRule& rule, double weight_by
   const double reads = weight_bytes / (bandwidth * rule.efficiency) + cache_bytes / (bandwidth * rule.kv_efficiency);
   if (s.device_count <= 1) return reads + fixed;
   if (multi.split == SplitKind::kLayers) return reads + fixed + LayerSplitHopSeconds(s);
-  const double allreduce = multi.allreduce_us[static_cast<std::size_t>(s.device->device_class)] * 1e-6;
+  const double allreduce = multi.AllreduceUs(s.device->device_class) * 1e-6;
   return reads / n + fixed + 2.0 * layers * allreduce;
 }
 

@@ -65,11 +65,11 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // rule of its own reads 92 % (ax-engine's and metaljax's runs: tests/calibration/README.md). ts is
 // fitted where three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H)
 // and three or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base, Max
-// and M5 Max, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere it is 0
-// and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its recurrent
-// runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6). Runs without
-// CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR #25749): the
-// rules model graphs on.
+// and M5 Max, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere
+// it is 0 and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its
+// recurrent runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6).
+// Runs without CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR
+// #25749): the rules model graphs on.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
