@@ -123,13 +123,19 @@ TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
 // Every NVIDIA GPU states its CUDA compute capability, from NVIDIA's tables (assets/devices.json
 // _comment): developer.nvidia.com/cuda-gpus ("12.1 | NVIDIA GB10 (DGX Spark)", "9.0 | NVIDIA GH200
 // NVIDIA H200 NVIDIA H100", "8.9 | ... GeForce RTX 4090", "8.6 | NVIDIA A40 NVIDIA A10 ...") and
-// cuda-legacy-gpus ("7.0 | NVIDIA V100", "6.1 | Tesla P40 Tesla P4"); no other GPU has one.
-TEST(BuiltinCatalog, EveryNvidiaGpuStatesItsComputeCapability) {
+// cuda-legacy-gpus ("7.0 | NVIDIA V100", "6.1 | Tesla P40 Tesla P4"); every Apple GPU its Metal GPU
+// family, from Apple's feature set tables (developer.apple.com/metal/feature-sets: "M1-series ...
+// Apple7", "M2-series ... Apple8", "M3-series ... Apple9", "M4-series ... Apple9", "M5-series ...
+// Apple10"); AMD's none.
+TEST(BuiltinCatalog, EveryNvidiaAndAppleGpuStatesItsArchitectureVersion) {
   for (const Device& d : Builtin().devices) {
     SCOPED_TRACE(d.id);
     if (d.platform == Platform::kCuda) {
       EXPECT_GE(d.compute_capability, 6.0);
       EXPECT_LE(d.compute_capability, 12.1);
+    } else if (d.platform == Platform::kMetal) {
+      EXPECT_GE(d.compute_capability, 7);
+      EXPECT_LE(d.compute_capability, 10);
     } else {
       EXPECT_EQ(d.compute_capability, 0);
     }
@@ -141,6 +147,11 @@ TEST(BuiltinCatalog, EveryNvidiaGpuStatesItsComputeCapability) {
   EXPECT_EQ(cc("a10-24gb"), 8.6);
   EXPECT_EQ(cc("tesla-v100-sxm2-32gb"), 7.0);
   EXPECT_EQ(cc("tesla-p40-24gb"), 6.1);
+  EXPECT_EQ(cc("apple-m1-max-64gb"), 7);
+  EXPECT_EQ(cc("mac-studio-192gb"), 8);  // M2 Ultra
+  EXPECT_EQ(cc("apple-m3-ultra-512gb"), 9);
+  EXPECT_EQ(cc("apple-m4-pro-48gb"), 9);
+  EXPECT_EQ(cc("apple-m5-pro-64gb"), 10);
 }
 
 // Section 8.3: every card with memory of its own names its host link and its source (in

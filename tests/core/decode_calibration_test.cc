@@ -68,6 +68,7 @@ std::optional<Row> RowFrom(json::Value row, const std::map<std::string, ModelSpe
   r.device.platform = *platform;
   r.device.device_class = *kDeviceClasses.Find(row.Find("device_class").String());
   r.device.unified_memory = row.Find("unified_memory").Bool();
+  if (const json::Value family = row.Find("compute_capability")) r.device.compute_capability = family.Number();
   // Tokens generated (tgN) or fed one at a time (ppN with ubatch 1); anything else: 128.
   const std::string_view test = row.Find("test").String();
   const bool counted = (test.starts_with("tg") || test.starts_with("pp")) && test.size() > 2 &&
@@ -131,6 +132,7 @@ std::string RuleName(const RuntimeProfile& runtime, const DecodeRule& rule) {
          std::string(rule.device_class ? kDeviceClasses.Id(*rule.device_class) : "any") +
          (rule.unified_memory == Tristate::kYes ? " unified" : rule.unified_memory == Tristate::kNo ? " discrete" : "") +
          (rule.from_bandwidth_gbps > 0 ? " ≥" + std::to_string(static_cast<int>(rule.from_bandwidth_gbps)) + " GB/s" : "") +
+         (rule.from_compute_capability > 0 ? " family ≥" + std::to_string(static_cast<int>(rule.from_compute_capability)) : "") +
          (rule.moe == Tristate::kYes ? " MoE" : rule.moe == Tristate::kNo ? " dense" : "");
 }
 
@@ -657,6 +659,32 @@ TEST(DecodeCalibration, TheAnswerCarriesTheRulesErrorsOnItsFitAndHoldOutRows) {
   const json::Value holdout = parsed.value().root().Find("simulator").Find("decode_rule").Find("holdout");
   EXPECT_EQ(holdout.Find("median_error_pct").Number(), 9.38);
   EXPECT_EQ(holdout.Find("p90_error_pct").Number(), 31.63);
+}
+
+// The catalog's Apple devices name their Metal GPU family (assets/devices.json), and the M5
+// generation's Pro and Max read a rule of their own from it: Qwen3.5-9B Q8_0 on the catalog's M5
+// Pro is estimated near zhongkaifu/TensorSharp's llama-bench tg128 on a 20-core M5 Pro, 30.5
+// tok/s (docs/perf/metal-vs-llama-cpp.md @9d2da1b), where the Max rule of M1 and M2 Max runs put
+// it at 15.7; the M4 Max keeps that rule, and the base M5 (153 GB/s) the base rule, which holds
+// PR #16634's M5 runs within 6 %.
+TEST(DecodeCalibration, TheM5GenerationReadsItsOwnMetalRule) {
+  const auto simulator = [](std::string_view device) {
+    const std::string answer = EvaluateJson(R"({"model":"qwen3.5-9b","format":"Q8_0","runtime":"llamacpp","device":")" +
+                                            std::string(device) + R"(","context":128,"sections":["simulator"]})");
+    auto parsed = json::Document::Parse(answer);
+    EXPECT_TRUE(parsed.ok()) << answer;
+    return parsed.ok() ? std::optional(std::move(parsed).value()) : std::nullopt;
+  };
+  const auto m5_pro = simulator("apple-m5-pro-64gb");
+  const auto m4_max = simulator("apple-m4-max-128gb");
+  const auto m5 = simulator("apple-m5-32gb");
+  ASSERT_TRUE(m5_pro && m4_max && m5);
+  const json::Value pro = m5_pro->root().Find("simulator");
+  EXPECT_NEAR(pro.Find("decode_tps").Number(), 30.5, 30.5 * 0.10);
+  EXPECT_EQ(pro.Find("decode_rule").Find("from_compute_capability").Number(), 10);
+  EXPECT_EQ(m4_max->root().Find("simulator").Find("decode_rule").Find("from_compute_capability").Number(), 0);
+  EXPECT_EQ(m4_max->root().Find("simulator").Find("decode_rule").Find("from_bandwidth_gbps").Number(), 300);
+  EXPECT_EQ(m5->root().Find("simulator").Find("decode_rule").Find("from_bandwidth_gbps").Number(), 0);
 }
 
 // Where an engine has no rule: the answer carries the check of its published runs there (vLLM on

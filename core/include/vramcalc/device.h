@@ -55,8 +55,11 @@ struct Device {
   // encoding in decimal GB/s (lanes × 0.985, 1.969 or 3.938 GB/s for PCIe 3.0, 4.0, 5.0); 0:
   // unified memory, or not known.
   double host_link_gbps = 0;
-  // An NVIDIA GPU's CUDA compute capability (8.9 for Ada), which some engines require a minimum
-  // of (RuntimeProfile::min_compute_capability); 0: not an NVIDIA GPU, or not known.
+  // The GPU's architecture version as its vendor's API reports it: an NVIDIA GPU's CUDA compute
+  // capability (8.9 for Ada), which some engines require a minimum of
+  // (RuntimeProfile::min_compute_capability); an Apple GPU's Metal GPU family, MTLGPUFamilyAppleN
+  // as N (M1 7, M2 8, M3 and M4 9, M5 10; llama.cpp logs it at start-up), which a decode rule may
+  // start from (DecodeRule::from_compute_capability); 0: AMD, or not known.
   double compute_capability = 0;
 };
 

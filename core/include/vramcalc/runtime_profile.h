@@ -146,12 +146,12 @@ inline constexpr Vocabulary<Tristate> kTristates{kTristateNames};
 // thousandths) and read as the double it was written as (an integer over a power of ten rounds to
 // the literal's double): the rule tables hold hundreds of such figures, and as doubles they cost
 // the first module bytes it does not have.
-template <int Scale>
+template <int Scale, typename Units = int32_t>
 struct Decimal {
-  int32_t units = 0;
+  Units units = 0;
   constexpr Decimal() = default;
   constexpr Decimal(double value)  // NOLINT(google-explicit-constructor): the tables' literals
-      : units(static_cast<int32_t>(value * Scale + (value < 0 ? -0.5 : 0.5))) {}
+      : units(static_cast<Units>(value * Scale + (value < 0 ? -0.5 : 0.5))) {}
   constexpr operator double() const { return units / static_cast<double>(Scale); }  // NOLINT
 };
 // Hundredths of a percent (Decimal<100>'s units), read through Percent().
@@ -173,7 +173,10 @@ struct DecodeRule {
   Platform platform = Platform::kCuda;
   std::optional<DeviceClass> device_class;  // none: any class
   Tristate unified_memory = Tristate::kAny;
-  Decimal<1> from_bandwidth_gbps = 0;  // tiers: Apple's base and Pro, Max, M5 Max, Ultra; HBM; ROCm's 7900s
+  Decimal<1> from_bandwidth_gbps = 0;  // tiers: Apple's base and Pro, Max, Ultra; HBM; ROCm's 7900s
+  // From a GPU architecture version (Device::compute_capability: Apple's M5 is Metal GPU family
+  // 10); a byte in the padding before `moe`.
+  Decimal<10, uint8_t> from_compute_capability = 0;
   Tristate moe = Tristate::kAny;   // mixture-of-experts models, dense ones, or both
   Decimal<1000> efficiency = 0;       // η: the share of peak bandwidth a token's weight reads reach
   Decimal<1000> kv_efficiency = 0;    // the same for the KV cache's reads (attention kernels are slower)
@@ -204,6 +207,7 @@ struct PrefillRule {
   std::optional<DeviceClass> device_class;  // none: any class
   Tristate unified_memory = Tristate::kAny;
   double from_bandwidth_gbps = 0;
+  Decimal<10, uint8_t> from_compute_capability = 0;  // as a decode rule's
   Tristate moe = Tristate::kAny;
   bool integer_quants_on_int8 = false;  // GGUF integer quants: the INT8 peak (serving.h PrefillPeak)
   double efficiency = 0;            // the share of the peak the weights' matmuls reach

@@ -47,7 +47,8 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 
 // ---- decode (estimation model section 6): fitted to the rows of tests/calibration/decode.json
 // whose sources are not held out, by tests/core/decode_calibration_test.cc, which also recomputes
-// each rule's recorded errors. Columns: platform, class, unified memory, from bandwidth, MoE, η,
+// each rule's recorded errors. Columns: platform, class, unified memory, from bandwidth, from
+// architecture version (Device::compute_capability: on Apple GPUs the Metal GPU family), MoE, η,
 // η_kv, t0 (ms per 32 layers), ts (ms per 32 recurrent layers on top of t0), {runs, median, p90,
 // worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none). Where a
 // rule's runs cannot fix t0 (fewer than three, or an unphysical fit), t0 is its platform's prior
@@ -61,11 +62,11 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // #28102) reads Gemma 2B at its bandwidth with the prior's fixed cost, while from 700 GB/s the RX
 // 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms per 32 layers, as the CUDA and Apple
 // rules from high bandwidths have a larger fixed cost. Apple's Max rule (from 300 GB/s) is fitted
-// to M1 and M2 Max runs, which read half their bandwidth; from 600 GB/s (the 40-core M5 Max, 614) a
-// rule of its own reads 92 % (ax-engine's and metaljax's runs: tests/calibration/README.md). ts is
-// fitted where three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H)
-// and three or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base, Max
-// and M5 Max, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere
+// to M1 and M2 Max runs, which read half their bandwidth; the M5 generation's Pro and Max (Metal
+// GPU family 10, from 300 GB/s) read 95 % in a rule of their own (ax-engine's and TensorSharp's
+// runs fitted, metaljax's and selfup's held out: tests/calibration/README.md). ts is fitted where
+// three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H) and three
+// or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base, Max and M5, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere
 // it is 0 and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its
 // recurrent runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6).
 // Runs without CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR
@@ -73,22 +74,22 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kNo, 0.977, 0.977, 1.65, 1.79, {12, 5.25, 8.86, 14.43}, {4, 9.38, 31.63, 31.63}},
-    {kCuda, DeviceClass::kConsumer, kNo, 0, kYes, 0.904, 0.482, 1.90, 1.57, {22, 3.42, 15.36, 67.06}, {8, 8.39, 41.65, 52.00}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
-    {kCuda, DeviceClass::kConsumer, kYes, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 900, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 35.38}, {57, 8.08, 29.80, 60.19}},
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.783, 0.783, 2.93, 15.46, {14, 6.09, 14.46, 18.77}, {16, 9.82, 44.96, 54.91}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
-    {kMetal, DeviceClass::kApple, kAny, 600, kAny, 0.920, 0.920, 3.20, 2.14, {24, 3.83, 15.13, 25.73}, {9, 8.49, 13.43, 14.56}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {15, 12.30, 23.59, 33.55}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
-    {kRocm, DeviceClass::kConsumer, kNo, 700, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
-    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0.536, 0.536, 1.60, 0.00, {2, 36.84, 36.84, 36.84}, {6, 26.30, 66.40, 66.40}},
-    {kVulkan, DeviceClass::kConsumer, kAny, 0, kAny, 0.834, 0.652, 1.73, 3.97, {50, 8.98, 19.89, 52.72}, {15, 5.52, 38.55, 58.89}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, 0, kNo, 0.977, 0.977, 1.65, 1.79, {12, 5.25, 8.86, 14.43}, {4, 9.38, 31.63, 31.63}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, 0, kYes, 0.904, 0.482, 1.90, 1.57, {22, 3.42, 15.36, 67.06}, {8, 8.39, 41.65, 52.00}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 900, 0, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 35.38}, {57, 8.08, 29.80, 60.19}},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, 0.783, 0.783, 2.93, 15.46, {14, 6.09, 14.46, 18.77}, {16, 9.82, 44.96, 54.91}},
+    {kMetal, DeviceClass::kApple, kAny, 300, 0, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
+    {kMetal, DeviceClass::kApple, kAny, 300, 10, kAny, 0.949, 0.949, 3.28, 2.19, {30, 2.63, 14.72, 26.85}, {12, 9.32, 12.11, 13.36}},
+    {kMetal, DeviceClass::kApple, kAny, 700, 0, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {15, 12.30, 23.59, 33.55}},
+    {kMetal, DeviceClass::kApple, kAny, 700, 0, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
+    {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
+    {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.536, 0.536, 1.60, 0.00, {2, 36.84, 36.84, 36.84}, {6, 26.30, 66.40, 66.40}},
+    {kVulkan, DeviceClass::kConsumer, kAny, 0, 0, kAny, 0.834, 0.652, 1.73, 3.97, {50, 8.98, 19.89, 52.72}, {15, 5.52, 38.55, 58.89}},
 };
 // vLLM: dense and MoE models apart, as llama.cpp's rules: in these runs its MoE path (fused-MoE
 // kernels, gpt-oss's MXFP4 experts) reaches a smaller share of the bandwidth and costs more per
@@ -98,13 +99,13 @@ constexpr DecodeRule kLlamaCppDecode[] = {
 // vLLM first ran gpt-oss; conselara.dev's gpt-oss-120b on a DGX Spark under vLLM 0.19 (held out)
 // runs twice as fast as the rule says, so it likely underrates current builds' MoE decode.
 constexpr DecodeRule kVllmDecode[] = {
-    {kCuda, std::nullopt, kAny, 0, kNo, 0.840, 0.840, 1.98, 0.00, {5, 1.29, 6.48, 6.48}, {2, 1.14, 1.14, 1.14}},
-    {kCuda, std::nullopt, kAny, 0, kYes, 0.631, 0.631, 4.76, 0.00, {3, 5.36, 6.00, 6.00}, {1, 50.75, 50.75, 50.75}},
+    {kCuda, std::nullopt, kAny, 0, 0, kNo, 0.840, 0.840, 1.98, 0.00, {5, 1.29, 6.48, 6.48}, {2, 1.14, 1.14, 1.14}},
+    {kCuda, std::nullopt, kAny, 0, 0, kYes, 0.631, 0.631, 4.76, 0.00, {3, 5.36, 6.00, 6.00}, {1, 50.75, 50.75, 50.75}},
 };
 constexpr DecodeRule kMlxDecode[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, 0.781, 0.682, 0.32, 1.45, {10, 3.72, 12.39, 17.49}, {2, 4.63, 4.63, 4.63}},
-    {kMetal, DeviceClass::kApple, kAny, 300, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 33.39, 36.91, 36.91}},
-    {kMetal, DeviceClass::kApple, kAny, 700, kAny, 0.672, 0.672, 2.30, 0.00, {4, 98.73, 123.04, 123.04}, {3, 7.53, 19.55, 19.55}},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, 0.781, 0.682, 0.32, 1.45, {10, 3.72, 12.39, 17.49}, {2, 4.63, 4.63, 4.63}},
+    {kMetal, DeviceClass::kApple, kAny, 300, 0, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 33.39, 36.91, 36.91}},
+    {kMetal, DeviceClass::kApple, kAny, 700, 0, kAny, 0.672, 0.672, 2.30, 0.00, {4, 98.73, 123.04, 123.04}, {3, 7.53, 19.55, 19.55}},
 };
 
 // Published runs where an engine has no rule (DecodeCheck): a rule's scope, its constants unused
@@ -115,11 +116,11 @@ constexpr DecodeRule kMlxDecode[] = {
 // FreedomIntelligence/AccelMark's Llama-3-8B and Llama-3.1-8B at 28K on an A100 40GB, and
 // sglang#31137's gpt-oss-20b and Qwen2.5-7B on a Strix Halo.
 constexpr DecodeCheck kVllmDecodeChecks[] = {
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, kAny, 0, 0, 0, 0, {1, 575.10, 575.10, 575.10}, {}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0, 0, 0, 0, {1, 575.10, 575.10, 575.10}, {}},
 };
 constexpr DecodeCheck kSglangDecodeChecks[] = {
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, 0, 0, 0, 0, {4, 14.86, 17.97, 17.97}, {}},
-    {kRocm, DeviceClass::kConsumer, kYes, 0, kAny, 0, 0, 0, 0, {2, 74.63, 74.63, 74.63}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0, 0, 0, 0, {4, 14.86, 17.97, 17.97}, {}},
+    {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0, 0, 0, 0, {2, 74.63, 74.63, 74.63}, {}},
 };
 
 // What every engine profile shares: it names an engine and what it runs, stops the max context
@@ -396,11 +397,11 @@ namespace {
 
 bool Holds(Tristate rule, bool value) { return rule == Tristate::kAny || (rule == Tristate::kYes) == value; }
 
-// How much a rule names: its class, unified memory and MoE, one each.
+// How much a rule names: its class, unified memory, architecture version and MoE, one each.
 template <typename Rule>
 int Specificity(const Rule& rule) {
   return (rule.device_class ? 1 : 0) + (rule.unified_memory != Tristate::kAny ? 1 : 0) +
-         (rule.moe != Tristate::kAny ? 1 : 0);
+         (rule.from_compute_capability.units > 0 ? 1 : 0) + (rule.moe != Tristate::kAny ? 1 : 0);
 }
 
 }  // namespace
@@ -413,7 +414,7 @@ const Rule* BestRule(std::span<const Rule> rules, const Device& device, bool moe
   for (const Rule& rule : rules) {
     if (rule.platform != device.platform || (rule.device_class && *rule.device_class != device.device_class) ||
         !Holds(rule.unified_memory, device.unified_memory) || !Holds(rule.moe, moe) ||
-        rule.from_bandwidth_gbps > device.bandwidth_gbps) {
+        rule.from_bandwidth_gbps > device.bandwidth_gbps || rule.from_compute_capability > device.compute_capability) {
       continue;
     }
     const bool better = best == nullptr || Specificity(rule) > Specificity(*best) ||

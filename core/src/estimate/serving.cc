@@ -43,15 +43,15 @@ using enum Tristate;
 // estimate (the held-out RTX 3090 runs of sztlink/boring-receipts; core/ESTIMATION.md section 8);
 // the serving answer says so (Serving::faster_with_fa).
 constexpr PrefillRule kLlamaCppPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {28, 19.80, 155.13, 243.78}, true},
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {18, 14.53, 39.99, 52.32}, true},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
-    {kMetal, DeviceClass::kApple, kAny, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {20, 37.13, 45.78, 64.23}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, kYes, false, 0.077, 0.191, {28, 19.13, 75.85, 82.40}, {29, 21.34, 38.15, 69.25}},
-    {kVulkan, DeviceClass::kConsumer, kNo, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {2, 32.74, 32.74, 32.74}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {28, 19.80, 155.13, 243.78}, true},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {18, 14.53, 39.99, 52.32}, true},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {3, 11.69, 73.96, 73.96}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {20, 37.13, 45.78, 64.23}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, {28, 19.13, 75.85, 82.40}, {29, 21.34, 38.15, 69.25}},
+    {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {2, 32.74, 32.74, 32.74}},
 };
 
 // mlx-lm: its MLX_4BIT/8BIT matmuls dequantize to FP16, so the FP16 peak (on an M5, its GPU's
@@ -62,8 +62,8 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
 // a smaller share of the peak than dense ones (their experts' matmuls over a few tokens each), so
 // dense and MoE apart as for llama.cpp (core/ESTIMATION.md section 8).
 constexpr PrefillRule kMlxPrefill[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, kNo, false, 0.832, 0.832, {8, 23.20, 33.11, 54.01}, {5, 10.37, 36.39, 36.39}, false, 14.8},
-    {kMetal, DeviceClass::kApple, kAny, 0, kYes, false, 0.516, 0.516, {4, 11.44, 16.39, 16.39}, {9, 14.90, 40.20, 73.53}, false, 172.0},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kNo, false, 0.832, 0.832, {8, 23.20, 33.11, 54.01}, {5, 10.37, 36.39, 36.39}, false, 14.8},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kYes, false, 0.516, 0.516, {4, 11.44, 16.39, 16.39}, {9, 14.90, 40.20, 73.53}, false, 172.0},
 };
 
 // vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request, timed with its
@@ -74,12 +74,12 @@ constexpr PrefillRule kMlxPrefill[] = {
 // FP8 checkpoints multiply on the FP8 peak where the device has one (PrefillPeak). vLLM has no
 // datacenter run yet: it borrows SGLang's rule, marked (kPrefillRules' kin).
 constexpr PrefillRule kVllmPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.744, 0.744, {4, 1.04, 1.12, 1.12}, {2, 7.23, 7.23, 7.23}, false, 90.2},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kAny, false, 0.744, 0.744, {4, 1.04, 1.12, 1.12}, {2, 7.23, 7.23, 7.23}, false, 90.2},
 };
 constexpr PrefillRule kSglangPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, kAny, false, 0.724, 0.724, {4, 0.15, 0.42, 0.42}, {}, false, 95.7},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, kNo, false, 0.471, 0.471, {6, 14.86, 31.27, 31.27}, {}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, kYes, false, 0.203, 0.203, {6, 13.74, 51.93, 51.93}, {}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kAny, false, 0.724, 0.724, {4, 0.15, 0.42, 0.42}, {}, false, 95.7},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kNo, false, 0.471, 0.471, {6, 14.86, 31.27, 31.27}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kYes, false, 0.203, 0.203, {6, 13.74, 51.93, 51.93}, {}},
 };
 
 // Section 8.3: a prompt with experts in RAM under llama-server, fitted by

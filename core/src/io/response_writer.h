@@ -66,6 +66,7 @@ void WriteRule(W& w, const Rule& rule, Own own) {
   w.Field("class", rule.device_class ? kDeviceClasses.Id(*rule.device_class) : std::string_view("any"));
   w.Field("unified_memory", kTristates.Id(rule.unified_memory));
   w.Field("from_bandwidth_gbps", rule.from_bandwidth_gbps);
+  w.Field("from_compute_capability", rule.from_compute_capability);
   w.Field("moe", kTristates.Id(rule.moe));
   w.Field("efficiency", rule.efficiency);
   own();

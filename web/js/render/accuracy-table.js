@@ -7,15 +7,20 @@ import { byId, el, put } from '../dom.js';
 import * as fmt from '../format.js';
 import { cudaBelow } from '../state.js';
 
+// A rule from an architecture version (DecodeRule from_compute_capability): Apple's Metal GPU
+// family as Apple names it ("Apple10"), NVIDIA's compute capability as a number.
 function ruleLabel(t, lang, rule) {
-  const devices = fmt.devicesOfKind(t, rule.platform, rule.unified_memory === 'yes', rule.class);
+  const kind = fmt.devicesOfKind(t, rule.platform, rule.unified_memory === 'yes', rule.class);
+  const cc = rule.from_compute_capability;
+  const family = rule.platform === 'metal' ? `Apple${cc}` : fmt.fixed(lang, cc, 1);
+  const devices = cc > 0 ? t('accuracy.family', { devices: kind, family }) : kind;
   const tiered = rule.from_bandwidth_gbps > 0
     ? t('accuracy.tier', { devices, bandwidth: fmt.integer(lang, rule.from_bandwidth_gbps) }) : devices;
   if (rule.moe === 'any') return tiered;
   return t(rule.moe === 'yes' ? 'accuracy.moe' : 'accuracy.dense', { devices: tiered });
 }
 
-const RULE_KEYS = ['platform', 'class', 'unified_memory', 'from_bandwidth_gbps', 'moe'];
+const RULE_KEYS = ['platform', 'class', 'unified_memory', 'from_bandwidth_gbps', 'from_compute_capability', 'moe'];
 const sameRule = (a, b) => Boolean(a && b) && RULE_KEYS.every((key) => a[key] === b[key]);
 
 function row(t, lang, rule) {
