@@ -209,13 +209,17 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 // and sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth read their
 // prompt 1.6 to 3.4 times faster than estimated; the same source's runs without it are within
 // 25 %). Metal meets it since mlx-lm's rules split into dense and MoE and count a fixed time per
-// prompt (17 runs, 13.0 %; 23.79 % before). Vulkan misses it, recorded here so that the miss stays
-// visible and any change to it shows; the page and core/ESTIMATION.md say so:
-// - Vulkan: 51 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
-//   llama.cpp#18749, January 2026, and of hogeheer499-commits/strix-halo-guide, May 2026; two
-//   RX 7900 XTX), a median of 26.20 %. The dense Strix Halo runs of 2025 and January 2026 ran
-//   slower than the May 2026 builds fitted (Llama 2 7B Q4_0 under RADV, pp512: 925 tok/s in August
-//   2025, 1,338 in May 2026 on the same chip).
+// prompt (17 runs, 13.0 %; 23.79 % before), and with the M5 rules (25 runs, 12.6 %). Vulkan misses
+// it, recorded here so that the miss stays visible and any change to it shows; the page and
+// core/ESTIMATION.md say so:
+// - Vulkan: 70 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
+//   llama.cpp#18749, January 2026, of hogeheer499-commits/strix-halo-guide, May 2026, and of
+//   berney/genai-mei, February to June 2026; two RX 7900 XTX), a median of 25.12 % (26.20 % over
+//   51 before genai-mei's). The dense Strix Halo runs of 2025 and January 2026 ran slower than the
+//   May 2026 builds fitted (Llama 2 7B Q4_0 under RADV, pp512: 925 tok/s in August 2025, 1,338 in
+//   May 2026 on the same chip); genai-mei's dense runs of 2026 builds (Qwen3-4B, Qwen3.6-27B) come
+//   out 21-26 % too fast, as the fitted Qwen3.6-27B run does (21 %), and its MoE runs within 10 %
+//   but GLM-4.7-Flash (16-38 % too slow) and Qwen3-Coder-Next (31-37 % too fast).
 // ROCm (3) has fewer and is printed.
 TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
   std::map<Platform, std::vector<double>> held;
@@ -223,7 +227,7 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
     if (!r.holdout) continue;
     if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
   }
-  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 26.20}};
+  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 25.12}};
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),
@@ -245,7 +249,7 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
 // llama.cpp's ROCm MoE rule (151 rows), jiegec/kb of SGLang's consumer rule (32 rows with its
 // llama.cpp and vLLM ones), SGLang's cookbook of its datacenter rules (12), defai-digital/ax-engine
 // of llama.cpp's rule for MoE models on M5 GPUs (36 rows with its dense and mlx-lm ones): over the
-// other 200 rows the hold-out is 129 (65 %; 31 % of all 419).
+// other 227 rows the hold-out is 148 (65 %; 33 % of all 446).
 TEST(PrefillCalibration, TheHoldOutIsAtLeastAQuarterOfWhatItCouldHold) {
   const std::vector<Row> rows = Rows();
   std::map<const PrefillRule*, std::set<std::string>> sources;

@@ -55,8 +55,8 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {20, 37.13, 45.78, 64.23}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, {28, 19.13, 75.85, 82.40}, {29, 21.34, 38.15, 69.25}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {24, 27.15, 45.78, 64.23}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, {36, 10.29, 75.85, 82.40}, {44, 20.28, 37.52, 69.25}},
     {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {2, 32.74, 32.74, 32.74}},
 };
 
