@@ -215,6 +215,15 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await waitForText(env, page, 'decode-error',
       '± 8.1 % (median error on published runs the fit never saw, 57 of them; 6.9 % on the 37 it was fitted to)');
     assert.match(await table.locator('tbody tr.current').innerText(), /CUDA · datacenter GPUs from 900 GB\/s/);
+    // An M5 Pro (307 GB/s) takes the rule of the M5 generation (Metal GPU family 10), fitted to
+    // ax-engine's M5 Max and TensorSharp's M5 Pro runs, not the Max rule of M1 and M2 Max runs from
+    // the same 300 GB/s: its row alone is the current one.
+    await page.locator(byTestId('device')).selectOption('apple-m5-pro-64gb');
+    await waitForText(env, page, 'decode-error',
+      '± 9.3 % (median error on published runs the fit never saw, 12 of them; 2.6 % on the 30 it was fitted to)');
+    assert.equal(await table.locator('tbody tr.current').count(), 1);
+    assert.match(await table.locator('tbody tr.current').innerText(), /Apple silicon, GPU family Apple10 or newer from 300 GB\/s/);
+    await page.locator(byTestId('device')).selectOption('h100-80gb');
     // vLLM's rules hold for CUDA GPUs of any class, one for dense models and one for MoE models,
     // and say so in words.
     await page.locator(byTestId('runtime')).selectOption('vllm');
