@@ -66,9 +66,10 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // GPU family 10, from 300 GB/s) read 95 % in a rule of their own (ax-engine's and TensorSharp's
 // runs fitted, metaljax's and selfup's held out: tests/calibration/README.md). ts is fitted where
 // three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H) and three
-// or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base, Max and M5, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere
-// it is 0 and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its
-// recurrent runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6).
+// or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base, Max and M5,
+// ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere it is 0 and
+// the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its recurrent runs,
+// Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6).
 // Runs without CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR
 // #25749): the rules model graphs on.
 using enum Platform;
