@@ -37,6 +37,16 @@ inline std::unique_ptr<json::Document> ReadCalibration(const std::string& name) 
 }
 
 inline int64_t Int(json::Value object, std::string_view key) { return object.Find(key).Integer(); }
+// A decode or prefill rule's scope in words, for the tests' messages and printed tables.
+template <typename Rule>
+std::string RuleName(const RuntimeProfile& runtime, const Rule& rule) {
+  return std::string(runtime.id) + " " + std::string(kPlatforms.Id(rule.platform)) + " " +
+         std::string(rule.device_class ? kDeviceClasses.Id(*rule.device_class) : "any") +
+         (rule.unified_memory == Tristate::kYes ? " unified" : rule.unified_memory == Tristate::kNo ? " discrete" : "") +
+         (rule.from_bandwidth_gbps > 0 ? " ≥" + std::to_string(static_cast<int>(rule.from_bandwidth_gbps)) + " GB/s" : "") +
+         (rule.from_compute_capability > 0 ? " family ≥" + std::to_string(static_cast<int>(rule.from_compute_capability)) : "") +
+         (rule.moe == Tristate::kYes ? " MoE" : rule.moe == Tristate::kNo ? " dense" : "");
+}
 // Whether a row states `key` as false (absent, null or true: not).
 inline bool StatesFalse(json::Value object, std::string_view key) {
   const json::Value value = object.Find(key);

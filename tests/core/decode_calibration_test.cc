@@ -127,15 +127,6 @@ std::vector<double> ErrorsOf(const std::vector<const Row*>& rows, const DecodeRu
   return errors;
 }
 
-std::string RuleName(const RuntimeProfile& runtime, const DecodeRule& rule) {
-  return std::string(runtime.id) + " " + std::string(kPlatforms.Id(rule.platform)) + " " +
-         std::string(rule.device_class ? kDeviceClasses.Id(*rule.device_class) : "any") +
-         (rule.unified_memory == Tristate::kYes ? " unified" : rule.unified_memory == Tristate::kNo ? " discrete" : "") +
-         (rule.from_bandwidth_gbps > 0 ? " ≥" + std::to_string(static_cast<int>(rule.from_bandwidth_gbps)) + " GB/s" : "") +
-         (rule.from_compute_capability > 0 ? " family ≥" + std::to_string(static_cast<int>(rule.from_compute_capability)) : "") +
-         (rule.moe == Tristate::kYes ? " MoE" : rule.moe == Tristate::kNo ? " dense" : "");
-}
-
 // Weighted least squares of t = W/BW × a + KV/BW × c + layers/32 × 1 ms × b + recurrent
 // layers/32 × 1 ms × d with weights 1/t² (relative error): a = 1/η, c = 1/η_kv, b = t0 per 32
 // layers, d = ts per 32 recurrent layers. When the rows barely read a cache (no depth runs), c =

@@ -147,14 +147,6 @@ Fitted Fit(const std::vector<const Row*>& rows, const PrefillRule& rule, bool pe
   return {efficiency, attention, per_prompt ? 1000 * solved.back() : 0.0};
 }
 
-std::string RuleName(const RuntimeProfile& runtime, const PrefillRule& rule) {
-  return std::string(runtime.id) + " " + std::string(kPlatforms.Id(rule.platform)) + " " +
-         std::string(rule.device_class ? kDeviceClasses.Id(*rule.device_class) : "any") +
-         (rule.unified_memory == Tristate::kYes ? " unified" : rule.unified_memory == Tristate::kNo ? " discrete" : "") +
-         (rule.from_compute_capability > 0 ? " family ≥" + std::to_string(static_cast<int>(rule.from_compute_capability)) : "") +
-         (rule.moe == Tristate::kYes ? " MoE" : rule.moe == Tristate::kNo ? " dense" : "");
-}
-
 void ExpectError(const std::string& name, const char* what, const std::vector<double>& errors, const DecodeError& recorded) {
   const DecodeError got = errors.empty() ? DecodeError{} : Summary(errors);
   SCOPED_TRACE(name + " " + what);
