@@ -89,7 +89,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.536, 0.536, 1.60, 0.00, {2, 36.84, 36.84, 36.84}, {6, 26.30, 66.40, 66.40}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.536, 0.536, 1.60, 0.00, {2, 36.84, 36.84, 36.84}, {12, 83.79, 136.10, 210.90}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, 0, kAny, 0.834, 0.652, 1.73, 3.97, {50, 8.98, 19.89, 52.72}, {15, 5.52, 38.55, 58.89}},
 };
 // vLLM: dense and MoE models apart, as llama.cpp's rules: in these runs its MoE path (fused-MoE
