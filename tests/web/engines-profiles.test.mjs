@@ -246,6 +246,11 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await page.locator(byTestId('device')).selectOption('rtx-4090-24gb');
     await waitForText(env, page, 'decode-error', 'no published runs of this engine on CUDA · consumer and workstation ' +
       'GPUs yet: the reference page\'s constants, error unknown');
+    // On an MI300X: sglang#31216's Gemma 4 31B BF16 at concurrency 1, 46.5 tok/s against the
+    // reference constants' 56.3 (+21.0 %).
+    await page.locator(byTestId('device')).selectOption('mi300x-192gb');
+    await waitForText(env, page, 'decode-error', '± 21 % (median error on published runs of this engine on ROCm · ' +
+      'datacenter GPUs, 1 of them; no rule: the reference page\'s constants)');
     // The reference profile: the reference page, without either.
     await page.locator(byTestId('runtime')).selectOption('reference');
     await waitForHash(env, page, (hash) => [null, 'reference'].includes(hashParams(hash).get('runtime')),

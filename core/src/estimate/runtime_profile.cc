@@ -114,14 +114,16 @@ constexpr DecodeRule kMlxDecode[] = {
 // recomputed by tests/core/decode_calibration_test.cc. vLLM on ROCm: sariekr/
 // gpu_conc's gpt-oss-20b on an MI300X (6.8x too fast); SGLang: ree2raz/inference-bench's
 // Qwen2.5-7B on an A100 40GB (its L4 runs are eager, left out like every run without CUDA graphs),
-// FreedomIntelligence/AccelMark's Llama-3-8B and Llama-3.1-8B at 28K on an A100 40GB, and
-// sglang#31137's gpt-oss-20b and Qwen2.5-7B on a Strix Halo.
+// FreedomIntelligence/AccelMark's Llama-3-8B and Llama-3.1-8B at 28K on an A100 40GB,
+// sglang#31137's gpt-oss-20b and Qwen2.5-7B on a Strix Halo, and sglang#31216's Gemma 4 31B on an
+// MI300X.
 constexpr DecodeCheck kVllmDecodeChecks[] = {
     {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0, 0, 0, 0, {1, 575.10, 575.10, 575.10}, {}},
 };
 constexpr DecodeCheck kSglangDecodeChecks[] = {
     {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0, 0, 0, 0, {4, 14.86, 17.97, 17.97}, {}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0, 0, 0, 0, {2, 74.63, 74.63, 74.63}, {}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0, 0, 0, 0, {1, 20.99, 20.99, 20.99}, {}},
 };
 
 // What every engine profile shares: it names an engine and what it runs, stops the max context
