@@ -560,10 +560,6 @@ export class PageController {
       byId(root, 'custom').open = true;
       this.#importer().then((panel) => panel?.offerImport(root, hf, this.translator()));
     }
-    byId(root, 'custom-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      this.applyConfig(byId(root, 'custom-config').value);
-    });
     this.#bindDevicePanels(root);
     root.addEventListener('click', (event) => {
       const button = event.target.closest('button.copy[data-copy]');

@@ -1,8 +1,8 @@
 // The config.json panel's code, a chunk of its own (with the importer's form, import-panel.js,
 // vramcalc-full.wasm and the later strings): loaded when the panel opens, or when a config.json is applied or a
-// link or a reload brings one back. The page keeps only the stored text (custom-config.js) and
-// the form's submit.
-import { byId, put } from './dom.js';
+// link or a reload brings one back. It builds the panel's forms; the page keeps only the stored
+// text (custom-config.js).
+import { byId, el, put } from './dom.js';
 import { bindImport, isModelFile, sourceOfLink } from './import-panel.js';
 
 /** The field a failed check names: the config's own key, else "config.json". */
@@ -39,13 +39,36 @@ export function checkConfig(core, request, text, t) {
 }
 
 /**
- * Calls `apply(text)` with a chosen config.json or a dropped one (the form's submit is the
- * page's), and hands model files (GGUF, safetensors and their index, several at once for shards)
- * to the importer (import-panel.js), which applies the description it makes of them.
+ * The config.json form: a field for the text, a file to read it from, and the submit that applies
+ * it. Its texts carry their keys (data-i18n): the page's texts follow a change of language.
+ */
+function configForm(t) {
+  const text = (tag, key, attributes = {}, ...children) => el(tag, { ...attributes, 'data-i18n': key }, t(key), ...children);
+  return [text('p', 'custom.help', { class: 'muted' }),
+    el('form', { id: 'custom-form', class: 'custom-form' },
+      text('label', 'custom.label', { for: 'custom-config' }),
+      el('textarea', { id: 'custom-config', name: 'config', 'data-testid': 'custom-config', rows: 8, spellcheck: 'false',
+        autocomplete: 'off' }),
+      el('div', { class: 'custom-actions' },
+        el('label', {}, text('span', 'custom.file'),
+          el('input', { type: 'file', id: 'custom-file', accept: '.json,application/json', 'data-testid': 'custom-file' })),
+        text('button', 'custom.apply', { type: 'submit', class: 'button', 'data-testid': 'custom-apply' })))];
+}
+
+/**
+ * Builds the panel's forms once (the config.json form, then the importer's above it) and calls
+ * `apply(text)` with a submitted, chosen or dropped config.json, and hands model files (GGUF,
+ * safetensors and their index, several at once for shards) to the importer (import-panel.js),
+ * which applies the description it makes of them.
  * @param {{t: Function, readConfig: (config: object) => object}} importing for the importer
  */
 export function bindConfigFiles(root, apply, importing) {
+  byId(root, 'custom').append(...configForm(importing.t));
   const field = byId(root, 'custom-config');
+  byId(root, 'custom-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    apply(field.value);
+  });
   const importFiles = bindImport(root, { ...importing, apply: (text) => {
     field.value = text;
     apply(text);
