@@ -702,9 +702,38 @@ TEST(CustomDevice, ItsFiguresAndPlatformDecideWhatRunsAndHowMuchFits) {
   EXPECT_NE(object.find(R"("capacity_gib":19.0)"), std::string::npos) << object;
 }
 
+TEST(CustomDevice, ItsComputeCapabilityPicksTheEnginesAndTheDecodeRule) {
+  // Apple's Metal feature set tables: the M5 series is MTLGPUFamilyApple10. A 20-core M5 Pro of
+  // one's own (307 GB/s) takes the M5 generation's rule, as the catalog's does; without its family
+  // the rule from 300 GB/s fitted to M1 and M2 Max runs.
+  const auto field = [](std::string_view device, std::string_view key) {
+    const std::string answer =
+        Evaluated(std::string(R"({"model":"qwen3.5-9b","format":"Q8_0","runtime":"llamacpp","context":128,"device":)") +
+                  std::string(device) + R"(,"sections":["simulator"]})");
+    const std::string quoted = "\"" + std::string(key) + "\":";
+    const std::size_t from = answer.find(quoted) + quoted.size();
+    return answer.substr(from, answer.find_first_of(",}", from) - from);
+  };
+  EXPECT_EQ(field(R"("custom:48:307:metal@10:My M5 Pro")", "from_compute_capability"), "10.0");
+  EXPECT_EQ(field(R"("custom:48:307:metal:My M5 Pro")", "from_compute_capability"), "0.0");
+  EXPECT_EQ(field(R"({"name":"My M5 Pro","memory_gib":48,"bandwidth_gbps":307,"platform":"metal","compute_capability":10})",
+                  "from_compute_capability"),
+            "10.0");
+  // zhongkaifu/TensorSharp's llama-bench run of Qwen3.5-9B Q8_0 on a 20-core M5 Pro: tg128 30.5
+  // tok/s at depth 0 (tests/calibration/decode.json). With its family, within 10 %; without, half.
+  EXPECT_NEAR(std::stod(field(R"("custom:48:307:metal@10:My M5 Pro")", "decode_tps")), 30.5, 3.05);
+  EXPECT_LT(std::stod(field(R"("custom:48:307:metal:My M5 Pro")", "decode_tps")), 20.0);
+  // vLLM needs compute capability 7.5 (its install docs): a Tesla P40 of one's own (6.1) is refused,
+  // as the catalog's is; a card of unknown capability is not.
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"vllm","device":"custom:24:347:cuda@6.1:P40"})"), "device");
+  EXPECT_NE(Evaluated(R"({"model":"qwen3-8b","runtime":"vllm","device":"custom:24:347:cuda:P40"})").find(R"("device":"custom")"),
+            std::string::npos);
+}
+
 TEST(CustomDevice, BadFiguresNameTheField) {
   for (const char* device : {"custom:x:800:vulkan:A", "custom:0:800:cuda:A", "custom:20:-1:cuda:A", "custom:20:800:opencl:A",
-                             "custom:20:800:cuda:", "custom:20:800", "custom:1e3:800:cuda:A"}) {
+                             "custom:20:800:cuda:", "custom:20:800", "custom:1e3:800:cuda:A", "custom:20:800:cuda@:A",
+                             "custom:20:800:cuda@0:A", "custom:20:800:cuda@100:A", "custom:20:800:cuda@x:A"}) {
     EXPECT_EQ(ErrorOf(std::string(R"({"model":"qwen3-8b","device":")") + device + R"("})"), "device") << device;
   }
   EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","device":{"name":"A","memory_gib":"20","bandwidth_gbps":800,"platform":"cuda"}})"),
@@ -713,6 +742,9 @@ TEST(CustomDevice, BadFiguresNameTheField) {
             "device.bandwidth_gbps");
   EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","device":{"name":"A","memory_gib":20,"bandwidth_gbps":800,"platform":"x"}})"),
             "device.platform");
+  EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","device":{"name":"A","memory_gib":20,"bandwidth_gbps":800,"platform":"cuda",)"
+                    R"("compute_capability":0}})"),
+            "device.compute_capability");
 }
 
 }  // namespace

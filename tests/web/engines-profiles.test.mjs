@@ -146,6 +146,25 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     assert.deepEqual(['tesla-p40-24gb', 'tesla-v100-sxm2-32gb', 'rtx-2080-ti-11gb'].map((id) => offered.includes(id)), [false, false, true]);
     await assertHealthy(env, page, 'vLLM and an old CUDA card');
 
+    // An M5 Pro of one's own with its GPU family (Apple's Metal feature set tables: the M5 series
+    // is MTLGPUFamilyApple10): the M5 generation's decode rule, as for the catalog's M5 Pro, with
+    // its hold-out line; the catalog's M5 Pro answers the same.
+    await openPage(env, page, '#model=qwen3.5-9b&format=Q8_0&runtime=llamacpp&lang=en');
+    await page.locator('#own-device summary').click();
+    await page.locator(byTestId('own-name')).fill('My M5 Pro');
+    await page.locator(byTestId('own-memory')).fill('48');
+    await page.locator(byTestId('own-bandwidth')).fill('307');
+    await page.locator(byTestId('own-platform')).selectOption('metal');
+    await page.locator(byTestId('own-arch')).fill('10');
+    await page.locator(byTestId('own-apply')).click();
+    await waitForHash(env, page, hashHas('device', 'custom:48:307:metal@10:My M5 Pro'), 'the link carries the family');
+    await waitForText(env, page, 'decode-error',
+      '± 9.3 % (median error on published runs the fit never saw, 12 of them; 2.6 % on the 30 it was fitted to)');
+    const own = core.evaluate({ model: 'qwen3.5-9b', format: 'Q8_0', runtime: 'llamacpp', device: 'custom:48:307:metal@10:My M5 Pro' });
+    const catalogs = core.evaluate({ model: 'qwen3.5-9b', format: 'Q8_0', runtime: 'llamacpp', device: 'apple-m5-pro-64gb' });
+    assert.equal(own.simulator.decode_rule.from_compute_capability, 10);
+    assertClose(own.simulator.decode_tps, catalogs.simulator.decode_tps, 1e-9, 'as on the catalog\'s M5 Pro');
+
     // A bad one in a link is reported by its key; the page keeps working.
     await openPage(env, page, '#model=qwen3-8b&device=custom:0:800:cuda:Broken&lang=en');
     assert.match(await shownText(page, 'notice'), /device/);

@@ -18,6 +18,8 @@ export function ownDeviceForm(root) {
     number('tflops', 0, 100000, false), number('tops', 0, 100000, false),
     label('platform', el('select', { name: 'platform', 'data-testid': 'own-platform' },
       ...PLATFORMS.map(([value, text]) => el('option', { value }, text)))),
+    // Optional too: which engines run on a CUDA card, and an Apple GPU's decode rule (the M5's).
+    number('arch', 0, 99, false),
     el('label', { class: 'check' }, el('input', { type: 'checkbox', name: 'unified', 'data-testid': 'own-unified' }),
       el('span', { 'data-i18n': 'own.unified' })),
     el('button', { type: 'submit', class: 'button', 'data-testid': 'own-apply', 'data-i18n': 'own.apply' }));
@@ -27,14 +29,15 @@ export function ownDeviceForm(root) {
 
 /**
  * The form's device as the link writes it, "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8
- * TOPS>]]:<platform>[+unified]:<name>", for state.js customDevice to check (an INT8 peak without
- * the FP16 one is written "0/<TOPS>", which it refuses).
+ * TOPS>]]:<platform>[+unified][@<compute capability>]:<name>", for state.js customDevice to check
+ * (an INT8 peak without the FP16 one is written "0/<TOPS>", which it refuses).
  */
 export function ownDeviceText(form) {
   const f = form.elements;
   const [tflops, tops] = [Number(f.tflops.value), Number(f.tops.value)];
   const peaks = tflops || tops ? `${tflops}${tops ? `/${tops}` : ''}:` : '';
   const platform = f.platform.value;
+  const arch = Number(f.arch.value);
   return `custom:${Number(f.memory.value)}:${Number(f.bandwidth.value)}:${peaks}${platform}` +
-    `${f.unified.checked && platform !== 'metal' ? '+unified' : ''}:${f.name.value.trim()}`;
+    `${f.unified.checked && platform !== 'metal' ? '+unified' : ''}${arch > 0 ? `@${arch}` : ''}:${f.name.value.trim()}`;
 }

@@ -82,21 +82,24 @@ export function positiveNumber(text, max) {
 
 /**
  * A device of one's own, as the link, the widget and the core write it: "custom:<memory GB>:
- * <bandwidth GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda|rocm|vulkan|metal>[+unified]:<name>".
- * Its figures, or null when the text is not one (the core checks the same rules).
+ * <bandwidth GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda|rocm|vulkan|metal>[+unified][@<compute
+ * capability, an Apple GPU's Metal family>]:<name>". Its figures, or null when the text is not one
+ * (the core checks the same rules).
  */
 export function customDevice(text) {
   const n = '(\\d+(?:\\.\\d+)?)';
-  const match = new RegExp(`^custom:${n}:${n}:(?:${n}(?:/${n})?:)?(cuda|rocm|vulkan|metal)(\\+unified)?:([^\\u0000-\\u001f]{1,64})$`, 'u')
+  const match = new RegExp(`^custom:${n}:${n}:(?:${n}(?:/${n})?:)?(cuda|rocm|vulkan|metal)(\\+unified)?(?:@${n})?:([^\\u0000-\\u001f]{1,64})$`, 'u')
     .exec(String(text));
   if (!match) return null;
   const [memory, bandwidth, tflops, tops] = match.slice(1, 5).map(Number);
+  const [platform, unified, version, name] = match.slice(5);
   // Every figure given (a peak may be left out) above 0, as the core reads them.
   const figures = match.slice(2, 5).filter((text) => text !== undefined).map(Number);
   if (!(memory > 0 && memory <= 16384 && figures.every((v) => v > 0 && v <= 100000))) return null;
-  if (new TextEncoder().encode(match[7]).length > 64) return null;
-  return { id: text, name: match[7], memory_gib: memory, bandwidth_gbps: bandwidth, fp16_tflops: tflops || 0, int8_tops: tops || 0,
-    platform: match[5], unified_memory: Boolean(match[6]) || match[5] === 'metal' };
+  if (version !== undefined && !(version > 0 && version <= 99)) return null;
+  if (new TextEncoder().encode(name).length > 64) return null;
+  return { id: text, name, memory_gib: memory, bandwidth_gbps: bandwidth, fp16_tflops: tflops || 0, int8_tops: tops || 0,
+    platform, unified_memory: Boolean(unified) || platform === 'metal', compute_capability: Number(version ?? 0) };
 }
 
 /** The scenario's device: a catalog entry, one's own, or null (the recommended class). */

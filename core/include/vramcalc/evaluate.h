@@ -113,7 +113,8 @@ inline constexpr RequestFieldHelpText kRequestFieldHelp[] = {
     {"kv_dtype", "KV cache type: {kv_dtypes} (default {kv_dtype})"},
     {"device",
      "device id, e.g. \"rtx-3090-24gb\" (default: the format's recommended class), or your own: "
-     "\"custom:<memory GB>:<bandwidth GB/s>:<cuda|rocm|vulkan|metal>[+unified]:<name>\""},
+     "\"custom:<memory GB>:<bandwidth GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda|rocm|vulkan|metal>[+unified][@<compute "
+     "capability>]:<name>\""},
     {"device_count", "identical devices, 1 to {max_devices}: llama.cpp and Ollama split the layers, vLLM and SGLang run tensor parallel (default: the recommended group)"},
     {"compare", "extra hardware-table rows: up to {max_compare} device ids"},
     {"runtime", "runtime profile: {runtimes} (default {runtime})"},

@@ -60,7 +60,7 @@ namespace {
 constexpr std::size_t kMaxCustomName = 64;
 constexpr std::string_view kCustomDeviceRule =
     "a device of your own is \"custom:<memory GB>:<bandwidth GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda, rocm, vulkan or "
-    "metal>[+unified]:<name>\", e.g. \"custom:20:800:vulkan:RX 7900 XT\"";
+    "metal>[+unified][@<compute capability>]:<name>\", e.g. \"custom:20:800:vulkan:RX 7900 XT\"";
 
 // A figure as a plain decimal: digits without a leading zero (but "0" and "0.5"), at most one
 // point with digits after it, no sign, no exponent, at most 15 digits; else NaN. So few digits
@@ -130,8 +130,9 @@ Platform CustomPlatform(std::string_view id, std::string_view field, Problems& p
   return *platform;
 }
 
-// "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<platform>[+unified]:<name>": the
-// segment after the bandwidth is the peak where it starts with a digit (a platform never does).
+// "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<platform>[+unified][@<version>]:<name>":
+// the segment after the bandwidth is the peak where it starts with a digit (a platform never
+// does); the version after "@" is the device's compute capability (an Apple GPU's Metal family).
 Device CustomDeviceFromText(std::string_view text, Problems& p) {
   std::string_view rest = text.substr(kCustomDeviceId.size() + 1);
   std::string_view parts[4];
@@ -147,6 +148,9 @@ Device CustomDeviceFromText(std::string_view text, Problems& p) {
     if (n == 3 && (parts[2].empty() || parts[2][0] < '0' || parts[2][0] > '9')) break;  // no peak segment
   }
   std::string_view platform = parts[n - 1];
+  const std::size_t at = platform.find('@');
+  const std::string_view version = at == std::string_view::npos ? std::string_view() : platform.substr(at + 1);
+  platform = platform.substr(0, at);
   const bool unified = platform.ends_with("+unified");
   if (unified) platform.remove_suffix(std::string_view("+unified").size());
   Device d = CustomDevice(CustomName(rest, "device", p), CustomFigure(parts[0], "device", kCustomMemory, p),
@@ -156,6 +160,7 @@ Device CustomDeviceFromText(std::string_view text, Problems& p) {
     d.fp16_tflops = CustomFigure(parts[2].substr(0, slash), "device", kCustomFp16, p);
     if (slash != std::string_view::npos) d.int8_tops = CustomFigure(parts[2].substr(slash + 1), "device", kCustomInt8, p);
   }
+  if (at != std::string_view::npos) d.compute_capability = CustomFigure(version, "device", kCustomArch, p);
   return d;
 }
 

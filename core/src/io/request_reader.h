@@ -30,7 +30,7 @@ Error RequestTooLarge(std::string_view example = kRequestExample);
 // The value as written in the request, for a message (at most 64 bytes, cut at a character).
 std::string Echo(std::string_view source);
 
-// "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<platform>[+unified]:<name>"
+// "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<platform>[+unified][@<version>]:<name>"
 // (errors name the field "device").
 Device CustomDeviceFromText(std::string_view text, Problems& p);
 // A figure of a device of one's own: its key in the object form, its name in messages (both
@@ -45,6 +45,9 @@ inline constexpr CustomFigureKind kCustomBandwidth{"bandwidth_gbps", "bandwidth 
 inline constexpr CustomFigureKind kCustomFp16{"fp16_tflops", "peak (TFLOPS)", 100000};
 inline constexpr CustomFigureKind kCustomInt8{"int8_tops", "peak (TOPS)", 100000};
 inline constexpr CustomFigureKind kCustomHostLink{"host_link_gbps", "host link (GB/s)", 100000};
+// Its architecture version (Device::compute_capability): which engines run on it (a CUDA card's)
+// and which decode rules hold (an Apple GPU's Metal GPU family: the M5's is 10).
+inline constexpr CustomFigureKind kCustomArch{"compute_capability", "compute capability", 99};
 // A device from its figures, each checked and named by `field` ("device.memory_gib") in
 // messages; `figure` is the number as written.
 double CustomFigure(std::string_view figure, std::string_view field, const CustomFigureKind& kind, Problems& p);
@@ -138,8 +141,8 @@ std::vector<std::string> RequestCompare(Value value, Problems& p) {
 }
 
 // A device of one's own as {"name", "memory_gib", "bandwidth_gbps", "platform",
-// "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops" and its host link's
-// "host_link_gbps"}. A member that is missing is reported and read as absent (whose readers then
+// "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops", its host link's
+// "host_link_gbps" and its "compute_capability"}. A member that is missing is reported and read as absent (whose readers then
 // report nothing more: the first problem is the one reported).
 template <typename Value>
 Device CustomDeviceFromObject(Value object, Problems& p) {
@@ -168,6 +171,7 @@ Device CustomDeviceFromObject(Value object, Problems& p) {
   if (object.Find(kCustomFp16.key)) d.fp16_tflops = number(kCustomFp16);
   if (object.Find(kCustomInt8.key)) d.int8_tops = number(kCustomInt8);
   if (object.Find(kCustomHostLink.key)) d.host_link_gbps = number(kCustomHostLink);
+  if (object.Find(kCustomArch.key)) d.compute_capability = number(kCustomArch);
   return d;
 }
 
