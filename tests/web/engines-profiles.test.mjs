@@ -116,15 +116,21 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await assertHealthy(env, page, 'with two devices');
   });
 
+  /** Opens the own device's form, fills it (`arch`, the compute capability, when given) and applies it. */
+  async function applyOwnDevice(page, { name, memory, bandwidth, platform, arch }) {
+    await page.locator('#own-device summary').click();
+    await page.locator(byTestId('own-name')).fill(name);
+    await page.locator(byTestId('own-memory')).fill(memory);
+    await page.locator(byTestId('own-bandwidth')).fill(bandwidth);
+    await page.locator(byTestId('own-platform')).selectOption(platform);
+    if (arch) await page.locator(byTestId('own-arch')).fill(arch);
+    await page.locator(byTestId('own-apply')).click();
+  }
+
   test('a device of one\'s own, from the form and from a link', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page, '#model=qwen3-8b&runtime=llamacpp&lang=en');
-    await page.locator('#own-device summary').click();
-    await page.locator(byTestId('own-name')).fill('RX 7900 XT');
-    await page.locator(byTestId('own-memory')).fill('20');
-    await page.locator(byTestId('own-bandwidth')).fill('800');
-    await page.locator(byTestId('own-platform')).selectOption('vulkan');
-    await page.locator(byTestId('own-apply')).click();
+    await applyOwnDevice(page, { name: 'RX 7900 XT', memory: '20', bandwidth: '800', platform: 'vulkan' });
     await waitForHash(env, page, hashHas('device', 'custom:20:800:vulkan:RX 7900 XT'), 'the link carries the device');
     assert.equal(await page.locator(byTestId('device')).inputValue(), 'custom:20:800:vulkan:RX 7900 XT');
     // 20 GiB less the 1 GiB llama.cpp's --fit keeps free.
@@ -150,13 +156,7 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     // is MTLGPUFamilyApple10): the M5 generation's decode rule, as for the catalog's M5 Pro, with
     // its hold-out line; the catalog's M5 Pro answers the same.
     await openPage(env, page, '#model=qwen3.5-9b&format=Q8_0&runtime=llamacpp&lang=en');
-    await page.locator('#own-device summary').click();
-    await page.locator(byTestId('own-name')).fill('My M5 Pro');
-    await page.locator(byTestId('own-memory')).fill('48');
-    await page.locator(byTestId('own-bandwidth')).fill('307');
-    await page.locator(byTestId('own-platform')).selectOption('metal');
-    await page.locator(byTestId('own-arch')).fill('10');
-    await page.locator(byTestId('own-apply')).click();
+    await applyOwnDevice(page, { name: 'My M5 Pro', memory: '48', bandwidth: '307', platform: 'metal', arch: '10' });
     await waitForHash(env, page, hashHas('device', 'custom:48:307:metal@10:My M5 Pro'), 'the link carries the family');
     await waitForText(env, page, 'decode-error',
       '± 9.3 % (median error on published runs the fit never saw, 12 of them; 2.6 % on the 30 it was fitted to)');
