@@ -142,8 +142,8 @@ std::vector<std::string> RequestCompare(Value value, Problems& p) {
 
 // A device of one's own as {"name", "memory_gib", "bandwidth_gbps", "platform",
 // "unified_memory", and optionally its peaks "fp16_tflops" and "int8_tops", its host link's
-// "host_link_gbps" and its "compute_capability"}. A member that is missing is reported and read as absent (whose readers then
-// report nothing more: the first problem is the one reported).
+// "host_link_gbps" and its "compute_capability"}. A member that is missing is reported and read
+// as absent (whose readers then report nothing more: the first problem is the one reported).
 template <typename Value>
 Device CustomDeviceFromObject(Value object, Problems& p) {
   const auto member = [object, &p](std::string_view key) {
