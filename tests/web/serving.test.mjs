@@ -146,7 +146,8 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     await page.locator(byTestId('own-tflops')).fill('');
     await page.locator(byTestId('own-apply')).click();
     await waitForText(env, page, 'notice', 'Your own device needs a name (up to 64 characters), memory from 1 to 16,384 GB and ' +
-      'bandwidth from 1 to 100,000 GB/s; its peaks, where given, up to 100,000 (INT8 only beside FP16).');
+      'bandwidth from 1 to 100,000 GB/s; its peaks, where given, up to 100,000 (INT8 only beside FP16), its compute capability ' +
+      'above 0 up to 99.');
     await assertHealthy(env, page, 'own device with peaks');
   });
 
