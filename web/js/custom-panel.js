@@ -3,7 +3,7 @@
 // link or a reload brings one back. It builds the panel's forms; the page keeps only the stored
 // text (custom-config.js).
 import { byId, el, put } from './dom.js';
-import { bindImport, isModelFile, sourceOfLink } from './import-panel.js';
+import { bindImport, isModelFile, sourceOfLink, textElements } from './import-panel.js';
 
 /** The field a failed check names: the config's own key, else "config.json". */
 export function failedField(error, isJson) {
@@ -38,12 +38,9 @@ export function checkConfig(core, request, text, t) {
   return { notice: ['custom.error', { field: check.ok ? 'config.json' : failedField(check.error, json), message }] };
 }
 
-/**
- * The config.json form: a field for the text, a file to read it from, and the submit that applies
- * it. Its texts carry their keys (data-i18n): the page's texts follow a change of language.
- */
+/** The config.json form: a field for the text, a file to read it from, and the submit that applies it. */
 function configForm(t) {
-  const text = (tag, key, attributes = {}, ...children) => el(tag, { ...attributes, 'data-i18n': key }, t(key), ...children);
+  const text = textElements(t);
   return [text('p', 'custom.help', { class: 'muted' }),
     el('form', { id: 'custom-form', class: 'custom-form' },
       text('label', 'custom.label', { for: 'custom-config' }),

@@ -56,11 +56,14 @@ async function run(status, t, read, apply) {
 }
 
 /**
- * The form above the config.json field: a repo id or link, and where the answer comes from. Its
- * texts carry their keys (data-i18n): the page's texts follow a change of language.
+ * A maker of elements that hold a text of `t` and carry its key (data-i18n), so that the page's
+ * texts follow a change of language: the config.json panel's forms are built of them.
  */
+export const textElements = (t) => (tag, key, attributes = {}) => el(tag, { ...attributes, 'data-i18n': key }, t(key));
+
+/** The form above the config.json field: a repo id or link, and where the answer comes from. */
 function importForm(t) {
-  const text = (tag, key, attributes = {}) => el(tag, { ...attributes, 'data-i18n': key }, t(key));
+  const text = textElements(t);
   return el('form', { id: 'import-form', class: 'custom-form', 'data-testid': 'import-form' },
     text('label', 'custom.import_label', { for: 'import-source' }),
     el('div', { class: 'custom-actions' },
