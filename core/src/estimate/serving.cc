@@ -47,14 +47,14 @@ using enum Tristate;
 // GPUs reach of their ALU peak: rules of their own, dense and MoE (ax-engine's M5 Max runs fitted,
 // TensorSharp's M5 Pro held out).
 constexpr PrefillRule kLlamaCppPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {28, 19.80, 155.13, 243.78}, true},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {30, 19.91, 201.58, 243.78}, true},
     {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {18, 14.53, 39.99, 52.32}, true},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
     {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {1, 6.87, 6.87, 6.87}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kNo, false, 0.503, 0.503, {16, 7.34, 20.16, 20.20}, {10, 12.22, 17.74, 26.76}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {3, 7.83, 17.61, 17.61}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {11, 20.32, 46.48, 47.32}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {4, 12.61, 14.89, 14.89}},
     {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {24, 27.15, 45.78, 64.23}},
     {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, {36, 10.29, 75.85, 82.40}, {44, 20.28, 37.52, 69.25}},
     {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {2, 32.74, 32.74, 32.74}},
