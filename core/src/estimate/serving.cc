@@ -49,7 +49,7 @@ using enum Tristate;
 constexpr PrefillRule kLlamaCppPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {30, 19.91, 201.58, 243.78}, true},
     {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {18, 14.53, 39.99, 52.32}, true},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {2, 44.21, 44.21, 44.21}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {4, 16.96, 44.21, 44.21}},
     {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {1, 6.87, 6.87, 6.87}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kNo, false, 0.503, 0.503, {16, 7.34, 20.16, 20.20}, {10, 12.22, 17.74, 26.76}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
