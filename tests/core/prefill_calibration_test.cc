@@ -201,8 +201,9 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 // and sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth read their
 // prompt 1.6 to 3.4 times faster than estimated, llama.cpp#25635's RTX 4090 run at 32K 3 times;
 // the same source's runs without it are within 25 %). ROCm meets it since llama.cpp#26284's RX
-// 7900 XTX runs and #18666's Strix Halo runs of 2026 joined (15 runs, 16.5 %; 3 before). Metal meets it since mlx-lm's rules split into dense and MoE and count a fixed time per
-// prompt (17 runs, 13.0 %; 23.79 % before), and with the M5 rules (25 runs, 12.6 %). Vulkan misses
+// 7900 XTX runs and #18666's Strix Halo runs of 2026 joined (15 runs, 16.5 %; 3 before). Metal
+// meets it since mlx-lm's rules split into dense and MoE and count a fixed time per prompt (17
+// runs, 13.0 %; 23.79 % before), and with the M5 rules (25 runs, 12.6 %). Vulkan misses
 // it, recorded here so that the miss stays visible and any change to it shows; the page and
 // core/ESTIMATION.md say so:
 // - Vulkan: 70 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
