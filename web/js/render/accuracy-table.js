@@ -59,6 +59,19 @@ function renderGraphsNote(root, sim, runtime, { t, lang, catalog }) {
   if (shown) put(note, t('accuracy.no_graphs', { cc: fmt.fixed(lang, device.compute_capability, 1), from: fmt.fixed(lang, from, 1) }));
 }
 
+const COLUMNS = ['devices', 'points', 'median', 'p90', 'holdout_points', 'holdout_median', 'holdout_p90'];
+
+// The table in the page's language: its heading, columns and note (built here, after the first
+// numbers, not in index.html) and a row per rule.
+function fill(details, t, lang, rules) {
+  const head = el('tr', {}, ...COLUMNS.map((column, i) => el('th', { scope: 'col', class: i > 0 ? 'num' : null },
+    t(`accuracy.col.${column}`))));
+  const table = el('table', { class: 'data', id: 'accuracy-table', 'data-testid': 'accuracy-table' },
+    el('thead', {}, head), el('tbody', {}, ...rules.map((rule) => row(t, lang, rule))));
+  details.replaceChildren(el('summary', {}, t('accuracy.heading')), el('div', { class: 'table-wrap' }, table),
+    el('p', { class: 'muted' }, t('accuracy.note')));
+}
+
 export function renderAccuracy(root, response, view) {
   const sim = response.simulator;
   const runtime = view.catalog.runtimes.find((r) => r.id === sim.runtime);
@@ -67,11 +80,11 @@ export function renderAccuracy(root, response, view) {
   if (!details) return;
   const rules = runtime?.decode ?? [];
   if (details.hidden !== (rules.length === 0)) details.hidden = rules.length === 0;
-  const body = byId(root, 'accuracy-table').tBodies[0];
   const key = `${sim.runtime}|${view.lang}`;
   if (details.dataset.key !== key) {  // rebuilt when the engine or the language changes, not per frame
     details.dataset.key = key;
-    body.replaceChildren(...rules.map((rule) => row(view.t, view.lang, rule)));
+    fill(details, view.t, view.lang, rules);
   }
+  const body = byId(root, 'accuracy-table').tBodies[0];
   rules.forEach((rule, i) => body.rows[i].classList.toggle('current', sameRule(rule, sim.decode_rule)));
 }
