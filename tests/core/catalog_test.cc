@@ -118,11 +118,16 @@ TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
   EXPECT_EQ(peaks("rtx-3090-24gb"), (std::array<double, 3>{71, 284, 0}));
   EXPECT_EQ(peaks("a100-80gb"), (std::array<double, 3>{312, 624, 0}));
   EXPECT_EQ(peaks("h100-80gb"), (std::array<double, 3>{989.5, 1979, 1979}));
+  // NVIDIA's aiconfigurator systems/b300_sxm.yaml (from the Blackwell Ultra datasheet): BF16 2,250
+  // and FP8 4,500 dense, INT8 only 153.5 TOPS (Blackwell Ultra cut it below the 16-bit rate), which
+  // the catalog leaves out, as no engine multiplies at it.
+  EXPECT_EQ(peaks("b300-270gb"), (std::array<double, 3>{2250, 0, 4500}));
 }
 
 // Every NVIDIA GPU states its CUDA compute capability, from NVIDIA's tables (assets/devices.json
-// _comment): developer.nvidia.com/cuda-gpus ("12.1 | NVIDIA GB10 (DGX Spark)", "9.0 | NVIDIA GH200
-// NVIDIA H200 NVIDIA H100", "8.9 | ... GeForce RTX 4090", "8.6 | NVIDIA A40 NVIDIA A10 ...") and
+// _comment): developer.nvidia.com/cuda-gpus ("12.1 | NVIDIA GB10 (DGX Spark)", "10.3 | NVIDIA GB300
+// NVIDIA B300", "9.0 | NVIDIA GH200 NVIDIA H200 NVIDIA H100", "8.9 | ... GeForce RTX 4090", "8.6 |
+// NVIDIA A40 NVIDIA A10 ...") and
 // cuda-legacy-gpus ("7.0 | NVIDIA V100", "6.1 | Tesla P40 Tesla P4"); every Apple GPU its Metal GPU
 // family, from Apple's feature set tables (developer.apple.com/metal/feature-sets: "M1-series ...
 // Apple7", "M2-series ... Apple8", "M3-series ... Apple9", "M4-series ... Apple9", "M5-series ...
@@ -142,6 +147,7 @@ TEST(BuiltinCatalog, EveryNvidiaAndAppleGpuStatesItsArchitectureVersion) {
   }
   const auto cc = [](std::string_view id) { return Builtin().FindDevice(id)->compute_capability; };
   EXPECT_EQ(cc("dgx-spark-gb10-128gb"), 12.1);
+  EXPECT_EQ(cc("b300-270gb"), 10.3);
   EXPECT_EQ(cc("h100-80gb"), 9.0);
   EXPECT_EQ(cc("rtx-4090-24gb"), 8.9);
   EXPECT_EQ(cc("a10-24gb"), 8.6);
@@ -216,6 +222,12 @@ constexpr SourcedDevice kSourcedDevices[] = {
     {"apple-m5-pro-64gb", 64, 307, DeviceClass::kApple, Vendor::kApple, "307 GB/s"},
     {"apple-m5-max-128gb", 128, 614, DeviceClass::kApple, Vendor::kApple, "614 GB/s"},
     {"apple-m3-ultra-256gb", 256, 819, DeviceClass::kApple, Vendor::kApple, "819 GB/s"},
+    {"b300-270gb", 270, 7700, DeviceClass::kDatacenter, Vendor::kNvidia, "7.7 TB/s"},
+    {"mi355x-288gb", 288, 8000, DeviceClass::kDatacenter, Vendor::kAmd, "8 TB/s"},
+    {"rtx-pro-5000-blackwell-48gb", 48, 1344, DeviceClass::kConsumer, Vendor::kNvidia, "1344 GB/s"},
+    {"rtx-5060-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
+    {"rtx-5060-ti-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
+    {"rx-9060-xt-16gb", 16, 320, DeviceClass::kConsumer, Vendor::kAmd, "320 GB/s"},
 };
 
 TEST(BuiltinCatalog, AddedDevicesMatchTheFiguresTheirSourcesQuote) {

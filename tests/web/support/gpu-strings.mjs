@@ -68,7 +68,7 @@ export const GPU_STRINGS = [
     name: "NVIDIA GeForce GTX 480", standIn: true, devices: [],
     source: "mozilla/gecko-dev:dom/canvas/gtest/TestSanitizeRenderer.cpp@c6a192913c615105bef244c11ac38e28f86e9e00" },
   { engine: "chromium-windows", text: "ANGLE (AMD, AMD Radeon RX 9060 XT (0x00007590) Direct3D11 vs_5_0 ps_5_0, D3D11)",
-    name: "AMD Radeon RX 9060 XT", standIn: false, devices: [],
+    name: "AMD Radeon RX 9060 XT", standIn: false, devices: ["rx-9060-xt-16gb"],
     source: "search-index file id 65764453432" },
   { engine: "chromium-windows", text: "ANGLE (AMD, AMD Radeon RX 5700 XT (0x0000731F) Direct3D11 vs_5_0 ps_5_0, D3D11)",
     name: "AMD Radeon RX 5700 XT", standIn: false, devices: [],
