@@ -181,15 +181,16 @@ bool FixesRecurrentCost(const std::vector<const Row*>& rows) {
 }
 
 // The columns a rule's rows can fix, most first: the recurrent layers' cost where
-// FixesRecurrentCost; efficiencies and fixed cost together when the rows span enough (three rows
-// or more; three deep-context runs give the cache its own efficiency). Each attempt drops the
-// cache's own column, then t0 (its cited prior instead), before the recurrent column.
+// FixesRecurrentCost; efficiency and fixed cost together from two rows (two runs of different
+// bytes per token and layers fix both; three deep-context runs give the cache its own
+// efficiency). Each attempt drops the cache's own column, then t0 (its cited prior instead),
+// before the recurrent column.
 std::vector<Columns> Attempts(const std::vector<const Row*>& rows) {
   const bool deep = std::count_if(rows.begin(), rows.end(), [](const Row* r) {
                       return r->cache_bytes > 0.15 * (r->weight_bytes + r->cache_bytes);
                     }) >= 3;
   std::vector<Columns> attempts;
-  if (rows.size() < 3) return attempts;
+  if (rows.size() < 2) return attempts;
   if (FixesRecurrentCost(rows)) attempts = {{deep, true, true}, {false, true, true}, {deep, false, true}, {false, false, true}};
   attempts.insert(attempts.end(), {{deep, true, false}, {false, true, false}, {deep, false, false}});
   return attempts;
@@ -205,8 +206,8 @@ std::vector<const Row*> FittedRows(const std::vector<const Row*>& rows) {
 }
 
 // The rule's constants from its rows: the first of Attempts() whose fit is physical (an
-// efficiency within 0.2–1, no negative cost); fewer than three rows cannot fix a fixed cost
-// beside the efficiency: the prior, η from them.
+// efficiency within 0.2–1, no negative cost); one row cannot fix a fixed cost beside the
+// efficiency: the prior, η from it.
 Constants Fit(const std::vector<const Row*>& all_rows, double t0_prior_ms) {
   const std::vector<const Row*> rows = FittedRows(all_rows);
   const auto physical = [](const Constants& c) {
@@ -277,8 +278,8 @@ std::string Described(const DecodeError& e) {
   return text;
 }
 
-// The fixed cost per 32 layers a rule takes where its runs cannot fix t0 (fewer than three, or
-// an unphysical fit): what CUDA graphs save per token on CUDA and Vulkan, 1.5 ms (llama.cpp #6763,
+// The fixed cost per 32 layers a rule takes where its runs cannot fix t0 (one run, or an
+// unphysical fit): what CUDA graphs save per token on CUDA and Vulkan, 1.5 ms (llama.cpp #6763,
 // PR #6766); ROCm 1.6 ms, Metal 4 ms, MLX 2.3 ms and vLLM 2 ms (runtimes.md §5.1–5.2).
 double T0PriorMs(const RuntimeProfile& runtime, const DecodeRule& rule) {
   if (runtime.id == "mlx") return 2.3;

@@ -51,7 +51,7 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // architecture version (Device::compute_capability: on Apple GPUs the Metal GPU family), MoE, η,
 // η_kv, t0 (ms per 32 layers), ts (ms per 32 recurrent layers on top of t0), {runs, median, p90,
 // worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none). Where a
-// rule's runs cannot fix t0 (fewer than three, or an unphysical fit), t0 is its platform's prior
+// rule's runs cannot fix t0 (one run, or an unphysical fit), t0 is its platform's prior
 // (the test's T0PriorMs: CUDA and Vulkan 1.5 ms, what CUDA graphs save per token, llama.cpp #6763,
 // PR #6766; ROCm 1.6 ms, Metal 4 ms, MLX 2.3 ms and vLLM 2 ms, runtimes.md §5.1–5.2). An η above 1
 // is pinned at 1. CUDA datacenter cards have two rules: from 900 GB/s (the catalog's HBM cards,
@@ -89,7 +89,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.536, 0.536, 1.60, 0.00, {2, 36.84, 36.84, 36.84}, {12, 83.79, 136.10, 210.90}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.736, 0.736, 3.99, 0.00, {2, 0.01, 0.01, 0.01}, {12, 12.15, 47.22, 52.31}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, 0, kAny, 0.834, 0.652, 1.73, 3.97, {50, 8.98, 19.89, 52.72}, {15, 5.52, 38.55, 58.89}},
 };
 // vLLM: dense and MoE models apart, as llama.cpp's rules: in these runs its MoE path (fused-MoE
@@ -105,7 +105,7 @@ constexpr DecodeRule kVllmDecode[] = {
 };
 constexpr DecodeRule kMlxDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, 0.781, 0.682, 0.32, 1.45, {10, 3.72, 12.39, 17.49}, {2, 4.63, 4.63, 4.63}},
-    {kMetal, DeviceClass::kApple, kAny, 300, 0, kAny, 0.556, 0.556, 2.30, 0.00, {2, 11.66, 11.66, 11.66}, {5, 33.39, 36.91, 36.91}},
+    {kMetal, DeviceClass::kApple, kAny, 300, 0, kAny, 0.678, 0.678, 4.16, 0.00, {2, 0.04, 0.04, 0.04}, {5, 30.26, 36.52, 36.52}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kAny, 0.672, 0.672, 2.30, 0.00, {4, 98.73, 123.04, 123.04}, {3, 7.53, 19.55, 19.55}},
 };
 
