@@ -657,8 +657,8 @@ TEST(DecodeCalibration, TheAnswerCarriesTheRulesErrorsOnItsFitAndHoldOutRows) {
 // generation's Pro and Max read a rule of their own from it: Qwen3.5-9B Q8_0 on the catalog's M5
 // Pro is estimated near zhongkaifu/TensorSharp's llama-bench tg128 on a 20-core M5 Pro, 30.5
 // tok/s (docs/perf/metal-vs-llama-cpp.md @9d2da1b), where the Max rule of M1 and M2 Max runs put
-// it at 15.7; the M4 Max keeps that rule, and the base M5 (153 GB/s) the base rule, which holds
-// PR #16634's M5 runs within 6 %.
+// it at about half that (15.7 when the M5 rule came, session 21); the M4 Max keeps that rule, and
+// the base M5 (153 GB/s) the base rule, which holds PR #16634's M5 runs within 6 %.
 TEST(DecodeCalibration, TheM5GenerationReadsItsOwnMetalRule) {
   const auto simulator = [](std::string_view device) {
     const std::string answer = EvaluateJson(R"({"model":"qwen3.5-9b","format":"Q8_0","runtime":"llamacpp","device":")" +

@@ -62,16 +62,17 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // #28102) reads Gemma 2B at its bandwidth with the prior's fixed cost, while from 700 GB/s the RX
 // 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms per 32 layers, as the CUDA and Apple
 // rules from high bandwidths have a larger fixed cost. Apple's Max rule (from 300 GB/s) is fitted
-// to M1 and M2 Max runs, which read half their bandwidth; the M5 generation's Pro and Max (Metal
-// GPU family 10, from 300 GB/s) read 95 % in a rule of their own (ax-engine's and TensorSharp's
-// runs fitted, metaljax's and selfup's held out: tests/calibration/README.md). ts is fitted where
-// three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H) and three
-// or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base, Max and M5,
-// ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere it is 0 and
-// the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its recurrent runs,
-// Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6).
-// Runs without CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR
-// #25749): the rules model graphs on.
+// to M1 and M2 Max runs of 2026 builds, which read under half their bandwidth (discussion #4167's
+// 2023-24 runs on the M1 to M4 Max, held out, are 32-48 % faster); the M5 generation's Pro and Max
+// (Metal GPU family 10, from 300 GB/s) read 95 % in a rule of their own (ax-engine's and
+// TensorSharp's runs fitted, metaljax's and selfup's held out: tests/calibration/README.md). ts is
+// fitted where three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H)
+// and three or more are not: the consumer CUDA rules (jiegec/kb's RTX 4090 runs), Apple base, Max
+// and M5, ROCm on unified memory and Vulkan (kyuz0's Strix Halo runs), mlx-lm base; elsewhere it is
+// 0 and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its recurrent
+// runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6). Runs without
+// CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR #25749): the
+// rules model graphs on.
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
@@ -81,10 +82,10 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kCuda, DeviceClass::kConsumer, kYes, 0, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 900, 0, kAny, 0.581, 0.581, 3.36, 0.00, {37, 6.91, 16.42, 35.38}, {57, 8.08, 29.80, 60.19}},
-    {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, 0.783, 0.783, 2.93, 15.46, {14, 6.09, 14.46, 18.77}, {16, 9.82, 44.96, 54.91}},
-    {kMetal, DeviceClass::kApple, kAny, 300, 0, kAny, 0.508, 0.508, 2.31, 8.90, {20, 8.89, 23.91, 27.67}, {4, 47.76, 51.18, 51.18}},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, 0.783, 0.783, 2.93, 15.46, {14, 6.09, 14.46, 18.77}, {20, 9.82, 39.29, 54.91}},
+    {kMetal, DeviceClass::kApple, kAny, 300, 0, kAny, 0.447, 0.447, 2.27, 6.49, {22, 7.67, 14.55, 38.02}, {14, 41.23, 44.88, 47.64}},
     {kMetal, DeviceClass::kApple, kAny, 300, 10, kAny, 0.949, 0.949, 3.28, 2.19, {30, 2.63, 14.72, 26.85}, {12, 9.32, 12.11, 13.36}},
-    {kMetal, DeviceClass::kApple, kAny, 700, 0, kNo, 1.000, 0.670, 4.19, 0.00, {11, 2.16, 6.00, 11.82}, {15, 12.30, 23.59, 33.55}},
+    {kMetal, DeviceClass::kApple, kAny, 700, 0, kNo, 0.919, 0.746, 3.97, 0.00, {12, 4.27, 17.17, 21.35}, {22, 15.63, 28.32, 44.09}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kYes, 1.000, 0.414, 6.77, 0.00, {20, 7.93, 54.69, 128.13}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
