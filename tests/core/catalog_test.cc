@@ -127,11 +127,10 @@ TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
 // Every NVIDIA GPU states its CUDA compute capability, from NVIDIA's tables (assets/devices.json
 // _comment): developer.nvidia.com/cuda-gpus ("12.1 | NVIDIA GB10 (DGX Spark)", "10.3 | NVIDIA GB300
 // NVIDIA B300", "9.0 | NVIDIA GH200 NVIDIA H200 NVIDIA H100", "8.9 | ... GeForce RTX 4090", "8.6 |
-// NVIDIA A40 NVIDIA A10 ...") and
-// cuda-legacy-gpus ("7.0 | NVIDIA V100", "6.1 | Tesla P40 Tesla P4"); every Apple GPU its Metal GPU
-// family, from Apple's feature set tables (developer.apple.com/metal/feature-sets: "M1-series ...
-// Apple7", "M2-series ... Apple8", "M3-series ... Apple9", "M4-series ... Apple9", "M5-series ...
-// Apple10"); AMD's none.
+// NVIDIA A40 NVIDIA A10 ...") and cuda-legacy-gpus ("7.0 | NVIDIA V100",
+// "6.1 | Tesla P40 Tesla P4"); every Apple GPU its Metal GPU family, from Apple's feature set tables
+// (developer.apple.com/metal/feature-sets: "M1-series ... Apple7", "M2-series ... Apple8",
+// "M3-series ... Apple9", "M4-series ... Apple9", "M5-series ... Apple10"); AMD's none.
 TEST(BuiltinCatalog, EveryNvidiaAndAppleGpuStatesItsArchitectureVersion) {
   for (const Device& d : Builtin().devices) {
     SCOPED_TRACE(d.id);
