@@ -223,6 +223,7 @@ constexpr SourcedDevice kSourcedDevices[] = {
     {"apple-m3-ultra-256gb", 256, 819, DeviceClass::kApple, Vendor::kApple, "819 GB/s"},
     {"b300-270gb", 270, 7700, DeviceClass::kDatacenter, Vendor::kNvidia, "7.7 TB/s"},
     {"mi355x-288gb", 288, 8000, DeviceClass::kDatacenter, Vendor::kAmd, "8 TB/s"},
+    {"mi325x-256gb", 256, 6000, DeviceClass::kDatacenter, Vendor::kAmd, "6.0 TB/s"},
     {"rtx-pro-5000-blackwell-48gb", 48, 1344, DeviceClass::kConsumer, Vendor::kNvidia, "1344 GB/s"},
     {"rtx-5060-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
     {"rtx-5060-ti-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
