@@ -662,11 +662,15 @@ describe('catalog()', () => {
         assert.ok(value.length > 0, `strings.${lang}.${key} is empty`);
       }
     }
-    // Every text the page's markup names is in the tables (a key that is not stays empty).
+    // Every text the page's markup names is in the tables (a key that is not stays empty): index.html's,
+    // and that of the sections below the fold, which web/js/render/below-fold.js builds (its keys
+    // are its string literals of the form "section.key").
     const html = await readFile(path.join(repoRoot, 'web', 'index.html'), 'utf8');
+    const below = await readFile(path.join(repoRoot, 'web', 'js', 'render', 'below-fold.js'), 'utf8');
     const named = [...html.matchAll(/data-i18n="([^"]+)"/g)].map((match) => match[1]);
-    assert.ok(named.length > 50, `index.html names ${named.length} texts`);
-    assert.deepEqual(named.filter((key) => !(key in de)), [], 'index.html names texts the tables lack');
+    const built = [...below.matchAll(/'([a-z]+\.[a-z0-9_.]+)'/g)].map((match) => match[1]);
+    assert.ok(named.length > 40 && built.length > 15, `index.html names ${named.length} texts, below-fold.js ${built.length}`);
+    assert.deepEqual([...named, ...built].filter((key) => !(key in de)), [], 'the markup names texts the tables lack');
   });
 
   test('every catalog id is accepted by evaluate() under every profile that offers it', () => {

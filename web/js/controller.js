@@ -80,11 +80,11 @@ export class PageController {
   constructor(core, root) {
     this.#core = core;
     this.#root = root;
-    const section = (id) => byId(root, id).closest('section');
+    const section = (id) => byId(root, `${id}-section`);  // index.html's shells, filled by later.js
     const code = () => this.#lowerCode;
     this.#lower = lazySections(byId(root, 'page'), [
-      [section('hardware'), 'hardware', (response, view) => code().renderHardware(root, response, view)],
-      [section('cmd-heading'), 'commands', (response, view) => code().renderCommands(root, response, view)],
+      [section('hw'), 'hardware', (response, view) => code().renderHardware(root, response, view)],
+      [section('cmd'), 'commands', (response, view) => code().renderCommands(root, response, view)],
       [section('related'), 'related', (response, view) => code().renderRelated(root, response, view)],
     ], () => this.schedule());
   }

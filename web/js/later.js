@@ -6,6 +6,7 @@
 // the architecture card (far below the fold), the answers kept while the slider moves, and the
 // service worker's registration. The bundle makes it a chunk of its own.
 import { byId } from './dom.js';
+import { buildBelowFold } from './render/below-fold.js';
 import { bindModelFilter } from './model-filter.js';
 import { bindHardware } from './render/hardware.js';
 import { renderKvPool } from './render/kv-pool.js';
@@ -40,12 +41,14 @@ export const rejectField = (root, key, value, context) =>
   (isServingField(key) ? rejectServing : rejectHost)(root, key, value, context);
 
 /**
- * The listeners of the sections below the simulator, bound before they are first drawn: a row of
- * the quantization matrix, the hardware table or the related models chooses its format, device
- * or model. And the model picker's filter, which filters what was typed before it came.
+ * The sections below the simulator, built (render/below-fold.js) and their listeners bound before
+ * they are first drawn: a row of the quantization matrix, the hardware table or the related
+ * models chooses its format, device or model. And the model picker's filter, which filters what
+ * was typed before it came.
  * @param {{update: (patch: object) => void, commit: () => void, scenario: object}} page
  */
 export function bindLowerSections(root, page) {
+  buildBelowFold(root);
   bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), page);
   bindHardware(root, page);
   bindServing(root, page);
