@@ -50,9 +50,14 @@ const kPointedRows = {
   ],
   DeviceRow: [{
     member: 'serving', type: 'DeviceServingRow',
-    keys: ['fp16_tflops', 'int8_tops', 'fp8_tflops', 'serving_source', 'host_link_gbps'],
+    keys: ['int8_tops', 'fp8_tflops', 'serving_source', 'host_link_gbps'],
   }],
 };
+// Members a row type declares in another order than its JSON has them (designated initializers
+// follow the declaration): a device's FP16 rate beside its memory size (catalog_tables.h).
+const kDeclared = { DeviceRow: ['id', 'name', 'memory_gib', 'fp16_tflops'] };
+// Keys a row holds as a float: each value must be one exactly.
+const kFloats = new Set(['memory_gib']);
 
 const [assets, output, ...flags] = process.argv.slice(2);
 const option = (name) => flags.find((flag) => flag.startsWith(`--${name}=`))?.split('=')[1].split(',') ?? [];
@@ -98,13 +103,18 @@ function value(key, json, drop) {
     return items.length === 0 ? '{}' : table(key, typeof json[0] === 'string' ? 'std::string_view' : rowType(key), items);
   }
   const type = rowType(key);
-  return `${type}{${members(json, drop, kPointedRows[type]).join(', ')}}`;
+  return `${type}{${members(json, drop, kPointedRows[type], kDeclared[type]).join(', ')}}`;
 }
 
 // `.member = value` for each of `json`'s keys but the notes, nulls and the keys in `drop`; those
 // of each `pointed` row in a table of its own that a last member points to.
-function members(json, drop, pointed = []) {
-  const kept = Object.entries(json).filter(([key, item]) => !key.startsWith('_') && !drop.includes(key) && item !== null);
+function members(json, drop, pointed = [], declared = []) {
+  const first = (key) => (declared.includes(key) ? declared.indexOf(key) : declared.length);
+  const kept = Object.entries(json).filter(([key, item]) => !key.startsWith('_') && !drop.includes(key) && item !== null)
+    .sort(([a], [b]) => first(a) - first(b));  // stable: the JSON's order after the declared ones
+  for (const [key, item] of kept) {
+    if (kFloats.has(key) && Math.fround(item) !== item) throw new Error(`${key} ${item}: not a float's value`);
+  }
   const member = ([key, item]) => `.${kMemberNames[key] ?? key} = ${value(key, item, drop)}`;
   const inPointed = ([key]) => pointed.some((row) => row.keys.includes(key));
   const own = kept.filter((entry) => !inPointed(entry)).map(member);

@@ -69,6 +69,7 @@ std::optional<Row> RowFrom(json::Value row, const std::map<std::string, ModelSpe
   r.device.device_class = *kDeviceClasses.Find(row.Find("device_class").String());
   r.device.unified_memory = row.Find("unified_memory").Bool();
   if (const json::Value family = row.Find("compute_capability")) r.device.compute_capability = family.Number();
+  if (const json::Value fp16 = row.Find("fp16_tflops")) r.device.fp16_tflops = fp16.Number();  // the Max rule's arithmetic
   // Tokens generated (tgN) or fed one at a time (ppN with ubatch 1); anything else: 128.
   const std::string_view test = row.Find("test").String();
   const bool counted = (test.starts_with("tg") || test.starts_with("pp")) && test.size() > 2 &&
@@ -121,6 +122,15 @@ double Error(const Row& r, const DecodeRule& rule) {
   return r.measured_seconds / DecodeSeconds(r.scenario, rule, r.weight_bytes, r.cache_bytes) - 1;  // predicted / measured − 1
 }
 
+// The rule that decodes a row: its engine's for its device, but none where the rule has the
+// arithmetic term and the row does not give the device's FP16 rate (a chip whose core count its
+// source does not give, as ferrum-infer-rs's M1 Max): the estimate needs it.
+const DecodeRule* RuleOf(const Row& r) {
+  const DecodeRule* rule = r.scenario.runtime->DecodeRuleFor(r.device, r.model.moe.has_value());
+  const bool arithmetic = rule != nullptr && (rule->ops_per_weight[0] > 0 || rule->ops_per_weight[1] > 0);
+  return arithmetic && r.device.fp16_tflops <= 0 ? nullptr : rule;
+}
+
 std::vector<double> ErrorsOf(const std::vector<const Row*>& rows, const DecodeRule& rule) {
   std::vector<double> errors;
   for (const Row* r : rows) errors.push_back(Error(*r, rule));
@@ -133,6 +143,7 @@ std::vector<double> ErrorsOf(const std::vector<const Row*>& rows, const DecodeRu
 // a; without recurrent models among the rows, d = 0.
 struct Constants {
   double efficiency, kv_efficiency, t0_ms, state_ms;
+  double ops[2] = {0, 0};  // DecodeRule::ops_per_weight, where the rule has the arithmetic term
 };
 
 // One weighted least-squares fit: columns of x per row (weight bytes, cache bytes, layers,
@@ -237,13 +248,62 @@ Constants Fit(const std::vector<const Row*>& all_rows, double t0_prior_ms) {
   return c;
 }
 
-// The single-device rows `rule` of `runtime` decodes: those of the fit split, or of the hold-out.
+// A rule with the arithmetic term (its table gives ops per weight): η is its platform's base
+// rule's, the memory's share where it binds, as the rule's rows cannot fix it (section 6: a Max
+// chip's fitted runs are K-quant runs, all bound by the arithmetic); t0, ts and the ops per weight
+// of each kernel family are fitted, a row counted as bound by whichever of its bytes at η ×
+// bandwidth and its weights × ops / FP16 rate takes longer, until no row changes side. A family
+// no fitted row is bound by gets 0.
+double MemorySeconds(const Row& r, double eta) { return r.weight_bytes / (r.device.bandwidth_gbps * 1e9 * eta); }
+double OpsColumn(const Row& r) {  // weights read per token / FP16 rate: seconds per op per weight
+  return r.weight_bytes * 8 / r.scenario.format->bits_per_weight / (r.device.fp16_tflops * 1e12);
+}
+int Kernels(const Row& r) { return r.device.fp16_tflops > 0 ? r.scenario.format->decode_kernels : 0; }
+
+Constants FitArithmetic(const std::vector<const Row*>& rows, double eta) {
+  Constants c{eta, eta, 0, 0};
+  const bool state = FixesRecurrentCost(rows);
+  const std::size_t n = 3 + (state ? 1 : 0);  // ops[0], ops[1], t0, ts
+  std::vector<bool> bound(rows.size());       // by the arithmetic
+  for (std::size_t i = 0; i < rows.size(); ++i) bound[i] = Kernels(*rows[i]) > 0;
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::vector<double>> m(n, std::vector<double>(n, 0));
+    std::vector<double> v(n, 0);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = *rows[i];
+      std::vector<double> x(n, 0);
+      if (bound[i]) x[Kernels(r) - 1] = OpsColumn(r);
+      x[2] = static_cast<double>(r.model.num_hidden_layers) / 32.0 * 1e-3;
+      if (state) x[3] = r.recurrent_layers / 32.0 * 1e-3;
+      const double y = r.measured_seconds - r.cache_bytes / (r.device.bandwidth_gbps * 1e9 * eta) -
+                       (bound[i] ? 0.0 : MemorySeconds(r, eta));
+      const double w = 1.0 / (r.measured_seconds * r.measured_seconds);
+      for (std::size_t a = 0; a < n; ++a) {
+        for (std::size_t b = 0; b < n; ++b) m[a][b] += w * x[a] * x[b];
+        v[a] += w * x[a] * y;
+      }
+    }
+    for (std::size_t k = 0; k < 2; ++k) m[k][k] = m[k][k] == 0 ? 1 : m[k][k];  // a family no row is bound by: 0
+    const std::vector<double> x = Solve(m, v);
+    c = Constants{eta, eta, x[2], state ? x[3] : 0.0, {x[0], x[1]}};
+    bool moved = false;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const int k = Kernels(*rows[i]);
+      const bool now = k > 0 && OpsColumn(*rows[i]) * c.ops[k - 1] > MemorySeconds(*rows[i], eta);
+      moved = moved || now != bound[i];
+      bound[i] = now;
+    }
+    if (!moved) break;
+  }
+  return c;
+}
+
+// The single-device rows `rule` of `runtime` decodes (RuleOf): those of the fit split, or of the hold-out.
 std::vector<const Row*> RowsOf(const std::vector<Row>& rows, const RuntimeProfile& runtime, const DecodeRule& rule,
                                bool holdout) {
   std::vector<const Row*> mine;
   for (const Row& r : rows) {
-    if (r.holdout == holdout && r.scenario.runtime == &runtime && r.scenario.device_count == 1 &&
-        runtime.DecodeRuleFor(r.device, r.model.moe.has_value()) == &rule) {
+    if (r.holdout == holdout && r.scenario.runtime == &runtime && r.scenario.device_count == 1 && RuleOf(r) == &rule) {
       mine.push_back(&r);
     }
   }
@@ -288,6 +348,29 @@ double T0PriorMs(const RuntimeProfile& runtime, const DecodeRule& rule) {
   return rule.platform == Platform::kMetal ? 4.0 : 1.5;
 }
 
+// The constants the table holds for `rule`: the fit of its rows; where the table gives the rule
+// the arithmetic term, FitArithmetic's with the platform's base rule's η.
+Constants FitOf(const std::vector<const Row*>& fitted, const RuntimeProfile& runtime, const DecodeRule& rule) {
+  if (rule.ops_per_weight[0] == 0 && rule.ops_per_weight[1] == 0) return Fit(fitted, T0PriorMs(runtime, rule));
+  Device base;  // no bandwidth, no architecture version: the base rule of the rule's platform and class
+  base.platform = rule.platform;
+  base.device_class = rule.device_class.value_or(DeviceClass::kConsumer);
+  base.unified_memory = rule.unified_memory == Tristate::kYes;
+  const DecodeRule* memory = runtime.DecodeRuleFor(base, rule.moe == Tristate::kYes);
+  EXPECT_NE(memory, &rule) << "a rule with the arithmetic term needs a base rule to take η from";
+  return FitArithmetic(fitted, memory->efficiency);
+}
+
+DecodeRule Refitted(DecodeRule rule, const Constants& fit) {
+  rule.efficiency = fit.efficiency;
+  rule.kv_efficiency = fit.kv_efficiency;
+  rule.t0_ms_per_32_layers = fit.t0_ms;
+  rule.state_ms_per_32_layers = fit.state_ms;
+  rule.ops_per_weight[0] = fit.ops[0];
+  rule.ops_per_weight[1] = fit.ops[1];
+  return rule;
+}
+
 // One rule: the table holds the fit of its fit rows, and its recorded errors are the computed ones.
 void CheckRule(const std::vector<Row>& rows, const RuntimeProfile& runtime, const DecodeRule& rule) {
   const std::string name = RuleName(runtime, rule);
@@ -295,21 +378,19 @@ void CheckRule(const std::vector<Row>& rows, const RuntimeProfile& runtime, cons
   const std::vector<const Row*> fitted = RowsOf(rows, runtime, rule, false);
   EXPECT_GE(fitted.size(), 1u) << "a rule needs a measurement of a fit source";
   if (fitted.empty()) return;
-  const Constants fit = Fit(fitted, T0PriorMs(runtime, rule));
+  const Constants fit = FitOf(fitted, runtime, rule);
   EXPECT_NEAR(rule.efficiency, fit.efficiency, 0.005) << "refit η " << fit.efficiency;
   EXPECT_NEAR(rule.kv_efficiency, fit.kv_efficiency, 0.005) << "refit η_kv " << fit.kv_efficiency;
   EXPECT_NEAR(rule.t0_ms_per_32_layers, fit.t0_ms, 0.05) << "refit t0 " << fit.t0_ms;
   EXPECT_NEAR(rule.state_ms_per_32_layers, fit.state_ms, 0.05) << "refit ts " << fit.state_ms;
-  DecodeRule refit = rule;
-  refit.efficiency = fit.efficiency;
-  refit.kv_efficiency = fit.kv_efficiency;
-  refit.t0_ms_per_32_layers = fit.t0_ms;
-  refit.state_ms_per_32_layers = fit.state_ms;
+  EXPECT_NEAR(rule.ops_per_weight[0], fit.ops[0], 0.05) << "refit ops per weight, 32-weight blocks " << fit.ops[0];
+  EXPECT_NEAR(rule.ops_per_weight[1], fit.ops[1], 0.05) << "refit ops per weight, K-quants " << fit.ops[1];
+  const DecodeRule refit = Refitted(rule, fit);
   const DecodeError f = ErrorOn(fitted, refit, "fit");
   const DecodeError h = ErrorOn(RowsOf(rows, runtime, rule, true), refit, "holdout");
-  std::printf("[decode fit] %-44s {%.3f, %.3f, %.2f, %.2f, {%d, %.2f, %.2f, %.2f}, {%d, %.2f, %.2f, %.2f}}\n",
+  std::printf("[decode fit] %-44s {%.3f, %.3f, %.2f, %.2f, {%d, %.2f, %.2f, %.2f}, {%d, %.2f, %.2f, %.2f}, {%.1f, %.1f}}\n",
               name.c_str(), fit.efficiency, fit.kv_efficiency, fit.t0_ms, fit.state_ms, f.points, Percent(f.median_pct), Percent(f.p90_pct),
-              Percent(f.worst_pct), h.points, Percent(h.median_pct), Percent(h.p90_pct), Percent(h.worst_pct));
+              Percent(f.worst_pct), h.points, Percent(h.median_pct), Percent(h.p90_pct), Percent(h.worst_pct), fit.ops[0], fit.ops[1]);
   const DecodeError e = Summary(ErrorsOf(fitted, rule));
   const std::vector<const Row*> held = RowsOf(rows, runtime, rule, true);
   const DecodeError held_error = held.empty() ? DecodeError{} : Summary(ErrorsOf(held, rule));
@@ -369,7 +450,7 @@ TEST(DecodeCalibration, EveryWellMeasuredProfileIsWithinTenPercentInTheMedian) {
   std::map<std::string, std::vector<double>> fitted, held;
   for (const Row& r : Rows()) {
     if (r.scenario.device_count != 1) continue;
-    if (const DecodeRule* rule = r.scenario.runtime->DecodeRuleFor(r.device, r.model.moe.has_value())) {
+    if (const DecodeRule* rule = RuleOf(r)) {
       const std::string profile(r.scenario.runtime->id);
       auto& split = r.holdout ? held : fitted;
       split[profile].push_back(Error(r, *rule));
@@ -459,7 +540,7 @@ namespace {
 // (llama.cpp, several devices, -sm layer), or nothing.
 const void* FittedBy(const Row& r) {
   const RuntimeProfile& runtime = *r.scenario.runtime;
-  if (r.scenario.device_count == 1) return runtime.DecodeRuleFor(r.device, r.model.moe.has_value());
+  if (r.scenario.device_count == 1) return RuleOf(r);
   const json::Value split = r.data.Find("split");
   const bool layer = split.IsString() && split.String() == "layer";
   const auto device_class = static_cast<std::size_t>(r.device.device_class);

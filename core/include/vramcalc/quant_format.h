@@ -52,6 +52,10 @@ struct QuantFormat {
   std::string_view gguf_type;  // GGUF file suffix for this format ("Q4_K_M", "F16"); empty if none
   StoredBits stored{};         // as the engines store it (section 5)
   bool moe_only = false;       // quantizes only experts: offered for mixture-of-experts models
+  // Which of llama.cpp's dequantizing kernels decode reads it with, for a decode rule's arithmetic
+  // per weight (DecodeRule::ops_per_weight): 1 the 32-weight blocks (Q8_0, Q4_0), 2 the K-quants'
+  // 256-weight super-blocks; 0 none a rule has measured.
+  uint8_t decode_kernels = 0;
 };
 
 inline constexpr std::string_view kDefaultFormatId = "Q4_K_M";

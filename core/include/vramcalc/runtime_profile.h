@@ -184,6 +184,10 @@ struct DecodeRule {
   Decimal<100> state_ms_per_32_layers = 0;  // ts: 0 where the rule's fit runs cannot fix it
   DecodeError error;           // on the rows it was fitted to
   DecodeError holdout;         // on the held-out sources' rows
+  // The arithmetic a weight costs the format's dequantizing kernels (QuantFormat::decode_kernels:
+  // [0] the 32-weight blocks, [1] the K-quants), in operations at the device's FP16 rate: a token's
+  // weights take the longer of their bytes at η × bandwidth and this. 0: not measured (no term).
+  Decimal<10, uint16_t> ops_per_weight[2] = {};
 };
 // Published batch-1 runs of an engine on devices none of its decode rules holds for: a rule's
 // scope and `error`, the error of the reference page's constants on them (section 6; nothing is

@@ -245,6 +245,21 @@ double DecodeTokensPerSecond(const Scenario& s, const Footprint& footprint) {
   return 1.0 / DeviceDecodeSeconds(s, WeightBytesOf(s).active, footprint.kv_cache_bytes + footprint.state_bytes);
 }
 
+namespace {
+
+// A token's weight reads: their bytes at the rule's share of the bandwidth or, where the rule has
+// measured the arithmetic a weight of the format's kernels costs, that at the device's FP16 rate
+// if it takes longer (Apple's Max chips read K-quants below their bandwidth: section 6).
+double WeightSeconds(const Scenario& s, const DecodeRule& rule, double weight_bytes) {
+  const double memory = weight_bytes / (s.device->bandwidth_gbps * 1e9 * rule.efficiency);
+  const int kernels = s.format ? s.format->decode_kernels : 0;
+  if (kernels == 0 || s.device->fp16_tflops <= 0) return memory;
+  const double weights = weight_bytes * 8 / s.format->bits_per_weight;
+  return std::max(memory, weights * rule.ops_per_weight[kernels - 1] / (s.device->fp16_tflops * 1e12));
+}
+
+}  // namespace
+
 double DecodeSeconds(const Scenario& s, const DecodeRule& rule, double weight_bytes, double cache_bytes) {
   const MultiDeviceRule& multi = s.runtime->multi_device_decode;
   const double n = static_cast<double>(s.device_count);
@@ -253,7 +268,7 @@ double DecodeSeconds(const Scenario& s, const DecodeRule& rule, double weight_by
       (rule.t0_ms_per_32_layers * layers + rule.state_ms_per_32_layers * static_cast<double>(RecurrentLayers(*s.model))) *
       1e-3 / 32.0;
   const double bandwidth = s.device->bandwidth_gbps * 1e9;
-  const double reads = weight_bytes / (bandwidth * rule.efficiency) + cache_bytes / (bandwidth * rule.kv_efficiency);
+  const double reads = WeightSeconds(s, rule, weight_bytes) + cache_bytes / (bandwidth * rule.kv_efficiency);
   if (s.device_count <= 1) return reads + fixed;
   if (multi.split == SplitKind::kLayers) return reads + fixed + LayerSplitHopSeconds(s);
   const double allreduce = multi.AllreduceUs(s.device->device_class) * 1e-6;

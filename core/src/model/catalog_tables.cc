@@ -91,10 +91,10 @@ Device DeviceFromRow(const DeviceRow& row) {
       .platform = row.platform,
       .unified_memory = row.unified_memory,
       .source = Text(row.source),
+      .fp16_tflops = row.fp16_tflops,
       .compute_capability = std::round(row.compute_capability * 10.0) / 10.0,  // 8.9, not 8.8999996 (a float's)
   };
   if (const DeviceServingRow* serving = row.serving) {
-    device.fp16_tflops = serving->fp16_tflops;
     device.int8_tops = serving->int8_tops;
     device.fp8_tflops = serving->fp8_tflops;
     device.serving_source = Text(serving->serving_source);

@@ -30,6 +30,7 @@
 #include "vramcalc/catalog.h"
 #include "vramcalc/device.h"
 #include "vramcalc/model_spec.h"
+#include "vramcalc/runtime_profile.h"
 
 namespace vramcalc::internal {
 
@@ -102,10 +103,9 @@ struct ModelRow {
   const ModelRareRow* rare = nullptr;  // null: all zero
 };
 
-// What only the serving section reads of a device (schema.h kUnlisted): its peaks and host link,
-// in a row of its own that a DeviceRow points to (core/catalog_source.mjs kPointedRows).
+// What only the serving section reads of a device (schema.h kUnlisted): its peaks but FP16 and its
+// host link, in a row of its own that a DeviceRow points to (core/catalog_source.mjs kPointedRows).
 struct DeviceServingRow {
-  double fp16_tflops = 0;
   double int8_tops = 0;
   double fp8_tflops = 0;
   const char* serving_source = "";
@@ -115,7 +115,10 @@ struct DeviceServingRow {
 struct DeviceRow {
   const char* id = "";
   const char* name = "";
-  double memory_gib = 0;
+  // Whole GiB, which a float holds (core/catalog_source.mjs checks), and the FP16 rate, which a
+  // decode rule's arithmetic reads (the first module's too), in the 8 bytes a double took.
+  float memory_gib = 0;
+  Decimal<100> fp16_tflops = 0;
   double bandwidth_gbps = 0;
   DeviceClass device_class = DeviceClass::kConsumer;
   Vendor vendor = Vendor::kNvidia;
