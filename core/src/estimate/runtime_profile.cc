@@ -61,9 +61,11 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // MoE models (issue 31). Consumer discrete ROCm cards have two too: the RX 9060 XT (320 GB/s, PR
 // #28102) reads Gemma 2B at its bandwidth with the prior's fixed cost, while from 700 GB/s the RX
 // 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms per 32 layers, as the CUDA and Apple
-// rules from high bandwidths have a larger fixed cost. Apple's Max rule (from 300 GB/s) is fitted
-// to M1 and M2 Max runs of 2026 builds, which read under half their bandwidth (discussion #4167's
-// 2023-24 runs on the M1 to M4 Max, held out, are 32-48 % faster); the M5 generation's Pro and Max
+// rules from high bandwidths have a larger fixed cost. Apple's Max rule (from 300 GB/s) has the
+// arithmetic term (the last member): the M1 to M4 Max read Q8_0 at 70-80 % of their bandwidth
+// but K-quants at about half, bound by dequantizing them (GaijinEntertainment/daScript's M1 Max
+// runs of four formats on one build); its η is the base rule's, k is fitted to M2 and M4 Max
+// Q4_K_M runs of 2026 builds (core/ESTIMATION.md section 6); the M5 generation's Pro and Max
 // (Metal GPU family 10, from 300 GB/s) read 95 % in a rule of their own (ax-engine's and
 // TensorSharp's runs fitted, metaljax's and selfup's held out: tests/calibration/README.md). ts is
 // fitted where three fit runs or more are of recurrent models (Qwen3.5/3.6, Qwen3-Next, Nemotron-H)
