@@ -2,6 +2,7 @@
 // the shadow root) in a compact layout, with ::part() names for hosts to style.
 import { MAX_CONTEXT_LOG2, MIN_CONTEXT_LOG2 } from './controls.js';
 import { el } from './dom.js';
+import { headerRow } from './render/below-fold.js';
 
 const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
 
@@ -29,14 +30,10 @@ function figures() {
   ];
 }
 
-/** A table as the page has it: its header cells (i18n keys or ids) and an empty body. */
+/** A table as the page has it: its header row (render/below-fold.js) and an empty body. */
 function table(id, columns) {
-  const head = el('tr');
-  for (const { i18n = null, id: cellId = null, num = false } of columns) {
-    head.append(el('th', { class: num && 'num', 'data-i18n': i18n, id: cellId, scope: 'col' }));
-  }
   const wrap = el('div', { class: 'table-wrap', part: 'table', id: `${id}-wrap` },
-    el('table', { id }, el('thead', {}, head), el('tbody')));
+    el('table', { id }, el('thead', {}, headerRow(columns)), el('tbody')));
   wrap.hidden = true;
   return wrap;
 }

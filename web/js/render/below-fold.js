@@ -3,15 +3,20 @@
 // that draws them (later.js), so that none of their markup is a byte of the page's first load.
 import { byId, el } from '../dom.js';
 
-/** A data table as the widget has it too: header cells (i18n keys or ids) and an empty body. */
-function dataTable(id, caption, columns) {
+/** A table's header row: a cell per column, its text an i18n key or the id a renderer fills (the widget's too). */
+export function headerRow(columns) {
   const head = el('tr');
-  for (const { i18n = null, id: cellId = null, num = false } of columns) {
-    head.append(el('th', { scope: 'col', class: num && 'num', id: cellId, 'data-i18n': i18n }));
+  for (const { i18n = null, id = null, num = false } of columns) {
+    head.append(el('th', { scope: 'col', class: num && 'num', id, 'data-i18n': i18n }));
   }
+  return head;
+}
+
+/** A data table: its caption, header row and an empty body, in a card. */
+function dataTable(id, caption, columns) {
   const table = el('table', { class: 'data', id, 'data-testid': id });
   if (caption) table.append(caption);
-  table.append(el('thead', {}, head), el('tbody'));
+  table.append(el('thead', {}, headerRow(columns)), el('tbody'));
   return el('div', { class: 'table-wrap card' }, table);
 }
 
