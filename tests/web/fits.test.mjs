@@ -37,7 +37,11 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     await openFits(page);
     const shown = await readRows(page);
     const cli = cliFits('rtx-4090-24gb', 8192);
-    const sweep = JSON.parse(execFileSync(cliPath, ['sweep', '{"device":"rtx-4090-24gb","context":8192}'], { encoding: 'utf8' }));
+    const sweep = JSON.parse(execFileSync(cliPath, ['sweep', '{"device":"rtx-4090-24gb","context":8192,"runtime":"llamacpp"}'],
+      { encoding: 'utf8' }));
+    // A link that names no engine opens under llama.cpp's, and says so.
+    assert.equal(await page.locator(byTestId('runtime')).inputValue(), 'llamacpp');
+    assert.match(await page.locator('#fits-summary').innerText(), /, llama\.cpp\.$/);
     const name = (id) => catalog.models.find((m) => m.id === id).name;
     assert.deepEqual(shown.map((r) => name(r.model)).sort(), cli.fitting.map((c) => c[0]).sort(), 'the models that fit');
     for (const row of shown) {
@@ -92,6 +96,7 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     assert.equal(hashParams(hash).get('device'), 'rtx-4090-24gb');
     assert.equal(hashParams(hash).get('format'), first.format);
     assert.equal(hashParams(hash).get('view'), null);
+    assert.equal(hashParams(hash).get('runtime'), 'llamacpp', 'the model opens under the engine the view showed');
     await page.locator(byTestId('total')).and(page.locator('[data-value]')).waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('#fits').isHidden(), true, 'the simulator shows');
     // And back: the view link.
@@ -195,19 +200,39 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
   });
 });
 
+/** The simulator at `hash`, then its link to the fits view followed: the view's hash. */
+async function fitsFromSimulator(page, hash) {
+  await openPage(env, page, hash);
+  await page.locator(byTestId('view-link')).click();
+  return waitForHash(env, page, (h) => hashParams(h).get('view') === 'fits', 'view=fits');
+}
+
 describe('the simulator links to the fits view', { timeout: TEST_TIMEOUT_MS * 2 }, () => {
   before(async () => { env = await launch({ locale: 'de-DE' }); }, { timeout: TEST_TIMEOUT_MS });
   after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
 
   test('with the device and context it shows', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
-    await openPage(env, page, '#model=qwen3-8b&device=rtx-3090-24gb&context=16384');
-    await page.locator(byTestId('view-link')).click();
-    const hash = await waitForHash(env, page, (h) => hashParams(h).get('view') === 'fits', 'view=fits');
+    const hash = await fitsFromSimulator(page, '#model=qwen3-8b&device=rtx-3090-24gb&context=16384');
     assert.equal(hashParams(hash).get('device'), 'rtx-3090-24gb');
     assert.equal(hashParams(hash).get('context'), '16384');
     await page.locator(byTestId('fit-row')).first().waitFor({ timeout: WAIT_MS });
     assert.match(await page.locator(byTestId('title')).innerText(), /RTX 3090/);
+    // From the reference page's own engine, the view opens under llama.cpp's (the link names none);
+    // back to the model, the link keeps the engine the view showed.
+    assert.equal(hashParams(hash).get('runtime'), null);
+    assert.equal(await page.locator(byTestId('runtime')).inputValue(), 'llamacpp');
+    assert.equal(hashParams(await page.locator(byTestId('view-link')).getAttribute('href')).get('runtime'), 'llamacpp');
     await assertHealthy(env, page, 'from the simulator');
+  });
+
+  test('an engine the simulator or the link names stays the fits view\'s', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    const hash = await fitsFromSimulator(page, '#model=qwen3-8b&device=rtx-3090-24gb&runtime=vllm');
+    assert.equal(hashParams(hash).get('runtime'), 'vllm');
+    await page.locator(byTestId('fit-row')).first().waitFor({ timeout: WAIT_MS });
+    await openFits(page, '#view=fits&device=rtx-3090-24gb&runtime=reference');
+    assert.equal(await page.locator(byTestId('runtime')).inputValue(), 'reference');
+    await assertHealthy(env, page, 'an engine named');
   });
 });

@@ -12,7 +12,7 @@ import { renderChoices, renderControls, renderStatic } from './page-texts.js';
 import { renderDecodeError } from './render/accuracy.js';
 import { renderSimulator } from './render/simulator.js';
 import {
-  CUSTOM_MODEL, customDevice, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
+  CUSTOM_MODEL, FITS_RUNTIME, customDevice, defaultScenario, fitToRuntime, hashFromScenario, requestFor,
   runsOnDevice, runtimeOf, scenarioFromHash,
 } from './state.js';
 
@@ -451,8 +451,11 @@ export class PageController {
     if (section.hidden === fits) section.hidden = !fits;  // not rewritten every frame of the slider
     const link = byId(this.#root, 'view-link');
     // Its link carries the context: written at rest, not in every frame of the slider.
+    // The fits view opens under FITS_RUNTIME unless the page shows another engine than its default.
     if (!moving) {
-      setAttr(link, 'href', hashFromScenario({ ...scenario, view: fits ? null : 'fits' }, defaultScenario(catalog, 'de'), catalog));
+      const defaults = defaultScenario(catalog, 'de');
+      const runtime = fits || scenario.runtime !== defaults.runtime ? scenario.runtime : FITS_RUNTIME;
+      setAttr(link, 'href', hashFromScenario({ ...scenario, runtime, view: fits ? null : 'fits' }, defaults, catalog));
     }
     put(link, fits ? t('page.fits_back', { model: response.model.name }) : t('page.fits_link'));
   }

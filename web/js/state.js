@@ -32,6 +32,11 @@ export const WIDGET_KEYS = /* @__PURE__ */ LINK_KEYS.filter((key) => key !== 'hf
 const ENGINE_OPTIONS = { util: 'memory_utilization', mnbt: 'max_num_batched_tokens', ubatch: 'ubatch', fa: 'flash_attention', parallel: 'parallel' };
 // The host's RAM, by link key: only for the runtimes that offload to it (catalog.runtimes[].offload).
 export const HOST_KEYS = ['ram', 'ramtype', 'rambw'];
+// The engine the fits view opens under when its link names none: what most people who ask
+// "what runs here" run. The model's page keeps the reference page's (catalog.defaults.runtime).
+export const FITS_RUNTIME = 'llamacpp';
+/** The defaults a view's link leaves out: the fits view's engine is FITS_RUNTIME. */
+const viewDefaults = (defaults, view) => (view === 'fits' ? { ...defaults, runtime: FITS_RUNTIME } : defaults);
 
 /** The reference page's scenario. `device: null` means the format's recommended class. */
 export function defaultScenario(catalog, lang) {
@@ -144,7 +149,8 @@ export function valueChecks(catalog, hasCustom = false) {
 }
 
 /**
- * Reads a scenario from a hash such as "#model=glm-4-9b-0414&context=65536&lang=en".
+ * Reads a scenario from a hash such as "#model=glm-4-9b-0414&context=65536&lang=en"; the fits
+ * view's engine is FITS_RUNTIME where the hash names none.
  * @param {boolean} hasCustom whether a pasted config.json is stored (model=custom is valid)
  * @returns {{scenario: object, problems: Array<{key: string, value: string}>}}
  */
@@ -153,16 +159,19 @@ export function scenarioFromHash(hash, catalog, fallback, hasCustom = false) {
   const problems = [];
   const checks = valueChecks(catalog, hasCustom);
   const keys = new Set(linkKeys(catalog));
-  for (const [key, raw] of new URLSearchParams(String(hash).replace(/^#/, ''))) {
+  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
+  for (const [key, raw] of params) {
     const value = keys.has(key) ? checks[key](raw) : null;
     if (value === null) problems.push({ key, value: raw });
     else scenario[key] = value === 'auto' ? null : value;
   }
+  if (!params.has('runtime')) scenario.runtime = viewDefaults(fallback, scenario.view).runtime;
   return { scenario, problems };
 }
 
-/** The hash for a scenario; only what differs from the defaults, plus the language. */
-export function hashFromScenario(scenario, defaults, catalog) {
+/** The hash for a scenario; only what differs from its view's defaults, plus the language. */
+export function hashFromScenario(scenario, pageDefaults, catalog) {
+  const defaults = viewDefaults(pageDefaults, scenario.view);
   const params = new URLSearchParams();
   for (const key of linkKeys(catalog)) {
     const value = scenario[key];

@@ -14,7 +14,7 @@ import { renderHardware } from './render/hardware.js';
 import { renderMatrix } from './render/matrix.js';
 import { bindServing, rejectServing, renderServing } from './render/serving.js';
 import { renderSimulator } from './render/simulator.js';
-import { WIDGET_KEYS, fitToRuntime, requestFor, runtimeOf, valueChecks } from './state.js';
+import { FITS_RUNTIME, WIDGET_KEYS, fitToRuntime, requestFor, runtimeOf, valueChecks } from './state.js';
 import { buildTables, buildWidget } from './widget-markup.js';
 
 const FULL_PAGE = new URL('../index.html', import.meta.url).href;
@@ -119,6 +119,7 @@ export class VramCalculator extends HTMLElement {
       if (value === null) problems.push([name, raw]);
       else scenario[name] = value === 'auto' ? null : value;
     }
+    if (scenario.view === 'fits') scenario.runtime ??= FITS_RUNTIME;  // as the page's fits view
     return { scenario: fitToRuntime({ ...scenario, ...this.#chosen }, catalog), problems };
   }
 
@@ -209,9 +210,10 @@ export class VramCalculator extends HTMLElement {
       }, (error) => this.#fail(error));
       return;
     }
+    const { runtime, context } = response.simulator;
     const link = ([device, ...compare]) => `${FULL_PAGE}#${new URLSearchParams({
       view: 'fits', device, ...(compare.length ? { compare: compare.join(',') } : {}),
-      context: String(response.simulator.context), lang: view.lang })}`;
+      ...(runtime === FITS_RUNTIME ? {} : { runtime }), context: String(context), lang: view.lang })}`;
     const error = this.#fits.drawFitsView(this.shadowRoot, this.#core, response, view, link);
     this.#parts.error.hidden = !error;
     if (error) put(this.#parts.error, error);

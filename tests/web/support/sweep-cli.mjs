@@ -8,9 +8,14 @@ import { repoRoot } from './harness.mjs';
 
 export const cliPath = path.resolve(repoRoot, process.env.VRAMCALC_CLI ?? 'build/core/vramcalc');
 
-/** @returns {{fitting: string[][], beyond: string[]}} */
-export function cliFits(device, context) {
-  const text = execFileSync(cliPath, ['sweep', '--device', device, '--context', String(context)], { encoding: 'utf8' });
+/**
+ * Under `runtime`: by default llama.cpp's, the engine the fits view opens under when its link
+ * names none (web/js/state.js FITS_RUNTIME).
+ * @returns {{fitting: string[][], beyond: string[]}}
+ */
+export function cliFits(device, context, runtime = 'llamacpp') {
+  const text = execFileSync(cliPath, ['sweep', '--device', device, '--context', String(context), '--runtime', runtime],
+    { encoding: 'utf8' });
   const [main, beyond = ''] = text.split('Context longer than the model supports');
   const rows = (part) => part.split('\n').filter((line) => /\S {2,}\S/.test(line)).slice(1)
     .map((line) => line.trim().split(/ {2,}/));
