@@ -56,8 +56,11 @@ constexpr std::string_view kPageFields[] = {"model",   "format",  "context",    
                                             "memory_utilization", "max_num_batched_tokens", "ubatch",
                                             "flash_attention",    "parallel", "host_memory", "host_memory_type",
                                             "host_bandwidth"};
-constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime"};
-constexpr std::string_view kDeviceSweepFields[] = {"device", "device_count", "context", "batch", "kv_dtype", "runtime"};
+constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime", "host_memory", "host_memory_type",
+                                             "host_bandwidth"};
+constexpr std::string_view kDeviceSweepFields[] = {"device",  "device_count", "context",          "batch",
+                                                   "kv_dtype", "runtime",      "host_memory",      "host_memory_type",
+                                                   "host_bandwidth"};
 
 bool IsOk(const std::string& response) { return response.rfind("{\"ok\":true", 0) == 0; }
 
@@ -136,7 +139,9 @@ std::string SweepHelp() {
          ", as for `vramcalc evaluate`.\n"
          "The second prints, for one device, each model's most precise format that fits (FP16 first,\n"
          "IQ4_XS last), with its memory, decode rate and largest context (at most the model's own\n"
-         "maximum), and apart the models whose maximum context is below the one asked. Options:\n" +
+         "maximum), and apart the models whose maximum context is below the one asked. A model that fits\n"
+         "in no format runs with offload where the engine offloads (llama.cpp, Ollama) and the host's RAM\n"
+         "holds the rest: the plan in the engine's default format, listed apart. Options:\n" +
          FlagHelp(kDeviceSweepFields) + "\nExample: vramcalc sweep --device rtx-4090-24gb --context 8192\n";
 }
 
@@ -271,6 +276,30 @@ int Page(const Args& args) {
   return kExitOk;
 }
 
+// The models of a one-device sweep that run with offload (section 7): the plan in the engine's
+// default format, its split (llama.cpp's flags; under Ollama, which places it itself, in words),
+// what it keeps in RAM and its decode rate.
+void PrintOffloads(const vramcalc::SweepResult& result) {
+  const vramcalc::SweepRequest& r = result.request;
+  std::vector<std::vector<std::string>> rows = {{"model", "format", "split", "in RAM", "decode"}};
+  for (std::size_t m = 0; m < result.models.size(); ++m) {
+    const vramcalc::SweepOffload& offload = result.offloads[m];
+    if (!offload.plan || result.models[m]->BeyondMaxPosition(r.context_tokens)) continue;
+    const vramcalc::OffloadPlan& plan = *offload.plan;
+    const std::string split = r.runtime != "ollama" ? vramcalc::LlamaCppOffloadFlags(plan)
+                              : plan.kind == vramcalc::OffloadKind::kLayers
+                                  ? std::to_string(plan.gpu_layers) + " layers on the GPU"
+                              : plan.AllExpertsInRam() ? "all experts in RAM"
+                                                       : "experts of " + std::to_string(plan.ram_expert_layers) + " layers in RAM";
+    rows.push_back({result.models[m]->name, std::string(offload.format->id), split,
+                    vramcalc::FormatGb(plan.host_gib) + " (" + vramcalc::FormatFixed(plan.ram_share_pct, 0) + " %)",
+                    vramcalc::FormatFixed(plan.decode_tps, 1) + " tok/s"});
+  }
+  if (rows.size() == 1) return;
+  std::cout << "\nRuns with offload (" << vramcalc::FormatShare(r.host_memory_gib) << " GB of RAM):\n\n";
+  PrintTable(rows);
+}
+
 // One device's sweep as the page's fits view lists it: each model's most precise format that
 // fits, with its time to the first token of a prompt of the whole context; a model whose own
 // maximum context is below the one asked, apart; a largest context the model's maximum stops
@@ -290,7 +319,8 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
       beyond.push_back({model.name, vramcalc::FormatGrouped(model.max_position_embeddings)});
       continue;
     }
-    std::vector<std::string> row = {model.name, "does not fit in any format"};
+    const bool offloads = result.offloads[m].plan.has_value();  // one device: device index 0
+    std::vector<std::string> row = {model.name, offloads ? "runs with offload (below)" : "does not fit in any format"};
     for (std::size_t f = 0; f < result.formats.size(); ++f) {
       const auto& cell = result.cells[m * result.formats.size() + f];  // one device: device index 0
       if (cell.fit == vramcalc::Fit::kNoFit) continue;
@@ -304,6 +334,7 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   }
   PrintTable(rows);
   if (capped) std::cout << "\n* the model's own maximum context; memory would allow more.\n";
+  PrintOffloads(result);
   if (beyond.size() > 1) {
     std::cout << "\nContext longer than the model supports (" << vramcalc::FormatGrouped(r.context_tokens) << " tokens):\n\n";
     PrintTable(beyond);

@@ -175,6 +175,8 @@ TEST(Sweep, RequestErrorsNameTheField) {
       {R"({"device":"tesla-p40-24gb","runtime":"vllm"})", "device"},
       {R"({"device":"tesla-v100-sxm2-32gb","runtime":"sglang"})", "device"},
       {R"({"device_count":2,"runtime":"mlx"})", "device_count"},  // mlx-lm runs on one device
+      {R"({"runtime":"llamacpp","host_memory_type":"ddr3-1600-2ch"})", "host_memory_type"},
+      {R"({"runtime":"llamacpp","host_memory":-8})", "host_memory"},
   };
   for (const auto& c : kCases) {
     SCOPED_TRACE(c.request);
@@ -288,6 +290,94 @@ TEST(Sweep, JsonCarriesTheExactFigures) {
   for (const json::Value total : totals.Children()) EXPECT_EQ(total.Number(), sweep.cells[i++].total_gib);
   i = 0;
   for (const json::Value decode : decodes.Children()) EXPECT_EQ(decode.Number(), sweep.cells[i++].decode_tps);
+}
+
+// An array's numbers and texts.
+std::vector<double> NumbersOf(json::Value array) {
+  std::vector<double> numbers;
+  for (const json::Value v : array.Children()) numbers.push_back(v.Number());
+  return numbers;
+}
+std::vector<std::string> TextsOf(json::Value array) {
+  std::vector<std::string> texts;
+  for (const json::Value v : array.Children()) texts.emplace_back(v.String());
+  return texts;
+}
+std::size_t IndexOf(const std::vector<std::string>& texts, std::string_view text) {
+  return static_cast<std::size_t>(std::find(texts.begin(), texts.end(), text) - texts.begin());
+}
+
+// The chosen offload plan of the simulator's offload block for `model` at Q4_K_M on an RTX 3060
+// 12GB under llama.cpp at 8,192 tokens with 128 GB of RAM, or an absent value.
+json::Document SimulatorOffload(const std::string& model) {
+  return json::Document::Parse(EvaluateJson(R"({"model":")" + model + R"(","format":"Q4_K_M","device":"rtx-3060-12gb",
+      "runtime":"llamacpp","context":8192,"host_memory":128,"sections":["simulator","offload"]})")).value();
+}
+
+// Issue 31, item 7: the fits view lists apart what fits in no format but runs with offload, as
+// the simulator's offload block shows it for the engine's default format: the same plan, its
+// memory in RAM and its speed, with the request's host. Nothing where a format fits, on a device
+// with unified memory (no RAM beside it) or under an engine that does not offload; a format but
+// no plan where the RAM is too small too.
+TEST(Sweep, ListsWhatRunsWithOffloadAsTheSimulatorShowsIt) {
+  const json::Document sweep = json::Document::Parse(SweepJson(R"({"device":"rtx-3060-12gb",
+      "compare":["apple-m4-max-128gb"],"runtime":"llamacpp","context":8192,"host_memory":128})")).value();
+  const json::Value root = sweep.root();
+  const std::vector<std::string> models = TextsOf(root.Find("models"));
+  const std::vector<std::string> kinds = TextsOf(root.Find("offload_kinds"));
+  const std::size_t formats = root.Find("formats").size();
+  const std::size_t q4 = IndexOf(TextsOf(root.Find("formats")), "Q4_K_M");
+  const std::vector<double> fit = NumbersOf(root.Find("fit"));
+  const auto column = [&](std::string_view key) { return NumbersOf(root.Find(key)); };
+  const std::vector<double> format = column("offload_format"), kind = column("offload_kind");
+  const std::vector<double> gpu_layers = column("offload_gpu_layers"), expert_layers = column("offload_ram_expert_layers");
+  const std::vector<double> host = column("offload_host_gib"), share = column("offload_ram_share_pct");
+  const std::vector<double> decode = column("offload_decode_tps");
+  ASSERT_EQ(format.size(), models.size() * 2);
+  int offloaded = 0;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    SCOPED_TRACE(models[m]);
+    for (std::size_t d = 0; d < 2; ++d) {
+      const std::size_t i = m * 2 + d;
+      bool fits = false;
+      for (std::size_t f = 0; f < formats; ++f) fits = fits || fit[(m * formats + f) * 2 + d] != 2;  // 2: no_fit
+      if (fits || d == 1) {  // the M4 Max: unified memory
+        EXPECT_EQ(format[i], -1);
+        EXPECT_EQ(kind[i], -1);
+        continue;
+      }
+      EXPECT_EQ(format[i], static_cast<double>(q4));
+      const json::Document page = SimulatorOffload(models[m]);
+      const json::Value offload = page.root().Find("offload");
+      if (offload.Find("chosen").IsNull()) {
+        EXPECT_EQ(kind[i], -1);
+        continue;
+      }
+      ++offloaded;
+      std::size_t chosen = static_cast<std::size_t>(offload.Find("chosen").Number());
+      json::Value plan;
+      for (const json::Value p : offload.Find("plans").Children()) {
+        if (chosen-- == 0) plan = p;
+      }
+      EXPECT_EQ(kinds.at(static_cast<std::size_t>(kind[i])), plan.Find("kind").String());
+      EXPECT_EQ(gpu_layers[i], plan.Find("gpu_layers").Number());
+      EXPECT_EQ(expert_layers[i], plan.Find("ram_expert_layers").Number());
+      EXPECT_EQ(host[i], plan.Find("host_gib").Number());
+      EXPECT_EQ(share[i], plan.Find("ram_share_pct").Number());
+      EXPECT_EQ(decode[i], plan.Find("decode_tps").Number());
+    }
+  }
+  EXPECT_GE(offloaded, 10);
+  // 16 GB of RAM hold no part of Qwen2.5-72B at Q4_K_M (some 44 GB of weights, 12 on the card):
+  // the format, no plan.
+  const json::Document small = json::Document::Parse(SweepJson(R"({"device":"rtx-3060-12gb","runtime":"llamacpp",
+      "context":8192,"host_memory":16})")).value();
+  const std::size_t qwen = IndexOf(TextsOf(small.root().Find("models")), "qwen2.5-72b");
+  EXPECT_EQ(NumbersOf(small.root().Find("offload_format")).at(qwen), static_cast<double>(q4));
+  EXPECT_EQ(NumbersOf(small.root().Find("offload_kind")).at(qwen), -1);
+  // The reference profile does not offload.
+  const json::Document reference = json::Document::Parse(SweepJson(R"({"device":"rtx-3060-12gb","context":8192})")).value();
+  for (const double f : NumbersOf(reference.root().Find("offload_format"))) EXPECT_EQ(f, -1);
 }
 
 }  // namespace

@@ -110,6 +110,8 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     const { page } = env;
     await openFits(page);
     const title = await page.title();
+    // The page's rows before the widget comes: the locator reaches into its shadow root too.
+    const expected = (await readRows(page)).map((r) => [r.model, r.format, r.total]);
     await page.evaluate(async () => {
       await import('./widget.js');
       const widget = document.createElement('vram-calculator');
@@ -121,7 +123,6 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     });
     const inWidget = () => page.evaluate(() => [...(document.querySelector('#fits-widget').shadowRoot
       ?.querySelectorAll('[data-testid="fit-row"]') ?? [])].map((r) => [r.dataset.model, r.dataset.format, r.dataset.total]));
-    const expected = (await readRows(page)).map((r) => [r.model, r.format, r.total]);
     let shown = [];
     for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await settle(page)) {
       shown = await inWidget();
@@ -135,6 +136,43 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     assert.deepEqual(shown, expected, JSON.stringify(state));
     assert.equal(await page.title(), title);
     await assertHealthy(env, page, 'the fits widget');
+  });
+
+  test('what fits in no format but runs with offload is listed apart, as `vramcalc sweep --device --ram` lists it', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    await openFits(page, '#view=fits&device=rtx-3060-12gb&context=8192&ram=128&lang=en');
+    const cli = cliFits('rtx-3060-12gb', 8192, 'llamacpp', ['--ram', '128']);
+    const shown = await page.locator(byTestId('fit-offload-row')).evaluateAll((rows) => rows.map((row) => ({
+      ...row.dataset, texts: [...row.cells].slice(0, 5).map((c) => c.innerText.replace(/[\u00a0\u202f]/g, ' ').trim()),
+    })));
+    assert.ok(cli.offload.length >= 10, `the CLI lists ${cli.offload.length}`);
+    const byName = (a, b) => a[0].localeCompare(b[0]);
+    // Name, format, in RAM and decode as the CLI prints them; the split in words for its flags
+    // (-ngl K: the output layer and K − 1 layers on the GPU; --n-cpu-moe N; --cpu-moe).
+    const words = (flags) => {
+      const [, ngl] = /^-ngl (\d+)$/.exec(flags) ?? [];
+      if (ngl) return `${Number(ngl) - 1} layers on the GPU`;
+      const [, n] = /--n-cpu-moe (\d+)$/.exec(flags) ?? [];
+      return n ? `Experts of ${n} layers in RAM` : flags.endsWith('--cpu-moe') ? 'All experts in RAM' : flags;
+    };
+    assert.deepEqual(shown.map((r) => r.texts).sort(byName),
+      cli.offload.map(([name, format, flags, ram, decode]) => [name, format, words(flags), ram, decode]).sort(byName));
+    assert.match(await page.locator('#fits-offload-heading').innerText(), new RegExp(`^Runs with offload: ${cli.offload.length} models$`));
+    assert.match(await page.locator('#fits-offload-note').innerText(), /128 GB of system RAM: in Q4_K_M, split as llama\.cpp splits it/);
+    // What neither fits nor runs with offload, apart again.
+    const none = await page.locator('#fits-none-list li').evaluateAll((items) => items.map((li) => li.textContent));
+    assert.ok(none.length > 0 && none.every((model) => !shown.some((r) => r.texts[0] === model)), none.join());
+    assert.match(await page.locator('#fits-none-heading').innerText(), /^Does not run, not even with offload: \d+ models$/);
+    // A row opens the model on the device in that format, the plan and its speed as the row says.
+    const [first] = shown;
+    await page.locator(`${byTestId('fit-offload-row')}[data-model="${first.model}"] .row-select`).click();
+    const hash = await waitForHash(env, page, (h) => hashParams(h).get('model') === first.model, 'the row opens the model');
+    assert.deepEqual(['device', 'ram', 'runtime'].map((key) => hashParams(hash).get(key)), ['rtx-3060-12gb', '128', 'llamacpp']);
+    await page.locator(byTestId('offload-summary')).waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator(byTestId('format')).inputValue(), first.format);
+    const summary = (await page.locator(byTestId('offload-summary')).innerText()).replace(/[\u00a0\u202f]/g, ' ');
+    assert.ok(summary.endsWith(` ${first.texts[4]}.`), summary);
+    await assertHealthy(env, page, 'runs with offload');
   });
 
   test('the CSV and the Markdown carry the numbers shown', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -7,40 +7,62 @@ import { duration } from './duration.js';
 
 /**
  * The sweep request on `devices` (ids, or a device of one's own first) at what the simulator
- * resolved (`sim`: context, batch, KV cache type, runtime) with `gpus` devices each (null: one).
+ * resolved (`sim`: context, batch, KV cache type, runtime) with `gpus` devices each (null: one),
+ * the scenario's host (its ram, ramtype and rambw; null: the core's default) for the offload plans.
  */
-export function sweepRequestFor(sim, devices, gpus) {
+export function sweepRequestFor(sim, devices, gpus, { ram = null, ramtype = null, rambw = null } = {}) {
   const [device, ...compare] = devices;
   const request = { context: sim.context, batch: sim.batch, kv_dtype: sim.kv_dtype, runtime: sim.runtime, device };
   if (compare.length > 0) request.compare = compare;
   if (gpus) request.device_count = gpus;
+  const host = { host_memory: ram, host_memory_type: ramtype, host_bandwidth: rambw };
+  for (const [key, value] of Object.entries(host)) if (value !== null) request[key] = value;
   return request;
 }
 
 /**
+ * A model that fits a device in no format but runs there with offload (the sweep's offload_*
+ * arrays, by model × devices + device): the plan in the engine's default format, or null.
+ */
+function offloadOf(sweep, model, i, device) {
+  const kind = sweep.offload_kinds[sweep.offload_kind[i]];
+  if (!kind) return null;
+  return {
+    model, device, format: sweep.formats[sweep.offload_format[i]], fit: 'offload', kind,
+    gpu_layers: sweep.offload_gpu_layers[i], ram_expert_layers: sweep.offload_ram_expert_layers[i],
+    host_gib: sweep.offload_host_gib[i], ram_share_pct: sweep.offload_ram_share_pct[i], decode_tps: sweep.offload_decode_tps[i],
+  };
+}
+
+/**
  * The sweep split into what the view lists: `rows` (per model and device, the most precise
- * format that fits there), `none` (models that fit in no format on any of the devices) and
- * `beyond` (models whose maximum context is below the request's), in catalog order, a model's
- * devices in the request's order.
+ * format that fits there), `offload` (per model and device where it fits in no format, the plan that
+ * runs it with a part in the host's RAM), `none` (models that neither fit nor run with offload
+ * on any of the devices) and `beyond` (models whose maximum context is below the request's), in
+ * catalog order, a model's devices in the request's order.
  */
 export function fitsOf(sweep, catalog) {
   const models = new Map(catalog.models.map((m) => [m.id, m]));
   const formats = sweep.formats.length;
   const devices = sweep.devices.length;
   const noFit = sweep.fit_ids.indexOf('no_fit');
-  const result = { rows: [], none: [], beyond: [] };
+  const result = { rows: [], offload: [], none: [], beyond: [] };
   sweep.models.forEach((id, m) => {
     const model = models.get(id);
     if (sweep.max_position[m] < sweep.context) {
       result.beyond.push({ model, max_position: sweep.max_position[m] });
       return;
     }
-    const before = result.rows.length;
+    const before = result.rows.length + result.offload.length;
     sweep.devices.forEach((device, d) => {
       // Cell ((m × formats + f) × devices + d); formats run from the most precise to the smallest.
       const cellOf = (f) => (m * formats + f) * devices + d;
       const f = [...Array(formats).keys()].find((i) => sweep.fit[cellOf(i)] !== noFit);
-      if (f === undefined) return;
+      if (f === undefined) {
+        const offload = offloadOf(sweep, model, m * devices + d, device);
+        if (offload) result.offload.push(offload);
+        return;
+      }
       const i = cellOf(f);
       result.rows.push({
         model, device, format: sweep.formats[f], fit: sweep.fit_ids[sweep.fit[i]], total_gib: sweep.total_gib[i],
@@ -48,7 +70,7 @@ export function fitsOf(sweep, catalog) {
         capped: sweep.max_context_capped[i] === 1,
       });
     });
-    if (result.rows.length === before) result.none.push({ model });
+    if (result.rows.length + result.offload.length === before) result.none.push({ model });
   });
   return result;
 }
@@ -56,6 +78,10 @@ export function fitsOf(sweep, catalog) {
 // Size classes by resident parameters, in billions: [id, upper bound].
 export const SIZES = [['small', 8], ['medium', 32], ['large', 128], ['huge', Infinity]];
 const sizeOf = (params) => SIZES.find(([, below]) => params / 1e9 <= below)[0];
+
+/** An offload plan's split in words (the simulator's offload block's). */
+export const splitText = (r, t) => (r.kind === 'layers' ? t('offload.plan.layers', { layers: r.gpu_layers })
+  : r.ram_expert_layers >= r.gpu_layers ? t('offload.plan.all_experts') : t('offload.plan.experts', { layers: r.ram_expert_layers }));
 
 /** The rows the filters keep: a family ('' for all), a size class ('' for all), comfortable only. */
 export function filterRows(rows, { family = '', size = '', comfortable = false }) {

@@ -328,6 +328,11 @@ struct SweepRequest {
   std::vector<std::string> devices;
   std::optional<Device> custom_device;
   int64_t device_count = 1;  // identical devices in tensor parallel, as in a request
+  // The host beside each device, for the offload plans (as a request's host_memory,
+  // host_memory_type and host_bandwidth).
+  double host_memory_gib = kDefaultHostMemoryGib;
+  std::optional<std::string> host_memory_type;
+  std::optional<double> host_bandwidth_gbps;
 };
 
 // A format that only quantizes experts (moe_only) leaves a dense model's cell empty: 0 and
@@ -343,6 +348,15 @@ struct SweepCell {
   double ttft_s = 0;  // a prompt of the whole context, where it fits (serving.h TimeToFirstToken)
 };
 
+// A model that fits a device in no format, under an engine that offloads to the host's RAM
+// (section 7): the plan its --fit makes in the engine's default format, as the simulator's offload
+// block shows it for that format.
+struct SweepOffload {
+  const QuantFormat* format = nullptr;  // nullptr: no plans (the model fits, or nothing offloads)
+  std::optional<OffloadPlan> plan;      // the plan that runs; none: the host's RAM is too small
+                                        // too, or not even the smallest split fits the device
+};
+
 struct SweepResult {
   SweepRequest request;
   std::vector<const ModelSpec*> models;  // catalog order; point into the catalog
@@ -352,10 +366,13 @@ struct SweepResult {
   // models.size() × formats.size() × devices.size(), device fastest:
   // cells[(model × formats + format) × devices + device].
   std::vector<SweepCell> cells;
+  // models.size() × devices.size(), device fastest: offloads[model × devices + device].
+  std::vector<SweepOffload> offloads;
 };
 
 // Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime), unknown_device
-// and unsupported_device (field device or compare), unsupported_device_count.
+// and unsupported_device (field device or compare), unsupported_device_count,
+// unknown_host_memory_type (field host_memory_type).
 Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog);
 
 }  // namespace vramcalc

@@ -42,14 +42,17 @@ std::string SerializeError(const Error& error);
 // including a broken built-in catalog or an allocation failure, is an ok:false response.
 std::string EvaluateJson(std::string_view request_json);
 
-// The catalog sweep (evaluate.h Sweep). Request: {"context", "batch", "kv_dtype", "runtime"},
-// all optional, as in an evaluate request. Response: {"ok": true, "schema": 2, "context",
+// The catalog sweep (evaluate.h Sweep). Request: {"context", "batch", "kv_dtype", "runtime",
+// "device", "compare", "device_count", "host_memory", "host_memory_type", "host_bandwidth"}, all
+// optional, as in an evaluate request. Response: {"ok": true, "schema": 2, "context",
 // "batch", "kv_dtype", "runtime", "models": [ids], "formats": [ids], "devices": [ids],
 // "fit_ids": ["comfortable", "tight", "no_fit"], "total_gib": [...], "fit": [...],
 // "decode_tps": [...], "max_context": [...]}, the last four indexed
 // (model × formats + format) × devices + device. "fit" holds indexes into fit_ids; total_gib and
 // decode_tps are the exact figures (shortest round-trip digits), so a reader that rounds them
-// for display shows what `vramcalc sweep --device` shows, never a double rounding. Never throws.
+// for display shows what `vramcalc sweep --device` shows, never a double rounding. The offload
+// plans (evaluate.h SweepOffload) follow as "offload_kinds" and offload_* arrays indexed
+// model × devices + device (wasm/README.md). Never throws.
 Result<SweepRequest> ParseSweepRequest(std::string_view request_json);
 std::string SerializeSweep(const SweepResult& sweep);
 std::string SweepJson(std::string_view request_json);

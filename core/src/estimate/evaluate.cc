@@ -440,14 +440,45 @@ SweepCell SweepCellOf(const Scenario& s) {
   return cell;
 }
 
+// A model that fits `s`'s device in no format: the plans in the engine's default format, the one
+// that runs (section 7); none where the engine does not offload or the device has no RAM beside it.
+SweepOffload SweepOffloadOf(Scenario s) {
+  SweepOffload result;
+  s.format = FindQuantFormat(s.runtime->default_format);
+  if (s.format == nullptr || (s.format->moe_only && !s.model->moe)) return result;
+  const std::optional<Offload> offload = OffloadOf(s);
+  if (!offload) return result;
+  result.format = s.format;
+  if (const OffloadPlan* plan = offload->Chosen()) result.plan = *plan;
+  return result;
+}
+
+// Each device's offload for the model whose cells were just added (the last formats × devices):
+// where no format fits the device.
+void AddOffloads(const Scenario& s, SweepResult& result) {
+  const std::size_t devices = result.devices.size();
+  const std::size_t first = result.cells.size() - result.formats.size() * devices;
+  for (std::size_t d = 0; d < devices; ++d) {
+    bool fits = false;
+    for (std::size_t f = 0; f < result.formats.size(); ++f) fits = fits || result.cells[first + f * devices + d].fit != Fit::kNoFit;
+    Scenario one = s;
+    one.device = result.devices[d];
+    result.offloads.push_back(fits || s.runtime->offload == nullptr ? SweepOffload{} : SweepOffloadOf(one));
+  }
+}
+
 }  // namespace
 
 Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   Request tables;
   tables.kv_dtype = request.kv_dtype;
   tables.runtime = request.runtime;
+  tables.host_memory_gib = request.host_memory_gib;
+  tables.host_memory_type = request.host_memory_type;
+  tables.host_bandwidth_gbps = request.host_bandwidth_gbps;
   Scenario s;
   if (auto error = ResolveTables(tables, catalog, s)) return *error;
+  if (auto error = internal::ResolveHost(tables, s)) return *error;
   s.context_tokens = request.context_tokens;
   s.batch = request.batch;
   s.device_count = request.device_count;
@@ -459,14 +490,15 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   for (const std::string_view id : s.runtime->formats) result.formats.push_back(FindQuantFormat(id));
   result.cells.reserve(result.models.size() * result.formats.size() * result.devices.size());
   for (const ModelSpec* model : result.models) {
+    s.model = model;
     for (const QuantFormat* format : result.formats) {
       for (const Device* device : result.devices) {
-        s.model = model;
         s.format = format;
         s.device = device;
         result.cells.push_back(SweepCellOf(s));
       }
     }
+    AddOffloads(s, result);
   }
   return result;
 }

@@ -75,8 +75,9 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
   return related;
 }
 
-// The host (section 7), which only the offload plans and the commands use: its RAM, and its
-// bandwidth, a figure of one's own, else its type's.
+
+}  // namespace
+
 std::optional<Error> ResolveHost(const Request& request, Scenario& s) {
   const std::string_view id = request.host_memory_type ? std::string_view(*request.host_memory_type) : kDefaultHostMemoryTypeId;
   const HostMemoryType* type = FindHostMemoryType(id);
@@ -91,8 +92,6 @@ std::optional<Error> ResolveHost(const Request& request, Scenario& s) {
   s.host.bandwidth_gbps = request.host_bandwidth_gbps.value_or(type->bandwidth_gbps());
   return std::nullopt;
 }
-
-}  // namespace
 
 std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request& request, const Catalog& catalog,
                                         Response& response) {

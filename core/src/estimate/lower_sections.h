@@ -30,6 +30,11 @@ inline constexpr uint32_t kLowerSections =
 std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,
                                         Response& response);
 
+// The request's host into `s` (section 7): its RAM, and its bandwidth, a figure of one's own, else
+// its type's; unknown_host_memory_type (field host_memory_type) for a type that is none. The
+// lower sections' and the sweep's offload plans use it.
+std::optional<Error> ResolveHost(const Request& request, Scenario& s);
+
 // Memory and decode against context at CurveContexts (evaluate.cc, beside the simulator).
 std::vector<CurvePoint> BuildCurve(Scenario s);
 

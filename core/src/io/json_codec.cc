@@ -133,8 +133,9 @@ Result<Request> ParseRequest(std::string_view request_json, std::string_view con
 Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
   const Result<json::Document> parsed = ParseRequestObject(request_json, R"({"context": 32768})");
   if (!parsed.ok()) return parsed.error();
-  constexpr std::string_view kSweepFields[] = {"context", "batch", "kv_dtype", "runtime", "device", "compare",
-                                               "device_count"};
+  constexpr std::string_view kSweepFields[] = {"context",      "batch",       "kv_dtype",         "runtime",
+                                               "device",       "compare",     "device_count",     "host_memory",
+                                               "host_memory_type", "host_bandwidth"};
   Problems problems;
   internal::RejectUnknown(parsed.value().root(), kSweepFields, problems);
   Request fields;
@@ -142,7 +143,8 @@ Result<SweepRequest> ParseSweepRequest(std::string_view request_json) {
   if (problems) return problems.first();
   SweepRequest sweep{.context_tokens = fields.context_tokens, .batch = fields.batch, .kv_dtype = fields.kv_dtype,
                      .runtime = fields.runtime, .devices = {}, .custom_device = fields.custom_device,
-                     .device_count = fields.device_count.value_or(1)};
+                     .device_count = fields.device_count.value_or(1), .host_memory_gib = fields.host_memory_gib,
+                     .host_memory_type = fields.host_memory_type, .host_bandwidth_gbps = fields.host_bandwidth_gbps};
   if (fields.device) sweep.devices.push_back(*fields.device);
   sweep.devices.insert(sweep.devices.end(), fields.compare.begin(), fields.compare.end());
   return sweep;

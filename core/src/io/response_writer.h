@@ -6,6 +6,7 @@
 #ifndef VRAMCALC_SRC_IO_RESPONSE_WRITER_H_
 #define VRAMCALC_SRC_IO_RESPONSE_WRITER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -614,6 +615,31 @@ void WriteResponse(W& w, const Response& response, void (*write_lower)(W&, const
   w.EndObject();
 }
 
+// The sweep's offload plans (json_codec.h SweepJson), one per model × device as flat arrays of
+// numbers: the format's index, -1 without plans; the plan's kind (kOffloadKinds' order), -1 and
+// its figures 0 when none runs.
+template <typename W>
+void WriteSweepOffloads(W& w, const SweepResult& sweep) {
+  IdArray(w, "offload_kinds", kOffloadKinds.entries(), [](const auto& entry) { return entry.id; });
+  std::vector<double> numbers(sweep.offloads.size());
+  const auto column = [&](std::string_view key, double (*of)(const SweepResult&, const SweepOffload&)) {
+    for (std::size_t i = 0; i < numbers.size(); ++i) numbers[i] = of(sweep, sweep.offloads[i]);
+    w.Numbers(key, numbers);
+  };
+  column("offload_format", [](const SweepResult& r, const SweepOffload& o) {
+    const auto at = std::find(r.formats.begin(), r.formats.end(), o.format);
+    return o.format ? static_cast<double>(at - r.formats.begin()) : -1.0;
+  });
+  column("offload_kind", [](const SweepResult&, const SweepOffload& o) { return o.plan ? double(static_cast<int>(o.plan->kind)) : -1.0; });
+  column("offload_gpu_layers", [](const SweepResult&, const SweepOffload& o) { return o.plan ? double(o.plan->gpu_layers) : 0.0; });
+  column("offload_ram_expert_layers",
+         [](const SweepResult&, const SweepOffload& o) { return o.plan ? double(o.plan->ram_expert_layers) : 0.0; });
+  column("offload_device_gib", [](const SweepResult&, const SweepOffload& o) { return o.plan ? o.plan->device_gib : 0.0; });
+  column("offload_host_gib", [](const SweepResult&, const SweepOffload& o) { return o.plan ? o.plan->host_gib : 0.0; });
+  column("offload_ram_share_pct", [](const SweepResult&, const SweepOffload& o) { return o.plan ? o.plan->ram_share_pct : 0.0; });
+  column("offload_decode_tps", [](const SweepResult&, const SweepOffload& o) { return o.plan ? o.plan->decode_tps : 0.0; });
+}
+
 // The sweep's answer (json_codec.h SweepJson): the cells as flat arrays.
 template <typename W>
 void WriteSweep(W& w, const SweepResult& sweep) {
@@ -645,6 +671,7 @@ void WriteSweep(W& w, const SweepResult& sweep) {
   // 1: memory would allow more than the model's maximum.
   column("max_context_capped", [](const SweepCell& c) { return int64_t{c.max_context_capped ? 1 : 0}; });
   column("ttft_s", [](const SweepCell& c) { return c.ttft_s; });  // 0: no estimate
+  WriteSweepOffloads(w, sweep);
   w.EndObject();
 }
 

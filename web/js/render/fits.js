@@ -7,7 +7,9 @@ import { applyTexts } from '../i18n.js';
 import * as fmt from '../format.js';
 import { duration } from '../duration.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
-import { FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, sweepRequestFor } from '../fits.js';
+import {
+  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, splitText, sweepRequestFor,
+} from '../fits.js';
 import { deviceOf, runsOnDevice, runtimeOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
 
@@ -20,6 +22,8 @@ const stateOf = (root) => {
 const COLUMNS = [['model', 'model'], ['format', 'format'], ['fit', 'fit'], ['total', 'memory'], ['decode', 'decode'],
   ['ttft', 'ttft'], ['context', 'max_context'], ['device', 'device']];
 const NUMERIC = (i) => i >= 3 && i <= 6;
+// The models that run with offload: their own table, its columns' strings (fits.col.*).
+const OFFLOAD_COLUMNS = ['model', 'plan_format', 'split', 'in_ram', 'decode', 'device'];
 
 /** The view's parts inside `container` (the page's section, a widget's box), built once. */
 function buildFitsMarkup(container) {
@@ -45,18 +49,26 @@ function buildFitsMarkup(container) {
     el('div', { class: 'table-wrap card', part: 'table' },
       el('table', { class: 'data', id: 'fits-table', 'data-testid': 'fits-table' }, el('thead', {}, el('tr', {}, ...heads)), el('tbody'))),
     el('p', { class: 'muted', id: 'fits-capped-note', 'data-i18n': 'fits.capped_note', hidden: true }),
+    el('div', { id: 'fits-offload', 'data-testid': 'fits-offload', hidden: true },
+      el('h3', { id: 'fits-offload-heading' }), el('p', { class: 'muted', id: 'fits-offload-note' }),
+      el('div', { class: 'table-wrap card' }, el('table', { class: 'data', id: 'fits-offload-table' },
+        el('thead', {}, el('tr', {}, ...OFFLOAD_COLUMNS.map((c, i) => el('th', { scope: 'col', class: (i === 3 || i === 4) && 'num',
+          'data-i18n': `fits.col.${c}` })))), el('tbody')))),
     details('fits-beyond'), details('fits-none'));
 }
 
-function createRow() {
+/** A row of `testid` whose model heads it (a button that opens it), then cells of these classes. */
+function rowOf(testid, classes) {
   const row = document.createElement('tr');
-  row.dataset.testid = 'fit-row';
+  row.dataset.testid = testid;
   const head = cell('th');
   head.scope = 'row';
   head.append(selectButton());
-  row.append(head, cell('td'), cell('td'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'), cell('td', 'num'), cell('td'));
+  row.append(head, ...classes.map((name) => cell('td', name)));
   return row;
 }
+const createRow = () => rowOf('fit-row', ['', '', 'num', 'num', 'num', 'num', '']);
+const createOffloadRow = () => rowOf('fit-offload-row', ['', '', 'num', 'num', '']);
 
 function renderRow(row, r, { t, lang }, scene) {
   const [head, format, fit, total, decode, ttft, context, device] = row.cells;
@@ -80,6 +92,33 @@ function renderRow(row, r, { t, lang }, scene) {
   for (const [name, value] of Object.entries(data)) {
     if (row.dataset[name] !== String(value)) row.dataset[name] = String(value);
   }
+}
+
+/** The models that fit in no format but run with offload: the plan, what it keeps in RAM, its speed. */
+function renderOffload(root, offload, { t, lang }, scene) {
+  const table = byId(root, 'fits-offload-table');
+  const rows = syncRows(table.tBodies[0], offload.map((r) => `${r.model.id} ${r.device}`), createOffloadRow);
+  offload.forEach((r, i) => {
+    const [head, format, split, ram, decode, device] = rows[i].cells;
+    put(head.firstChild, r.model.name);
+    setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device: scene.deviceName(r.device) }));
+    put(format, r.format);
+    put(split, splitText(r, t));
+    put(ram, `${fmt.gb(lang, r.host_gib)} (${fmt.fixed(lang, r.ram_share_pct, 0)} %)`);
+    put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
+    put(device, scene.deviceName(r.device));
+    for (const cellOrHead of [device, table.tHead.rows[0].cells[5]]) {
+      if (cellOrHead.hidden !== !scene.several) cellOrHead.hidden = !scene.several;
+    }
+    const data = { model: r.model.id, format: r.format, device: r.device, decode: r.decode_tps, ram: r.host_gib };
+    for (const [name, value] of Object.entries(data)) {
+      if (rows[i].dataset[name] !== String(value)) rows[i].dataset[name] = String(value);
+    }
+  });
+  byId(root, 'fits-offload').hidden = offload.length === 0;
+  putPart(root, 'fits-offload-heading', t('fits.offload.heading', { n: fmt.integer(lang, new Set(offload.map((r) => r.model.id)).size) }));
+  const format = offload[0]?.format ?? '';
+  putPart(root, 'fits-offload-note', t('fits.offload.note', { format, ram: scene.ram, runtime: t(`runtime.${scene.runtime}`) }));
 }
 
 /** A list of model names (the models kept apart), each with its note. */
@@ -140,7 +179,8 @@ export function renderFits(root, fits, view, scene) {
   s.scene = scene;
   putPart(root, 'fits-heading', t('fits.heading', { device: scene.device }));
   putPart(root, 'fits-summary', t('fits.summary', {
-    n: fmt.integer(lang, fits.rows.length), total: fmt.integer(lang, fits.rows.length + fits.none.length + fits.beyond.length),
+    n: fmt.integer(lang, fits.rows.length),
+    total: fmt.integer(lang, fits.rows.length + fits.offload.length + fits.none.length + fits.beyond.length),
     caption: scene.caption,
   }));
   renderFilters(root, view, s, scene);
@@ -151,9 +191,11 @@ export function renderFits(root, fits, view, scene) {
   byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
   const exported = fitsTable(rows, { t, lang, fmt }, scene.several ? scene.deviceName : null);
   putPart(root, 'fits-md', toMarkdown(exported, scene.caption, scene.link, NUMERIC));
+  renderOffload(root, sortRows(filterRows(fits.offload, s), s.sort, s.ascending), view, scene);
   putPart(root, 'fits-beyond-heading', t('fits.beyond.heading', { n: fmt.integer(lang, fits.beyond.length) }));
   renderList(root, 'fits-beyond', fits.beyond, (b) => t('fits.beyond.item', { model: b.model.name, max: fmt.integer(lang, b.max_position) }));
-  putPart(root, 'fits-none-heading', t('fits.none.heading', { n: fmt.integer(lang, fits.none.length) }));
+  const none = runtimeOf(view.scenario, view.catalog).offload ? 'fits.none.heading_offload' : 'fits.none.heading';
+  putPart(root, 'fits-none-heading', t(none, { n: fmt.integer(lang, fits.none.length) }));
   renderList(root, 'fits-none', fits.none, (n) => n.model.name);
 }
 
@@ -169,7 +211,7 @@ export function drawFitsView(root, core, response, view, linkFor = () => locatio
   const sim = response.simulator;
   const first = scenario.device ?? sim.device;
   const devices = [first, ...scenario.compare.filter((d) => d !== first)];
-  const sweep = core.sweep(sweepRequestFor(sim, devices, scenario.gpus));
+  const sweep = core.sweep(sweepRequestFor(sim, devices, scenario.gpus, scenario));
   if (!sweep.ok) return `${t('error.prefix')} ${sweep.error.message}`;
   const deviceName = (id) => {
     const named = deviceOf(id, catalog)?.name ?? id;
@@ -181,8 +223,9 @@ export function drawFitsView(root, core, response, view, linkFor = () => locatio
   const caption = t('fits.caption', {
     device: name, context, batch: fmt.integer(lang, sim.batch), kv, runtime: t(`runtime.${sim.runtime}`),
   });
+  const ram = fmt.plain(lang, scenario.ram ?? catalog.defaults.host_memory);
   renderFits(root, fitsOf(sweep, catalog), view,
-    { device: name, devices, deviceName, several: devices.length > 1, caption, link: linkFor(devices) });
+    { device: name, devices, deviceName, several: devices.length > 1, caption, link: linkFor(devices), ram, runtime: sim.runtime });
   if (root === document) {  // the page's title; a widget leaves its host's alone
     const title = t('fits.title', { device: name, context });
     if (document.title !== title) document.title = title;
@@ -216,6 +259,10 @@ export function bindFits(root, { redraw, open, compare }) {
       return;
     }
     const row = event.target.closest('tr[data-testid="fit-row"]');
+    if (row) open(row.dataset.model, row.dataset.format, row.dataset.device);
+  });
+  byId(root, 'fits-offload-table').addEventListener('click', (event) => {
+    const row = event.target.closest('tr[data-testid="fit-offload-row"]');
     if (row) open(row.dataset.model, row.dataset.format, row.dataset.device);
   });
   byId(root, 'fits-filters').addEventListener('change', (event) => {

@@ -1,0 +1,14 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const [,, name, w, h, hash, scroll] = process.argv;
+const p = await b.newPage({ viewport: { width: Number(w), height: Number(h) } });
+const errs = [];
+p.on('console', (m) => { if (m.type() === 'error') errs.push(m.text()); });
+p.on('pageerror', (e) => errs.push(String(e)));
+await p.goto('http://127.0.0.1:8765/' + hash);
+await p.waitForTimeout(2500);
+if (scroll) await p.evaluate((sel) => document.querySelector(sel)?.scrollIntoView(), scroll);
+await p.waitForTimeout(300);
+await p.screenshot({ path: `/tmp/shot-${name}.png` });
+console.log(name, errs);
+await b.close();

@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage({ viewport: { width: 1280, height: 900 } });
+p.on('pageerror', (e) => console.log('ERR', String(e)));
+await p.goto('http://127.0.0.1:8765/#view=fits&device=rtx-3060-12gb&ram=128&lang=en');
+await p.waitForTimeout(3000);
+console.log(await p.evaluate(() => ({ hidden: document.getElementById('fits-offload')?.hidden, rows: document.querySelectorAll('[data-testid="fit-offload-row"]').length, none: document.getElementById('fits-none-list')?.children.length })));
+await p.evaluate(() => document.getElementById('fits-offload').scrollIntoView());
+await p.waitForTimeout(300);
+await p.screenshot({ path: '/tmp/shot-e.png' });
+await b.close();
