@@ -206,10 +206,11 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 // runs, 13.0 %; 23.79 % before), and with the M5 rules (25 runs, 12.6 %). Vulkan misses
 // it, recorded here so that the miss stays visible and any change to it shows; the page and
 // core/ESTIMATION.md say so:
-// - Vulkan: 70 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
-//   llama.cpp#18749, January 2026, of hogeheer499-commits/strix-halo-guide, May 2026, and of
-//   berney/genai-mei, February to June 2026; two RX 7900 XTX), a median of 25.12 % (26.20 % over
-//   51 before genai-mei's). The dense Strix Halo runs of 2025 and January 2026 ran slower than the
+// - Vulkan: 79 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
+//   llama.cpp#18749, January 2026, of visorcraft/strix-halo-llm-perf, February 2026, of
+//   hogeheer499-commits/strix-halo-guide, May 2026, and of berney/genai-mei, February to June
+//   2026; two RX 7900 XTX; three RX 9070 XT of May 2025), a median of 23.52 % (25.12 % over 70
+//   before visorcraft's and the 9070 XT's, 26.20 % over 51 before genai-mei's). The dense Strix Halo runs of 2025 and January 2026 ran slower than the
 //   May 2026 builds fitted (Llama 2 7B Q4_0 under RADV, pp512: 925 tok/s in August 2025, 1,338 in
 //   May 2026 on the same chip); genai-mei's dense runs of 2026 builds (Qwen3-4B, Qwen3.6-27B) come
 //   out 21-26 % too fast, as the fitted Qwen3.6-27B run does (21 %), and its MoE runs within 10 %
@@ -220,7 +221,7 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
     if (!r.holdout) continue;
     if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
   }
-  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 25.12}};
+  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 23.52}};
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),

@@ -55,9 +55,9 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {11, 20.32, 46.48, 47.32}},
     {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {4, 12.61, 14.89, 14.89}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {24, 27.15, 45.78, 64.23}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, {36, 10.29, 75.85, 82.40}, {44, 20.28, 37.52, 69.25}},
-    {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {2, 32.74, 32.74, 32.74}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {29, 26.20, 45.40, 64.23}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, {36, 10.29, 75.85, 82.40}, {45, 20.28, 38.15, 69.25}},
+    {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {5, 32.74, 45.79, 45.79}},
 };
 
 // mlx-lm: its MLX_4BIT/8BIT matmuls dequantize to FP16, so the FP16 peak (on an M5, its GPU's
