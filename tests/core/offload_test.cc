@@ -7,6 +7,7 @@
 
 #include "vramcalc/catalog.h"
 #include "vramcalc/evaluate.h"
+#include "vramcalc/json_codec.h"
 #include "vramcalc/offload.h"
 
 namespace vramcalc {
@@ -180,6 +181,67 @@ TEST(Offload, TheRamEfficiencyIsTheHostGenerations) {
     const double ram_seconds = plan.ram_read_bytes / (s.host.bandwidth_gbps * 1e9 * rule.RamEfficiency(s.host.type->generation()));
     EXPECT_NEAR(1.0 / plan.decode_tps, plan.gpu_seconds + ram_seconds + 24 * rule.cpu_layer_ms * 1e-3, 1e-12) << id;
   }
+}
+
+// A request's answer with the offload section (and its ways), parsed.
+Response Answer(const std::string& request) {
+  Result<Request> parsed = ParseRequest(request);
+  EXPECT_TRUE(parsed.ok()) << request;
+  return Evaluate(parsed.value(), BuiltinCatalog().value()).value();
+}
+
+// Issue 31, item 7: when a model does not fit, the nearest ways to make it run, each one applied
+// making it run and none nearer doing so: the most precise smaller format that fits (every more
+// precise one does not), the longest context in steps of 1,024 (1,024 more does not fit), the
+// offload plan llama.cpp runs under the reference profile (its chosen plan's speed), the device of
+// the least memory that holds it (no catalog device with less does); none when it fits.
+TEST(Offload, WaysToMakeItRunEachRunAndNoneNearerDoes) {
+  const Catalog& catalog = BuiltinCatalog().value();
+  const auto request = [](std::string_view model, std::string_view format, std::string_view device, int64_t context,
+                          std::string_view more = "") {
+    return R"({"model":")" + std::string(model) + R"(","format":")" + std::string(format) + R"(","device":")" +
+           std::string(device) + R"(","context":)" + std::to_string(context) + std::string(more) + "}";
+  };
+  const auto fits = [&](std::string_view format, std::string_view device, int64_t context) {
+    return Answer(request("llama-3.1-8b", format, device, context)).simulator.fit != Fit::kNoFit;
+  };
+  const Response answer = Answer(request("llama-3.1-8b", "FP16", "rtx-3060-12gb", 16384));
+  ASSERT_EQ(answer.simulator.fit, Fit::kNoFit);
+  ASSERT_TRUE(answer.ways.has_value());
+  const Ways& ways = *answer.ways;
+  ASSERT_NE(ways.format, nullptr);
+  EXPECT_TRUE(fits(ways.format->id, "rtx-3060-12gb", 16384));
+  for (const std::string_view id : FindRuntimeProfile("reference")->formats) {
+    const QuantFormat* f = FindQuantFormat(id);
+    if (f->bits_per_weight > ways.format->bits_per_weight && f->bits_per_weight < 16) {
+      EXPECT_FALSE(fits(id, "rtx-3060-12gb", 16384)) << id;
+    }
+  }
+  // 16 GB of FP16 weights on a 12 GB card: no context fits in FP16.
+  EXPECT_EQ(ways.context_tokens, 0);
+  ASSERT_NE(ways.device, nullptr);
+  EXPECT_TRUE(fits("FP16", ways.device->id, 16384));
+  for (const Device& device : catalog.devices) {
+    if (device.memory_gib < ways.device->memory_gib && device.id != "rtx-3060-12gb") {
+      EXPECT_FALSE(fits("FP16", device.id, 16384)) << device.id;
+    }
+  }
+  // At Q8_0 (8.5 GB of weights) a shorter context fits: 1,024 tokens more does not.
+  const Response shorter = Answer(request("llama-3.1-8b", "Q8_0", "rtx-3060-12gb", 65536));
+  ASSERT_TRUE(shorter.ways.has_value());
+  const int64_t context = shorter.ways->context_tokens;
+  ASSERT_GE(context, 1024);
+  EXPECT_TRUE(fits("Q8_0", "rtx-3060-12gb", context));
+  EXPECT_FALSE(fits("Q8_0", "rtx-3060-12gb", context + 1024));
+  // Under the reference profile, llama.cpp's offload plan: Qwen3-32B Q4_K_M on 16 GB at 32K.
+  const Response qwen = Answer(request("qwen3-32b", "Q4_K_M", "rtx-4060-ti-16gb", 32768));
+  ASSERT_TRUE(qwen.ways && qwen.ways->offload_runtime);
+  const Response under = Answer(request("qwen3-32b", "Q4_K_M", "rtx-4060-ti-16gb", 32768, R"(,"runtime":"llamacpp")"));
+  ASSERT_TRUE(under.offload && under.offload->Chosen());
+  EXPECT_EQ(qwen.ways->offload_runtime->id, "llamacpp");
+  EXPECT_EQ(qwen.ways->offload_decode_tps, under.offload->Chosen()->decode_tps);
+  // A model that fits has none.
+  EXPECT_FALSE(Answer(request("qwen3-8b", "Q4_K_M", "rtx-3060-12gb", 4096)).ways.has_value());
 }
 
 }  // namespace

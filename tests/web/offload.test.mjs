@@ -209,6 +209,41 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     await assertHealthy(env, page, 'with too little RAM');
   });
 
+  test('when it does not fit, the nearest ways to make it run are one click each, under the verdict', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // Llama 3.1 8B in FP16 (16 GB of weights) on a 12 GB RTX 3060 under the reference profile.
+    const request = { model: 'llama-3.1-8b', format: 'FP16', device: 'rtx-3060-12gb', context: 16384 };
+    const { ways } = core.evaluate({ ...request, sections: ['simulator', 'offload'] });
+    assert.ok(ways?.format && ways.device, JSON.stringify(ways));
+    await openPage(env, page, '#model=llama-3.1-8b&format=FP16&device=rtx-3060-12gb&context=16384&lang=en');
+    await waitForText(env, page, 'ways', `To make it run: ${ways.format} fits (${gb(ways.format_total_gib)}) · ${ways.device_name} holds it`);
+    // The format: the verdict turns.
+    await page.locator(`${byTestId('ways')} button`).first().click();
+    await waitForHash(env, page, hashHas('format', ways.format), `format=${ways.format}`);
+    await waitForText(env, page, 'total', gb(ways.format_total_gib));
+    assert.notEqual(await shownText(page, 'fit'), 'Does not fit');
+    assert.equal(await page.locator(byTestId('ways')).isVisible(), false, 'no ways once it fits');
+    // Qwen3-32B Q4_K_M at 32K on 16 GB: llama.cpp with offload at its plan's speed, or a larger card.
+    const qwen = { model: 'qwen3-32b', format: 'Q4_K_M', device: 'rtx-4060-ti-16gb', context: 32768 };
+    const more = core.evaluate({ ...qwen, sections: ['simulator', 'offload'] }).ways;
+    const plan = ((o) => o.plans[o.chosen])(core.evaluate({ ...qwen, runtime: 'llamacpp', sections: ['simulator', 'offload'] }).offload);
+    assert.equal(more.offload_decode_tps, plan.decode_tps);
+    await openPage(env, page, '#model=qwen3-32b&format=Q4_K_M&device=rtx-4060-ti-16gb&context=32768&lang=en');
+    const offloadWay = `llama.cpp with offload in Q4_K_M: ${plan.decode_tps.toFixed(1)} tok/s`;
+    await waitForText(env, page, 'ways', `To make it run: ${offloadWay} · ${more.device_name} holds it`);
+    await page.locator(`${byTestId('ways')} button`, { hasText: 'offload' }).click();
+    await waitForHash(env, page, hashHas('runtime', 'llamacpp'), 'runtime=llamacpp');
+    await waitForText(env, page, 'fit', 'Runs with offload');
+    assert.equal(await shownText(page, 'decode'), `${plan.decode_tps.toFixed(1)} tok/s`);
+    // The device, from the reference profile again.
+    await openPage(env, page, '#model=qwen3-32b&format=Q4_K_M&device=rtx-4060-ti-16gb&context=32768&lang=de');
+    await page.locator(`${byTestId('ways')} button`, { hasText: more.device_name }).click();
+    await waitForHash(env, page, hashHas('device', more.device), `device=${more.device}`);
+    const { fit } = core.evaluate({ ...qwen, device: more.device }).simulator;
+    await waitForText(env, page, 'fit', { comfortable: 'Passt komfortabel', tight: 'Knapp (>90 % nutzbar)' }[fit]);
+    await assertHealthy(env, page, 'the ways');
+  });
+
   test('the widget takes ram, ramtype and rambw as attributes', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     const widget = (testId) => page.locator(`#calculator [data-testid="${testId}"]`);

@@ -13,6 +13,7 @@ import { renderKvPool } from './render/kv-pool.js';
 import { rejectHost, renderOffload } from './render/offload.js';
 import { bindRowChoice } from './render/rows.js';
 import { bindServing, isServingField, rejectServing, renderServing } from './render/serving.js';
+import { bindWays, renderWays } from './render/ways.js';
 
 export { contextAnswers } from './context-answers.js';
 export { renderAccuracy } from './render/accuracy-table.js';
@@ -28,10 +29,12 @@ export { registerServiceWorker } from './pwa.js';
 
 /**
  * The figures the full module adds beside the simulator's: what runs with offload and the KV
- * pool an engine preallocates; and serving, below the plot.
+ * pool an engine preallocates; serving, below the plot; and, when it does not fit, the nearest
+ * ways to make it run, under the verdict.
  */
 export function renderFigures(root, response, view) {
   renderOffload(root, response, view);
+  renderWays(root, response, view);
   renderKvPool(root, response, view);
   renderServing(root, response, view);
 }
@@ -52,6 +55,7 @@ export function bindLowerSections(root, page) {
   bindRowChoice(root, 'matrix', 'format', (format) => ({ format }), page);
   bindHardware(root, page);
   bindServing(root, page);
+  bindWays(root, page);
   bindRowChoice(root, 'related', 'model', (model) => ({ model }), page);
   const form = byId(root, 'controls');
   bindModelFilter(form.elements['model-filter'], form.elements.model);

@@ -281,6 +281,24 @@ struct CurvePoint {
 // in ascending order.
 std::vector<int64_t> CurveContexts(const ModelSpec& model);
 
+// When the scenario does not fit its devices, the nearest ways to make it run (issue 31, item 7),
+// each absent where none does: the most precise format smaller than the chosen one that fits at
+// this context; the longest context, from 1,024 tokens on in steps of 1,024, the chosen format
+// fits; the offload plan that runs it (section 7: the engine's own, else llama.cpp's with the same
+// host, in the same format where llama.cpp offers it, else in its default); and the catalog device
+// of the least memory (then the most bandwidth) that holds it on its own, of those the engine runs
+// on.
+struct Ways {
+  const QuantFormat* format = nullptr;
+  double format_total_gib = 0;
+  int64_t context_tokens = 0;  // 0: none
+  const RuntimeProfile* offload_runtime = nullptr;
+  const QuantFormat* offload_format = nullptr;
+  double offload_decode_tps = 0;
+  const Device* device = nullptr;
+  double device_total_gib = 0;
+};
+
 // Only the request's sections are filled; the simulator is always computed (the related
 // models and the commands are measured against it).
 struct Response {
@@ -293,6 +311,7 @@ struct Response {
   std::vector<RelatedModel> related;
   std::vector<Command> commands;
   std::optional<Offload> offload;  // none: the model fits, or the engine or device does not offload
+  std::optional<Ways> ways;        // with the offload section; none: the model fits
   std::optional<KvPool> pool;      // none: the engine preallocates none
   std::optional<Serving> serving;
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "vramcalc/commands.h"
@@ -76,6 +77,87 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
 }
 
 
+// Whether `s` rates anything but "no fit" on its devices.
+bool Runs(const Scenario& s) { return RateFit(*s.runtime, FootprintOf(s).per_device_gib(), CapacityGib(s)) != Fit::kNoFit; }
+
+bool Offers(std::span<const std::string_view> ids, std::string_view id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// Ways: the most precise smaller format of the engine's that fits, and its total.
+void SmallerFormat(Scenario s, Ways& ways) {
+  const double bits = s.format->bits_per_weight;
+  for (const std::string_view id : s.runtime->formats) {
+    const QuantFormat* format = FindQuantFormat(id);
+    if (format->bits_per_weight >= bits || (format->moe_only && !s.model->moe)) continue;
+    if (ways.format != nullptr && format->bits_per_weight <= ways.format->bits_per_weight) continue;
+    s.format = format;
+    if (!Runs(s)) continue;
+    ways.format = format;
+    ways.format_total_gib = FootprintOf(s).total_gib();
+  }
+}
+
+// Ways: the plan that runs it with a part in host RAM, the engine's or else llama.cpp's.
+void OffloadWay(Scenario s, Ways& ways) {
+  if (s.runtime->offload == nullptr) {
+    s.runtime = FindRuntimeProfile("llamacpp");
+    if (!Offers(s.runtime->formats, s.format->id)) s.format = FindQuantFormat(s.runtime->default_format);
+    if (!Offers(s.runtime->kv_dtypes, s.kv_dtype->id)) s.kv_dtype = FindKvDtype(s.runtime->kv_dtypes.front());
+    s.engine = EngineSettings{};
+  }
+  if (s.device == nullptr || !s.runtime->RunsOn(*s.device)) return;
+  const std::optional<Offload> offload = OffloadOf(s);
+  const OffloadPlan* plan = offload ? offload->Chosen() : nullptr;
+  if (plan == nullptr) return;
+  ways.offload_runtime = s.runtime;
+  ways.offload_format = s.format;
+  ways.offload_decode_tps = plan->decode_tps;
+}
+
+// Ways: the catalog device of the least memory (then the most bandwidth) that holds it alone.
+void DeviceThatFits(Scenario s, const Catalog& catalog, Ways& ways) {
+  const Device* current = s.device;
+  s.device_count = 1;
+  for (const Device& device : catalog.devices) {
+    if (&device == current || !s.runtime->RunsOn(device)) continue;
+    const Device* best = ways.device;
+    if (best != nullptr && (device.memory_gib > best->memory_gib ||
+                            (device.memory_gib == best->memory_gib && device.bandwidth_gbps <= best->bandwidth_gbps))) {
+      continue;
+    }
+    s.device = &device;
+    if (!Runs(s)) continue;
+    ways.device = &device;
+    ways.device_total_gib = FootprintOf(s).per_device_gib();
+  }
+}
+
+// Ways: the longest context below the scenario's, in steps of 1,024 tokens, at which it runs (as
+// the verdict rates it, by bisection: the footprint grows with the context); 0 when none does.
+int64_t LongestRunning(Scenario s) {
+  constexpr int64_t kStep = 1024;
+  int64_t runs = 0;                               // in steps
+  int64_t fails = (s.context_tokens - 1) / kStep + 1;  // a step count known not to run (or past the context)
+  while (fails - runs > 1) {
+    const int64_t mid = (runs + fails) / 2;
+    s.context_tokens = mid * kStep;
+    (Runs(s) ? runs : fails) = mid;
+  }
+  return runs * kStep;
+}
+
+// The nearest ways to make a scenario that does not fit run (evaluate.h Ways); none when it fits.
+std::optional<Ways> WaysOf(const Scenario& s, const Catalog& catalog, const SimulatorResult& sim) {
+  if (sim.fit != Fit::kNoFit) return std::nullopt;
+  Ways ways;
+  SmallerFormat(s, ways);
+  ways.context_tokens = LongestRunning(s);
+  OffloadWay(s, ways);
+  DeviceThatFits(s, catalog, ways);
+  return ways;
+}
+
 }  // namespace
 
 std::optional<Error> ResolveHost(const Request& request, Scenario& s) {
@@ -105,6 +187,7 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
   const bool offload = (request.sections & (kSectionOffload | kSectionCommands)) != 0;
   if (offload) response.offload = OffloadOf(s);
+  if ((request.sections & kSectionOffload) != 0) response.ways = WaysOf(s, catalog, sim);
   if (response.offload) FillPromptTimes(s, request.prompt_tokens, *response.offload);
   const OffloadPlan* plan = response.offload ? response.offload->Chosen() : nullptr;
   if ((request.sections & kSectionCommands) != 0) {

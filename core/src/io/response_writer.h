@@ -535,6 +535,29 @@ void WriteOffload(W& w, const std::optional<Offload>& offload) {
   w.EndObject();
 }
 
+// The nearest ways to make it run (evaluate.h Ways), with the offload section: null where the
+// model fits; each way's id null (or its context 0) where none does.
+template <typename W>
+void WriteWays(W& w, const std::optional<Ways>& ways) {
+  w.Key("ways");
+  if (!ways) return w.Null();
+  w.BeginObject();
+  const auto id = [&w](std::string_view key, const auto* item) {
+    w.Key(key);
+    if (item) w.Value(std::string_view(item->id)); else w.Null();
+  };
+  id("format", ways->format);
+  w.Field("format_total_gib", ways->format_total_gib);
+  w.Field("context", ways->context_tokens);
+  id("offload_runtime", ways->offload_runtime);
+  id("offload_format", ways->offload_format);
+  w.Field("offload_decode_tps", ways->offload_decode_tps);
+  id("device", ways->device);
+  w.Field("device_name", ways->device ? std::string_view(ways->device->name) : std::string_view());
+  w.Field("device_total_gib", ways->device_total_gib);
+  w.EndObject();
+}
+
 // Serving (core/ESTIMATION.md section 8): a prompt and its answer on the simulator's devices, the
 // prefill rule the figures follow (null with a gap) and whether it is another engine's.
 template <typename W>
@@ -595,7 +618,10 @@ void WriteLowerSections(W& w, const Response& response) {
     w.Key("card");
     SchemaWriter<W>(w, Fields::kCard).Write(response.model);
   }
-  if ((response.sections & kSectionOffload) != 0) WriteOffload(w, response.offload);
+  if ((response.sections & kSectionOffload) != 0) {
+    WriteOffload(w, response.offload);
+    WriteWays(w, response.ways);
+  }
   if ((response.sections & kSectionPool) != 0) WritePool(w, response.pool);
   if ((response.sections & kSectionServing) != 0) WriteServing(w, response.serving);
 }

@@ -8,7 +8,7 @@
 import { byId, el, put } from '../dom.js';
 import { duration } from '../duration.js';
 import * as fmt from '../format.js';
-import { valueChecks } from '../state.js';
+import { runtimeOf, valueChecks } from '../state.js';
 
 const FIELDS = ['prompt', 'output', 'usertps'];
 
@@ -114,8 +114,10 @@ function renderCurve(root, points, rate, view) {
  * The line under the figures: with a part in system RAM, what copying it costs; the error of the
  * rule the figures follow (the offload rule's then); or why there are no figures.
  */
-function noteText(serving, { t, lang }) {
-  if (serving.gap !== 'none') return t(`serving.gap.${serving.gap}`);
+function noteText(serving, { t, lang, catalog, scenario }) {
+  // An engine that does not offload has no plan to point to.
+  const plain = serving.gap === 'no_fit' && !runtimeOf(scenario, catalog).offload;
+  if (serving.gap !== 'none') return t(`serving.gap.${plain ? 'no_fit_plain' : serving.gap}`);
   const { rule, offload } = serving;
   const [fitted, held] = offload ? [offload.error, offload.holdout] : [rule, rule.holdout];
   const parts = [];
