@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference_table.h"
@@ -212,12 +213,18 @@ TEST(PageMarkdown, TheCardNamesTheParametersKQuantsStoreLarger) {
 
 // Section 7 on the page: a model that does not fit runs with offload; the plan, its flags (under
 // Ollama the split in words) and the host, with the plan's speed in the decode row.
-TEST(PageMarkdown, AModelThatDoesNotFitShowsWhatRunsWithOffload) {
+// A request for `model` on `device` at `context` tokens, the rest the defaults.
+Request On(std::string model, std::string device, int64_t context) {
   Request request;
-  request.model = "qwen3-30b-a3b-instruct-2507";
-  request.device = "rtx-5070-12gb";
+  request.model = std::move(model);
+  request.device = std::move(device);
+  request.context_tokens = context;
+  return request;
+}
+
+TEST(PageMarkdown, AModelThatDoesNotFitShowsWhatRunsWithOffload) {
+  Request request = On("qwen3-30b-a3b-instruct-2507", "rtx-5070-12gb", 4096);
   request.runtime = "llamacpp";
-  request.context_tokens = 4096;
   request.host_memory_gib = 64;
   request.host_memory_type = "ddr5-6400-2ch";
   const auto response = Evaluate(request, BuiltinCatalog().value());
@@ -248,6 +255,29 @@ TEST(PageMarkdown, AModelThatDoesNotFitShowsWhatRunsWithOffload) {
   ASSERT_TRUE(small.ok());
   EXPECT_NE(RenderPageMarkdown(small.value(), Lang::kDe)
                 .find("Auch mit Auslagerung läuft es nicht: auch der Arbeitsspeicher ist zu klein"),
+            std::string::npos);
+}
+
+// Issue 31, item 7: the page's line of ways under the verdict, as the web page writes it (its
+// test, tests/web/offload.test.mjs): Qwen3-32B Q4_K_M at 32K on an RTX 4060 Ti 16GB under the
+// reference profile runs with llama.cpp's offload, or on a larger card; in German too.
+TEST(PageMarkdown, AModelThatDoesNotFitSaysTheNearestWaysToMakeItRun) {
+  Request request = On("qwen3-32b", "rtx-4060-ti-16gb", 32768);
+  request.format = "Q4_K_M";
+  const auto response = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(response.ok() && response.value().ways);
+  const Ways& ways = *response.value().ways;
+  ASSERT_TRUE(ways.offload_runtime && ways.device);
+  EXPECT_NE(RenderPageMarkdown(response.value(), Lang::kEn)
+                .find("**Does not fit**\n\nTo make it run: llama.cpp with offload in Q4_K_M: " +
+                      FormatFixed(ways.offload_decode_tps, 1) + " tok/s · " + ways.device->name + " holds it\n\n"),
+            std::string::npos);
+  EXPECT_NE(RenderPageMarkdown(response.value(), Lang::kDe)
+                .find("So läuft es: llama.cpp mit Auslagerung in Q4_K_M: " + FormatFixed(ways.offload_decode_tps, 1) +
+                      " tok/s · " + ways.device->name + " fasst es"),
+            std::string::npos);
+  request.model = "qwen3-8b";  // it fits: no line
+  EXPECT_EQ(RenderPageMarkdown(Evaluate(request, BuiltinCatalog().value()).value(), Lang::kEn).find("To make it run"),
             std::string::npos);
 }
 

@@ -205,6 +205,28 @@ std::string OffloadText(const Page& p) {
                                        {"bandwidth", FormatFixed(offload.host.bandwidth_gbps, 1)}}) + "\n\n";
 }
 
+// When the model does not fit, the nearest ways to make it run (evaluate.h Ways), as the page's
+// line under the verdict; empty where it fits or none does.
+std::string WaysText(const Page& p) {
+  if (!p.response.ways) return "";
+  const Ways& w = *p.response.ways;
+  std::vector<std::string> ways;
+  if (w.format) {
+    ways.push_back(p.Fill("offload.ways.format", {{"format", std::string(w.format->label)}, {"total", FormatGb(w.format_total_gib)}}));
+  }
+  if (w.context_tokens > 0) ways.push_back(p.Fill("offload.ways.context", {{"context", FormatGrouped(w.context_tokens)}}));
+  if (w.offload_runtime && w.offload_runtime->id != p.response.simulator.runtime) {
+    ways.push_back(p.Fill("offload.ways.offload", {{"runtime", p.Text("runtime." + std::string(w.offload_runtime->id))},
+                                                   {"format", std::string(w.offload_format->label)},
+                                                   {"tps", FormatFixed(w.offload_decode_tps, 1)}}));
+  }
+  if (w.device) ways.push_back(p.Fill("offload.ways.device", {{"device", w.device->name}}));
+  if (ways.empty()) return "";
+  std::string out = p.Text("offload.ways.lead");
+  for (std::size_t i = 0; i < ways.size(); ++i) out += (i == 0 ? " " : " · ") + ways[i];
+  return out + "\n\n";
+}
+
 std::string Simulator(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
   std::string out = "## " + p.Fill("sim.heading", {{"model", p.response.model.name}}) + "\n\n";
@@ -214,6 +236,7 @@ std::string Simulator(const Page& p) {
   out += "### " + p.Text("sim.breakdown_heading") + "\n\n";
   out += "**" + p.Named("fit", kFits, s.fit) + "**\n\n";
   out += OffloadText(p);
+  out += WaysText(p);
   out += p.Text("share.weights") + ": " + FormatShare(s.share_weights_pct) + "% · " + p.Text("share.kv_cache") +
          ": " + FormatShare(s.share_kv_cache_pct) + "% · " +
          (s.vision_gib > 0 ? p.Text("share.vision") + ": " + FormatShare(s.share_vision_pct) + "% · " : "") +
