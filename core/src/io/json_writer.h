@@ -114,6 +114,7 @@ class JsonWriter : public FieldWriter<JsonWriter> {
     ++size_;
   }
   void Put(std::string_view text) {
+    if (text.empty()) return;  // an empty view's data() may be null, which memcpy must never get
     std::memcpy(Reserve(text.size()), text.data(), text.size());
     size_ += text.size();
   }
