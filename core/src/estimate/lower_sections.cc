@@ -76,7 +76,6 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
   return related;
 }
 
-
 // Whether `s` rates anything but "no fit" on its devices.
 bool Runs(const Scenario& s) { return RateFit(*s.runtime, FootprintOf(s).per_device_gib(), CapacityGib(s)) != Fit::kNoFit; }
 
@@ -137,8 +136,8 @@ void DeviceThatFits(Scenario s, const Catalog& catalog, Ways& ways) {
 // the verdict rates it, by bisection: the footprint grows with the context); 0 when none does.
 int64_t LongestRunning(Scenario s) {
   constexpr int64_t kStep = 1024;
-  int64_t runs = 0;                               // in steps
-  int64_t fails = (s.context_tokens - 1) / kStep + 1;  // a step count known not to run (or past the context)
+  int64_t runs = 0;  // steps of kStep known to run
+  int64_t fails = (s.context_tokens - 1) / kStep + 1;  // known not to run, or past the context
   while (fails - runs > 1) {
     const int64_t mid = (runs + fails) / 2;
     s.context_tokens = mid * kStep;
