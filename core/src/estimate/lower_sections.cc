@@ -97,16 +97,19 @@ void SmallerFormat(Scenario s, Ways& ways) {
   }
 }
 
-// Ways: the plan that runs it with a part in host RAM, the engine's or else llama.cpp's.
-void OffloadWay(Scenario s, Ways& ways) {
-  if (s.runtime->offload == nullptr) {
+// Ways: the plan that runs it with a part in host RAM: the engine's (`own`, the offload section's
+// plans, already computed), else llama.cpp's.
+void OffloadWay(Scenario s, const std::optional<Offload>& own, Ways& ways) {
+  const bool offloads = s.runtime->offload != nullptr;
+  std::optional<Offload> llamacpp;
+  if (!offloads) {
     s.runtime = FindRuntimeProfile("llamacpp");
     if (!Offers(s.runtime->formats, s.format->id)) s.format = FindQuantFormat(s.runtime->default_format);
     if (!Offers(s.runtime->kv_dtypes, s.kv_dtype->id)) s.kv_dtype = FindKvDtype(s.runtime->kv_dtypes.front());
     s.engine = EngineSettings{};
+    if (s.device != nullptr && s.runtime->RunsOn(*s.device)) llamacpp = OffloadOf(s);
   }
-  if (s.device == nullptr || !s.runtime->RunsOn(*s.device)) return;
-  const std::optional<Offload> offload = OffloadOf(s);
+  const std::optional<Offload>& offload = offloads ? own : llamacpp;
   const OffloadPlan* plan = offload ? offload->Chosen() : nullptr;
   if (plan == nullptr) return;
   ways.offload_runtime = s.runtime;
@@ -147,12 +150,14 @@ int64_t LongestRunning(Scenario s) {
 }
 
 // The nearest ways to make a scenario that does not fit run (evaluate.h Ways); none when it fits.
-std::optional<Ways> WaysOf(const Scenario& s, const Catalog& catalog, const SimulatorResult& sim) {
+// `own`: the engine's offload plans for it (the offload section's, OffloadOf(s)).
+std::optional<Ways> WaysOf(const Scenario& s, const Catalog& catalog, const SimulatorResult& sim,
+                           const std::optional<Offload>& own) {
   if (sim.fit != Fit::kNoFit) return std::nullopt;
   Ways ways;
   SmallerFormat(s, ways);
   ways.context_tokens = LongestRunning(s);
-  OffloadWay(s, ways);
+  OffloadWay(s, own, ways);
   DeviceThatFits(s, catalog, ways);
   return ways;
 }
@@ -186,7 +191,7 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
   const bool offload = (request.sections & (kSectionOffload | kSectionCommands)) != 0;
   if (offload) response.offload = OffloadOf(s);
-  if ((request.sections & kSectionOffload) != 0) response.ways = WaysOf(s, catalog, sim);
+  if ((request.sections & kSectionOffload) != 0) response.ways = WaysOf(s, catalog, sim, response.offload);
   if (response.offload) FillPromptTimes(s, request.prompt_tokens, *response.offload);
   const OffloadPlan* plan = response.offload ? response.offload->Chosen() : nullptr;
   if ((request.sections & kSectionCommands) != 0) {

@@ -107,14 +107,14 @@ function renderOffload(root, offload, { t, lang }, scene) {
     put(ram, `${fmt.gb(lang, r.host_gib)} (${fmt.fixed(lang, r.ram_share_pct, 0)} %)`);
     put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
     put(device, scene.deviceName(r.device));
-    for (const cellOrHead of [device, table.tHead.rows[0].cells[5]]) {
-      if (cellOrHead.hidden !== !scene.several) cellOrHead.hidden = !scene.several;
-    }
+    if (device.hidden !== !scene.several) device.hidden = !scene.several;
     const data = { model: r.model.id, format: r.format, device: r.device, decode: r.decode_tps, ram: r.host_gib };
     for (const [name, value] of Object.entries(data)) {
       if (rows[i].dataset[name] !== String(value)) rows[i].dataset[name] = String(value);
     }
   });
+  const deviceHead = table.tHead.rows[0].cells[5];
+  if (deviceHead.hidden !== !scene.several) deviceHead.hidden = !scene.several;
   byId(root, 'fits-offload').hidden = offload.length === 0;
   putPart(root, 'fits-offload-heading', t('fits.offload.heading', { n: fmt.integer(lang, new Set(offload.map((r) => r.model.id)).size) }));
   const format = offload[0]?.format ?? '';
