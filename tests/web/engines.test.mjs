@@ -412,15 +412,18 @@ for (const engine of selectedEngines()) {
       assert.ok(fits, 'the fits view saves a CSV');
       const [[caption], header, ...lines] = parseCsv(fits.text);
       assert.match(caption, /RTX 4090 24GB and RTX 3060 12GB, 8,192 tokens/);
-      assert.equal(header.at(-1), 'device_id');
-      assert.deepEqual(lines.map(([, id, format, fit, memory, decode, ttft, context, device]) =>
+      assert.equal(header[8], 'device_id');
+      // What fits, then a line per model and device that runs with offload.
+      const offload = await session.evaluate(() => document.querySelectorAll('[data-testid="fit-offload-row"]').length);
+      assert.ok(offload > 0 && lines.length === rows.length + offload, `${lines.length} lines, ${offload} with offload`);
+      assert.deepEqual(lines.slice(0, rows.length).map(([, id, format, fit, memory, decode, ttft, context, device]) =>
         [id, format, fit, Number(memory), Number(decode), Number(ttft), Number(context), device]),
       rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.ttft), Number(r.maxContext), r.device]));
       const markdown = await session.evaluate(markdownCopy, 'fits-copy-md');
       assert.ok(markdown, 'Copy as Markdown copies, or shows the text to copy');
       const shown = await session.evaluate(() => document.getElementById('fits-md').textContent);
       assert.ok(markdown.text === null || markdown.text === shown, markdown.text?.slice(0, 200));
-      assert.equal(shown.split('\n').filter((line) => line.startsWith('| ')).length, rows.length + 2);
+      assert.equal(shown.split('\n').filter((line) => line.startsWith('| ')).length, rows.length + 2 + offload + 2);
       await assertHealthy(session, 'the fits exports');
 
       // The reference page's matrix and hardware table, figures as the core gives them.

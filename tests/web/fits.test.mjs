@@ -175,28 +175,43 @@ describe('the fits view', { timeout: TEST_TIMEOUT_MS * 5 }, () => {
     await assertHealthy(env, page, 'runs with offload');
   });
 
-  test('the CSV and the Markdown carry the numbers shown', { timeout: TEST_TIMEOUT_MS }, async () => {
+  test('the CSV and the Markdown carry the numbers shown, what runs with offload after what fits', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openFits(page);
     const rows = await readRows(page);
+    const offload = await page.locator(byTestId('fit-offload-row')).evaluateAll((list) => list.map((row) => ({
+      ...row.dataset, texts: [...row.cells].filter((c) => !c.hidden).map((c) => c.innerText.replace(/[\u00a0\u202f]/g, ' ').trim()),
+    })));
+    // Llama 3.1 70B and the other models too large for 24 GB in every format run with a part in
+    // the default 32 GB of RAM.
+    assert.ok(offload.length > 0, 'the link has models that run with offload');
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator(byTestId('fits-csv')).click()]);
     const text = await readFile(await download.path(), 'utf8');
     const [caption, header, ...lines] = parseCsv(text);
     assert.match(caption[0], /RTX 4090 24GB, 8,192 tokens × 1, KV cache FP16/);
     assert.ok(caption[0].includes('view=fits'), caption[0]);
-    assert.deepEqual(header,
-      ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'first_token_s', 'max_context', 'device_id']);
-    assert.deepEqual(lines.map(([, id, format, fit, memory, decode, ttft, context, device]) =>
-      [id, format, fit, Number(memory), Number(decode), Number(ttft), Number(context), device]),
-    rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.ttft), Number(r.maxContext), r.device]));
+    assert.deepEqual(header, ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'first_token_s', 'max_context',
+      'device_id', 'offload_plan', 'gpu_layers', 'ram_expert_layers', 'ram_gb', 'ram_share_pct']);
+    const fitting = lines.slice(0, rows.length);
+    assert.deepEqual(fitting.map(([, id, format, fit, memory, decode, ttft, context, device, ...plan]) =>
+      [id, format, fit, Number(memory), Number(decode), Number(ttft), Number(context), device, plan.join('')]),
+    rows.map((r) => [r.model, r.format, r.fit, Number(r.total), Number(r.decode), Number(r.ttft), Number(r.maxContext), r.device, '']));
+    // Then one line per plan: the GPU's part, the speed, no first token or context, the split and RAM's part.
+    assert.deepEqual(lines.slice(rows.length).map(([, id, format, fit, memory, decode, ttft, context, device, kind, layers, experts, ram, share]) =>
+      [id, format, fit, Number(memory), Number(decode), ttft + context, device, kind, Number(layers), Number(experts), Number(ram), Number(share)]),
+    offload.map((r) => [r.model, r.format, 'offload', Number(r.deviceGib), Number(r.decode), '', r.device, r.kind,
+      Number(r.gpuLayers), Number(r.ramExpertLayers), Number(r.ram), Number(r.share)]));
     await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
     await page.locator(byTestId('fits-copy-md')).click();
     await page.locator(`${byTestId('fits-copy-md')}[data-copied]`).waitFor();  // it says "copied"
     const markdown = await page.evaluate(() => navigator.clipboard.readText());
-    const tableLines = markdown.split('\n').filter((line) => line.startsWith('| '));
-    assert.equal(tableLines.length, rows.length + 2, 'header, alignment and one line per row');
     assert.ok(markdown.startsWith(caption[0]), markdown.slice(0, 200));
-    assert.ok(tableLines[2].includes(rows[0].texts[3]), tableLines[2]);
+    // Two tables, the second under the offload table's heading, each line as its row shows it.
+    const [fitsPart, offloadPart] = markdown.split(`\n${await page.locator('#fits-offload-heading').innerText()}\n`);
+    const tableLines = (part) => part.split('\n').filter((line) => line.startsWith('| '));
+    assert.equal(tableLines(fitsPart).length, rows.length + 2, 'header, alignment and one line per row');
+    assert.ok(tableLines(fitsPart)[2].includes(rows[0].texts[3]), tableLines(fitsPart)[2]);
+    assert.deepEqual(tableLines(offloadPart).slice(2), offload.map((r) => `| ${r.texts.join(' | ')} |`));
   });
 
   test('each device lists what `vramcalc sweep --device` says fits on it; devices are added and taken out', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -5,12 +5,19 @@ import { copyToClipboard } from './dom.js';
 
 const markdownCell = (text) => String(text).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 
-/** The table ([header, ...rows] of strings) as Markdown; the columns `numeric(index)` names align right. */
-export function toMarkdown(table, caption, link, numeric = () => false) {
-  const [header, ...rows] = table;
+/** A table ([header, ...rows] of strings) as Markdown lines; the columns `numeric(index)` names align right. */
+function markdownLines([header, ...rows], numeric = () => false) {
   const line = (cells) => `| ${cells.map(markdownCell).join(' | ')} |`;
-  const align = header.map((_, i) => (numeric(i) ? '---:' : '---'));
-  return [`${caption} (${link})`, '', line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n') + '\n';
+  return [line(header), `| ${header.map((_, i) => (numeric(i) ? '---:' : '---')).join(' | ')} |`, ...rows.map(line)];
+}
+
+/**
+ * The table as Markdown after the caption line, then each of `more` ({ heading, table, numeric }:
+ * a table kept apart, the fits view's models that run with offload) under its heading.
+ */
+export function toMarkdown(table, caption, link, numeric = () => false, more = []) {
+  return [`${caption} (${link})`, '', ...markdownLines(table, numeric),
+    ...more.flatMap((part) => ['', part.heading, '', ...markdownLines(part.table, part.numeric)])].join('\n') + '\n';
 }
 
 const csvField = (text) => (/[",\r\n]/.test(text) ? `"${String(text).replace(/"/g, '""')}"` : String(text));

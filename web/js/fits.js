@@ -30,7 +30,7 @@ function offloadOf(sweep, model, i, device) {
   return {
     model, device, format: sweep.formats[sweep.offload_format[i]], fit: 'offload', kind,
     gpu_layers: sweep.offload_gpu_layers[i], ram_expert_layers: sweep.offload_ram_expert_layers[i],
-    host_gib: sweep.offload_host_gib[i], ram_share_pct: sweep.offload_ram_share_pct[i], decode_tps: sweep.offload_decode_tps[i],
+    device_gib: sweep.offload_device_gib[i], host_gib: sweep.offload_host_gib[i], ram_share_pct: sweep.offload_ram_share_pct[i], decode_tps: sweep.offload_decode_tps[i],
   };
 }
 
@@ -127,9 +127,33 @@ export function fitsTable(rows, { t, lang, fmt }, deviceName = null) {
   ])];
 }
 
-/** The rows as CSV cells (GB and tok/s exactly as the sweep gives them, which round to the figures shown). */
-export const FITS_CSV_HEADER =
-  ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'first_token_s', 'max_context', 'device_id'];
-export const fitsCsvRows = (rows) => rows.map((r) => [
-  r.model.name, r.model.id, r.format, r.fit, r.total_gib, r.decode_tps, r.ttft_s > 0 ? r.ttft_s : '', r.max_context, r.device,
-]);
+/**
+ * The models that run with offload as shown: [header, ...rows] of strings, the device column as
+ * fitsTable() has it.
+ */
+export function offloadTable(rows, { t, lang, fmt }, deviceName = null) {
+  const columns = ['model', 'plan_format', 'split', 'in_ram', 'decode', ...(deviceName ? ['device'] : [])];
+  return [columns.map((c) => t(`fits.col.${c}`)), ...rows.map((r) => [
+    r.model.name, r.format, splitText(r, t), `${fmt.gb(lang, r.host_gib)} (${fmt.fixed(lang, r.ram_share_pct, 0)} %)`,
+    `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`, ...(deviceName ? [deviceName(r.device)] : []),
+  ])];
+}
+
+/**
+ * The rows that fit, then those that run with offload, as CSV cells (GB and tok/s exactly as the
+ * sweep gives them, which round to the figures shown). An offload row's fit is "offload", its
+ * memory the GPU's part, then its plan: whole layers on the GPU (-ngl), layers whose experts stay
+ * in RAM (--n-cpu-moe) and what RAM holds; it has no first-token time or largest context.
+ */
+export const FITS_CSV_HEADER = ['model', 'model_id', 'format', 'fit', 'memory_gb', 'decode_tok_s', 'first_token_s',
+  'max_context', 'device_id', 'offload_plan', 'gpu_layers', 'ram_expert_layers', 'ram_gb', 'ram_share_pct'];
+export const fitsCsvRows = (rows, offload = []) => [
+  ...rows.map((r) => [
+    r.model.name, r.model.id, r.format, r.fit, r.total_gib, r.decode_tps, r.ttft_s > 0 ? r.ttft_s : '', r.max_context, r.device,
+    '', '', '', '', '',
+  ]),
+  ...offload.map((r) => [
+    r.model.name, r.model.id, r.format, r.fit, r.device_gib, r.decode_tps, '', '', r.device,
+    r.kind, r.gpu_layers, r.ram_expert_layers, r.host_gib, r.ram_share_pct,
+  ]),
+];

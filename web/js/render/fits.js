@@ -8,14 +8,16 @@ import * as fmt from '../format.js';
 import { duration } from '../duration.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import {
-  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, sortRows, splitText, sweepRequestFor,
+  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, offloadTable, sortRows, splitText, sweepRequestFor,
 } from '../fits.js';
 import { deviceOf, runsOnDevice, runtimeOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
 
-const state = new WeakMap();  // root → { sort, ascending, family, size, comfortable, shown }
+const state = new WeakMap();  // root → { sort, ascending, family, size, comfortable, shown, shownOffload }
 const stateOf = (root) => {
-  if (!state.has(root)) state.set(root, { sort: '', ascending: true, family: '', size: '', comfortable: false, shown: [] });
+  if (!state.has(root)) {
+    state.set(root, { sort: '', ascending: true, family: '', size: '', comfortable: false, shown: [], shownOffload: [] });
+  }
   return state.get(root);
 };
 
@@ -108,7 +110,10 @@ function renderOffload(root, offload, { t, lang }, scene) {
     put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
     put(device, scene.deviceName(r.device));
     if (device.hidden !== !scene.several) device.hidden = !scene.several;
-    const data = { model: r.model.id, format: r.format, device: r.device, decode: r.decode_tps, ram: r.host_gib };
+    const data = {
+      model: r.model.id, format: r.format, device: r.device, decode: r.decode_tps, ram: r.host_gib, share: r.ram_share_pct,
+      kind: r.kind, gpuLayers: r.gpu_layers, ramExpertLayers: r.ram_expert_layers, deviceGib: r.device_gib,
+    };
     for (const [name, value] of Object.entries(data)) {
       if (rows[i].dataset[name] !== String(value)) rows[i].dataset[name] = String(value);
     }
@@ -189,9 +194,15 @@ export function renderFits(root, fits, view, scene) {
   const shown = syncRows(table.tBodies[0], rows.map((r) => `${r.model.id} ${r.device}`), createRow);
   rows.forEach((r, i) => renderRow(shown[i], r, view, scene));
   byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
-  const exported = fitsTable(rows, { t, lang, fmt }, scene.several ? scene.deviceName : null);
-  putPart(root, 'fits-md', toMarkdown(exported, scene.caption, scene.link, NUMERIC));
-  renderOffload(root, sortRows(filterRows(fits.offload, s), s.sort, s.ascending), view, scene);
+  const offload = sortRows(filterRows(fits.offload, s), s.sort, s.ascending);
+  s.shownOffload = offload;
+  renderOffload(root, offload, view, scene);
+  const names = scene.several ? scene.deviceName : null;
+  const apart = offload.length === 0 ? [] : [{
+    heading: byId(root, 'fits-offload-heading').textContent, table: offloadTable(offload, { t, lang, fmt }, names),
+    numeric: (i) => i === 3 || i === 4,
+  }];
+  putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang, fmt }, names), scene.caption, scene.link, NUMERIC, apart));
   putPart(root, 'fits-beyond-heading', t('fits.beyond.heading', { n: fmt.integer(lang, fits.beyond.length) }));
   renderList(root, 'fits-beyond', fits.beyond, (b) => t('fits.beyond.item', { model: b.model.name, max: fmt.integer(lang, b.max_position) }));
   const none = runtimeOf(view.scenario, view.catalog).offload ? 'fits.none.heading_offload' : 'fits.none.heading';
@@ -234,11 +245,11 @@ export function drawFitsView(root, core, response, view, linkFor = () => locatio
   return null;
 }
 
-/** Saves the rows shown as CSV (a download; nothing leaves the browser). */
+/** Saves the rows shown, those that run with offload after them, as CSV (a download; nothing leaves the browser). */
 function downloadCsv(root) {
-  const { shown, scene } = stateOf(root);
+  const { shown, shownOffload, scene } = stateOf(root);
   download(`vramcalc-${scene.devices.join('-').replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60)}.csv`,
-    toCsv(FITS_CSV_HEADER, fitsCsvRows(shown), scene.caption, scene.link));
+    toCsv(FITS_CSV_HEADER, fitsCsvRows(shown, shownOffload), scene.caption, scene.link));
 }
 
 /**
