@@ -88,6 +88,7 @@ double Error(const Row& r, const PrefillRule& rule) {
   s.device = &r.device;
   s.format = r.format;
   s.runtime = r.runtime;
+  s.engine.flash_attention = r.flash_attention;
   return PrefillSeconds(s, rule, r.flops, r.prompt_tokens) / (static_cast<double>(r.prompt_tokens) * r.measured_seconds) - 1;
 }
 
@@ -108,33 +109,49 @@ bool SeparatesPromptTime(const std::vector<const Row*>& rows) {
 
 struct Fitted {
   double efficiency = 0;
-  double attention = 0;
+  double attention = 0;             // with flash attention
+  double attention_without_fa = 0;  // without
   double prompt_ms = 0;
 };
+
+// The columns of a row in Fit's least squares: the matmuls', then attention's (one column, or one
+// with flash attention and one without), then the time per prompt's.
+std::vector<double> FitColumns(const Row& r, const PrefillRule& rule, int attention_columns, bool per_prompt) {
+  const double matmul = r.flops.matmul / PrefillPeak(r.device, *r.format, rule) / r.measured_seconds;
+  const double attention = r.flops.attention / (r.device.fp16_tflops * 1e12) / r.measured_seconds;
+  std::vector<double> x = {matmul};
+  if (attention_columns == 0) x[0] += attention;
+  if (attention_columns == 1) x.push_back(attention);
+  if (attention_columns == 2) {
+    x.push_back(r.flash_attention ? attention : 0.0);
+    x.push_back(r.flash_attention ? 0.0 : attention);
+  }
+  if (per_prompt) x.push_back(1 / (static_cast<double>(r.prompt_tokens) * r.measured_seconds));
+  return x;
+}
 
 // Weighted least squares of a prompt's time t = (matmul/peak × a + attention/FP16 peak × b) × n
 // + c on the relative error, every source weighing as much as any other (a source's rows share its
 // weight): a = 1/η, b = 1/η_attn, c the fixed time per prompt. Fewer than three deep or three
-// shallow rows cannot separate b: then b = a. c is fitted where `per_prompt` and kept where it
-// comes out positive.
+// shallow rows cannot separate b: then b = a. Three deep rows with flash attention and three
+// without separate its two values; else one holds both. c is fitted where `per_prompt` and kept
+// where it comes out positive.
 Fitted Fit(const std::vector<const Row*>& rows, const PrefillRule& rule, bool per_prompt) {
   std::map<std::string, int> per_source;
-  int deep = 0;
+  int deep = 0, deep_fa = 0;
   for (const Row* r : rows) {
     ++per_source[r->source];
     deep += Deep(*r) ? 1 : 0;
+    deep_fa += Deep(*r) && r->flash_attention ? 1 : 0;
   }
   const bool separate = deep >= 3 && static_cast<int>(rows.size()) - deep >= 3;
-  const std::size_t n = (separate ? 2 : 1) + (per_prompt ? 1 : 0);
+  const int attention_columns = !separate ? 0 : deep_fa >= 3 && deep - deep_fa >= 3 ? 2 : 1;
+  const std::size_t n = 1 + attention_columns + (per_prompt ? 1 : 0);
   std::vector<std::vector<double>> m(n, std::vector<double>(n, 0));
   std::vector<double> v(n, 0);
   for (const Row* r : rows) {
-    const double peak = PrefillPeak(r->device, *r->format, rule);
     const double weight = 1.0 / per_source[r->source];
-    std::vector<double> x = {r->flops.matmul / peak / r->measured_seconds,
-                             r->flops.attention / (r->device.fp16_tflops * 1e12) / r->measured_seconds};
-    if (!separate) x = {x[0] + x[1]};
-    if (per_prompt) x.push_back(1 / (static_cast<double>(r->prompt_tokens) * r->measured_seconds));
+    const std::vector<double> x = FitColumns(*r, rule, attention_columns, per_prompt);
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < n; ++j) m[i][j] += weight * x[i] * x[j];
       v[i] += weight * x[i];
@@ -142,9 +159,11 @@ Fitted Fit(const std::vector<const Row*>& rows, const PrefillRule& rule, bool pe
   }
   const std::vector<double> solved = Solve(m, v);
   if (per_prompt && solved.back() <= 0) return Fit(rows, rule, false);
+  const auto share = [&](std::size_t i, double otherwise) { return solved[i] > 0 ? std::min(1.0, 1.0 / solved[i]) : otherwise; };
   const double efficiency = std::min(1.0, 1.0 / solved[0]);
-  const double attention = separate && solved[1] > 0 ? std::min(1.0, 1.0 / solved[1]) : efficiency;
-  return {efficiency, attention, per_prompt ? 1000 * solved.back() : 0.0};
+  const double attention = attention_columns > 0 ? share(1, efficiency) : efficiency;
+  const double without = attention_columns == 2 ? share(2, attention) : attention;
+  return {efficiency, attention, without, per_prompt ? 1000 * solved.back() : 0.0};
 }
 
 void ExpectError(const std::string& name, const char* what, const std::vector<double>& errors, const DecodeError& recorded) {
@@ -171,10 +190,11 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
       ASSERT_FALSE(fit.empty()) << name << ": no fit rows";
       // llama-bench times only a prompt's batches; the other engines' runs time whole requests.
       const Fitted fitted = Fit(fit, rule, runtime.id != "llamacpp" && SeparatesPromptTime(fit));
-      std::printf("%s: η %.3f  η_attn %.3f  per prompt %.1f ms\n", name.c_str(), fitted.efficiency, fitted.attention,
-                  fitted.prompt_ms);
+      std::printf("%s: η %.3f  η_attn %.3f (without flash attention %.3f)  per prompt %.1f ms\n", name.c_str(),
+                  fitted.efficiency, fitted.attention, fitted.attention_without_fa, fitted.prompt_ms);
       EXPECT_NEAR(rule.efficiency, fitted.efficiency, 0.0005) << name;
       EXPECT_NEAR(rule.attention_efficiency, fitted.attention, 0.0005) << name;
+      EXPECT_NEAR(rule.attention_efficiency_without_fa, fitted.attention_without_fa, 0.0005) << name;
       EXPECT_NEAR(rule.prompt_ms, fitted.prompt_ms, 0.05) << name;
       std::vector<double> fit_errors, held_errors;
       for (const Row* r : fit) fit_errors.push_back(Error(*r, rule));
@@ -184,11 +204,12 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
       for (const Row* r : fit) std::printf("    %s%+7.1f %%  %s\n", "", 100 * Error(*r, rule), std::string(r->data.Find("id").String()).c_str());
       for (const Row* r : held) std::printf("    H %+7.1f %%  %s\n", 100 * Error(*r, rule), std::string(r->data.Find("id").String()).c_str());
       covered += static_cast<int>(fit.size() + held.size());
-      // The rule says its attention is without flash attention exactly when every deep fit row ran
-      // without it.
+      // Attention with flash attention, the engines' default, is measured wherever the rule's fit
+      // has runs at depth: a rule fitted only to runs without it would show long prompts as slow
+      // as those (2.4 times too slow on consumer CUDA cards before benches/dgx-spark's joined).
       const bool deep_fit = std::any_of(fit.begin(), fit.end(), [](const Row* r) { return Deep(*r); });
-      const bool all_without = std::none_of(fit.begin(), fit.end(), [](const Row* r) { return Deep(*r) && r->flash_attention; });
-      EXPECT_EQ(rule.attention_without_fa, deep_fit && all_without) << name;
+      const bool deep_fa = std::any_of(fit.begin(), fit.end(), [](const Row* r) { return Deep(*r) && r->flash_attention; });
+      EXPECT_TRUE(!deep_fit || deep_fa) << name << ": its runs at depth are all without flash attention";
     }
   }
   std::printf("%d of %zu rows under a rule\n", covered, rows.size());
@@ -196,16 +217,21 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 }
 
 // Issue 33's target: on the hold-out, a median error of at most 20 % on every platform with ten
-// held-out runs or more. CUDA meets it (54 runs, 17.0 %; its p90 is 155 %: the consumer rules'
-// attention is fitted to runs without flash attention, llama-bench's default before build 9437,
-// and sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth read their
-// prompt 1.6 to 3.4 times faster than estimated, llama.cpp#25635's RTX 4090 run at 32K 3 times;
-// the same source's runs without it are within 25 %). ROCm meets it since llama.cpp#26284's RX
-// 7900 XTX runs and #18666's Strix Halo runs of 2026 joined (15 runs, 16.5 %; 3 before). Metal
-// meets it since mlx-lm's rules split into dense and MoE and count a fixed time per prompt (17
-// runs, 13.0 %; 23.79 % before), and with the M5 rules (25 runs, 12.6 %). Vulkan misses
-// it, recorded here so that the miss stays visible and any change to it shows; the page and
-// core/ESTIMATION.md say so:
+// held-out runs or more. ROCm meets it since llama.cpp#26284's RX 7900 XTX runs and #18666's Strix
+// Halo runs of 2026 joined (15 runs, 16.5 %; 3 before). Metal meets it since mlx-lm's rules split
+// into dense and MoE and count a fixed time per prompt (17 runs, 13.0 %; 23.79 % before), and with
+// the M5 rules (25 runs, 12.6 %). CUDA and Vulkan miss it, recorded here so that the misses stay
+// visible and any change to them shows; the page and core/ESTIMATION.md say so:
+// - CUDA: 54 held-out runs, a median of 22.47 % and a p90 of 47.6 % since session 27, 16.96 % and
+//   155 % before. The consumer rules' attention was fitted to runs without flash attention only
+//   (jiegec/kb's), so sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth
+//   read their prompt 1.6 to 3.4 times faster than estimated, llama.cpp#25635's RTX 4090 run at 32K
+//   3 times. benches/dgx-spark's runs with it at 4K to 32K (a fitted source, of which only the runs
+//   at no depth had been read in) gave the rules a share of the peak for each setting: those runs
+//   are estimated 27-53 % too slow now (RTX 4090 at 32K: 46-50 %), but the refit lowered the dense matmuls' η
+//   (0.239 to 0.216), so the short prompts of llama.cpp#15013 (Llama 2 7B Q4_0, pp512, ten cards)
+//   came out 9-48 % too slow instead of 2-35 %, and the MoE rule's fit, now half DGX Spark runs of
+//   gpt-oss (45-55 % too fast), moved its held-out runs from 14.5 % to 27.2 %.
 // - Vulkan: 79 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
 //   llama.cpp#18749, January 2026, of visorcraft/strix-halo-llm-perf, February 2026, of
 //   hogeheer499-commits/strix-halo-guide, May 2026, and of berney/genai-mei, February to June
@@ -221,7 +247,7 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
     if (!r.holdout) continue;
     if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
   }
-  const std::map<Platform, double> known_misses = {{Platform::kVulkan, 23.52}};
+  const std::map<Platform, double> known_misses = {{Platform::kCuda, 22.47}, {Platform::kVulkan, 23.52}};
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),

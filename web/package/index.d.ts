@@ -119,15 +119,15 @@ export interface Serving {
   output_tokens: number;
   beyond_context: boolean;        // longer together than the request's context
   short_prompt: boolean;          // under 512 tokens: shorter than every calibration run, slower than shown
-  // 4,096 tokens or more, read by a rule fitted to runs without flash attention while the engine
-  // runs with it (llama.cpp on consumer CUDA cards): faster than shown
-  faster_with_fa: boolean;
   // why the figures are 0, if they are: no peak compute, no prefill rule, no plan runs the model,
   // its plan keeps whole layers in RAM (not modelled), the card's host link is not known
   gap: 'none' | 'no_peak' | 'no_rule' | 'no_fit' | 'layers_in_ram' | 'no_link';
   peak_tflops: number;            // one device's dense FP16 peak
-  // prompt_ms: a fixed time per prompt, where the rule's runs time whole requests (mlx-lm, vLLM, SGLang)
-  rule: ({ efficiency: number; attention_efficiency: number; prompt_ms: number; holdout: ErrorSummary } & ErrorSummary &
+  // attention_efficiency: attention's share of the FP16 peak with flash attention (the engines'
+  // default), attention_efficiency_without_fa without it (llama.cpp's -fa off); prompt_ms: a fixed
+  // time per prompt, where the rule's runs time whole requests (mlx-lm, vLLM, SGLang)
+  rule: ({ efficiency: number; attention_efficiency: number; attention_efficiency_without_fa: number; prompt_ms: number;
+    holdout: ErrorSummary } & ErrorSummary &
     Record<string, unknown>) | null;
   rule_borrowed: boolean;         // another engine's rule: its error unknown
   rule_runtime: string;

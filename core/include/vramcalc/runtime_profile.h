@@ -215,12 +215,12 @@ struct PrefillRule {
   Tristate moe = Tristate::kAny;
   bool integer_quants_on_int8 = false;  // GGUF integer quants: the INT8 peak (serving.h PrefillPeak)
   double efficiency = 0;            // the share of the peak the weights' matmuls reach
-  double attention_efficiency = 0;  // the same for attention over the context
+  // The same for attention over the context with flash attention (the engines' default), and
+  // without it (llama.cpp's -fa off), where the rule's runs at depth hold both; else the two are one.
+  double attention_efficiency = 0;
+  double attention_efficiency_without_fa = 0;
   DecodeError error;
   DecodeError holdout;
-  // Every run at depth that the rule is fitted to ran without flash attention, so its attention is
-  // that (tests/core/prefill_calibration_test.cc checks it against the rows).
-  bool attention_without_fa = false;
   // A fixed time per prompt, in ms, where the rule's runs time whole requests (mlx-lm's
   // stream_generate, llama-benchy's HTTP requests to vLLM and SGLang) at two prompt lengths or
   // more of one model, which separate it from the per-token time; 0 elsewhere (llama-bench times

@@ -103,9 +103,6 @@ ConcurrencyPoint DecodeAtConcurrency(const Scenario& scenario, const PrefillRule
 // The shortest prompt of tests/calibration/prefill.json's rows (llama-bench's pp512); shorter ones
 // are left out of the fit.
 inline constexpr int64_t kShortestCalibratedPrompt = 512;
-// From this length on a prompt's attention is a large part of its FLOPs (its tokens attend to
-// 2,048 keys on average; prefill_calibration_test.cc's deep rows, to 4,096 or more).
-inline constexpr int64_t kLongPrompt = 4096;
 
 struct Serving {
   int64_t prompt_tokens = 0;
@@ -114,9 +111,6 @@ struct Serving {
   // Shorter than every calibration run (kShortestCalibratedPrompt): such prompts run slower per
   // token than the rule says (mlx-lm: a 128-token prompt at a third to a half of its rate at 2,048).
   bool short_prompt = false;
-  // A prompt of kLongPrompt tokens or more read by a rule whose attention is without flash
-  // attention while the engine runs with it: faster than shown (section 8).
-  bool faster_with_fa = false;
   ServingGap gap = ServingGap::kNone;
   double peak_tflops = 0;  // one device's dense FP16 peak
   const PrefillRule* rule = nullptr;

@@ -19,10 +19,10 @@ using enum Tristate;
 // Prefill rules (section 8), fitted to the rows of tests/calibration/prefill.json whose sources
 // are not held out by tests/core/prefill_calibration_test.cc, which also recomputes each rule's
 // recorded errors. Columns: platform, class, unified memory, from bandwidth, MoE, GGUF integer
-// quants on the INT8 peak, η (matmuls), η_attn (attention at the FP16 peak), {runs, median, p90,
-// worst error in %} on the fitted rows, the same on the held-out sources' rows ({}: none),
-// whether every deep fit row ran without flash attention (else omitted: false) and the fixed time
-// per prompt in ms (else omitted: 0; PrefillRule::prompt_ms).
+// quants on the INT8 peak, η (matmuls), η_attn (attention at the FP16 peak) with flash attention
+// and without, {runs, median, p90, worst error in %} on the fitted rows, the same on the held-out
+// sources' rows ({}: none) and the fixed time per prompt in ms (else omitted: 0;
+// PrefillRule::prompt_ms).
 // llama.cpp's MMQ kernels multiply integer quants with int8 dot products: on consumer CUDA cards
 // dense models' prompts run past the FP16 peak (RTX 4090, Llama 2 7B Q4_0: 14,771 tok/s × 12.9
 // GFLOP = 190 TFLOPS against 165), so the INT8 peak is theirs. Not for MoE models, whose expert
@@ -37,27 +37,27 @@ using enum Tristate;
 // `coopmat_int_support` flag is set and not read). On RDNA3 the two peaks are one; on RDNA4 the
 // INT8 rate is twice the FP16 one. Its rules are apart for unified memory (Strix Halo) and discrete
 // cards, as the CUDA decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
-// The consumer CUDA rules' η_attn is attention without flash attention: every deep run they are
-// fitted to ran without it (llama-bench's default before build 9437), so with it, llama.cpp's
-// default, a prompt deep in a full-attention model's context is read up to 3.4× faster than these
-// estimate (the held-out RTX 3090 runs of sztlink/boring-receipts; core/ESTIMATION.md section 8);
-// the serving answer says so (Serving::faster_with_fa).
+// Attention runs at another share of the peak with flash attention (llama.cpp's default) than
+// without it: the consumer CUDA rules' fits hold both, benches/dgx-spark's runs with it and
+// jiegec/kb's without at 4K-64K tokens of depth (dense 0.472 against 0.200, MoE 0.233 against
+// 0.140); where a rule's runs at depth are of one setting, both are theirs (core/ESTIMATION.md
+// section 8).
 // On M5 GPUs (Metal GPU family 10) llama.cpp multiplies on the Neural Accelerators through the
 // Metal 4 tensor API (PR #16634), whose peak is the catalog's, at a smaller share than the older
 // GPUs reach of their ALU peak: rules of their own, dense and MoE (ax-engine's M5 Max runs fitted,
 // TensorSharp's M5 Pro held out).
 constexpr PrefillRule kLlamaCppPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.239, 0.185, {11, 4.32, 23.15, 28.28}, {30, 19.91, 201.58, 243.78}, true},
-    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kYes, false, 0.278, 0.156, {25, 15.73, 36.97, 52.31}, {18, 14.53, 39.99, 52.32}, true},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, false, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {4, 16.96, 44.21, 44.21}},
-    {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {1, 6.87, 6.87, 6.87}},
-    {kMetal, DeviceClass::kApple, kAny, 0, 10, kNo, false, 0.503, 0.503, {16, 7.34, 20.16, 20.20}, {10, 12.22, 17.74, 26.76}},
-    {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, {30, 15.87, 34.74, 51.04}, {11, 20.32, 46.48, 47.32}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, {70, 19.02, 41.50, 62.24}, {4, 12.61, 14.89, 14.89}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, {12, 18.31, 36.11, 47.61}, {29, 26.20, 45.40, 64.23}},
-    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, {36, 10.29, 75.85, 82.40}, {45, 20.28, 38.15, 69.25}},
-    {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {5, 32.74, 45.79, 45.79}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.216, 0.472, 0.200, {19, 5.46, 21.28, 37.98}, {30, 23.03, 47.59, 52.58}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kYes, false, 0.287, 0.233, 0.140, {37, 21.89, 45.40, 54.81}, {18, 27.18, 44.31, 54.82}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, false, 0.267, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {4, 16.96, 44.21, 44.21}},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {1, 6.87, 6.87, 6.87}},
+    {kMetal, DeviceClass::kApple, kAny, 0, 10, kNo, false, 0.503, 0.503, 0.503, {16, 7.34, 20.16, 20.20}, {10, 12.22, 17.74, 26.76}},
+    {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, 0.094, {30, 15.87, 34.74, 51.04}, {11, 20.32, 46.48, 47.32}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, 0.167, {70, 19.02, 41.50, 62.24}, {4, 12.61, 14.89, 14.89}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, 0.081, {12, 18.31, 36.11, 47.61}, {29, 26.20, 45.40, 64.23}},
+    {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, 0.191, {36, 10.29, 75.85, 82.40}, {45, 20.28, 38.15, 69.25}},
+    {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {5, 32.74, 45.79, 45.79}},
 };
 
 // mlx-lm: its MLX_4BIT/8BIT matmuls dequantize to FP16, so the FP16 peak (on an M5, its GPU's
@@ -68,8 +68,8 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
 // a smaller share of the peak than dense ones (their experts' matmuls over a few tokens each), so
 // dense and MoE apart as for llama.cpp (core/ESTIMATION.md section 8).
 constexpr PrefillRule kMlxPrefill[] = {
-    {kMetal, DeviceClass::kApple, kAny, 0, 0, kNo, false, 0.832, 0.832, {8, 23.20, 33.11, 54.01}, {5, 10.37, 36.39, 36.39}, false, 14.8},
-    {kMetal, DeviceClass::kApple, kAny, 0, 0, kYes, false, 0.516, 0.516, {4, 11.44, 16.39, 16.39}, {9, 14.90, 40.20, 73.53}, false, 172.0},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kNo, false, 0.832, 0.832, 0.832, {8, 23.20, 33.11, 54.01}, {5, 10.37, 36.39, 36.39}, 14.8},
+    {kMetal, DeviceClass::kApple, kAny, 0, 0, kYes, false, 0.516, 0.516, 0.516, {4, 11.44, 16.39, 16.39}, {9, 14.90, 40.20, 73.53}, 172.0},
 };
 
 // vLLM and SGLang on consumer CUDA cards (llama-benchy pp, one cold request, timed with its
@@ -80,12 +80,12 @@ constexpr PrefillRule kMlxPrefill[] = {
 // FP8 checkpoints multiply on the FP8 peak where the device has one (PrefillPeak). vLLM has no
 // datacenter run yet: it borrows SGLang's rule, marked (kPrefillRules' kin).
 constexpr PrefillRule kVllmPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kAny, false, 0.744, 0.744, {4, 1.04, 1.12, 1.12}, {2, 7.23, 7.23, 7.23}, false, 90.2},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kAny, false, 0.744, 0.744, 0.744, {4, 1.04, 1.12, 1.12}, {2, 7.23, 7.23, 7.23}, 90.2},
 };
 constexpr PrefillRule kSglangPrefill[] = {
-    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kAny, false, 0.724, 0.724, {4, 0.15, 0.42, 0.42}, {}, false, 95.7},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kNo, false, 0.471, 0.471, {6, 14.86, 31.27, 31.27}, {}},
-    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kYes, false, 0.203, 0.203, {6, 13.74, 51.93, 51.93}, {}},
+    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kAny, false, 0.724, 0.724, 0.724, {4, 0.15, 0.42, 0.42}, {}, 95.7},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kNo, false, 0.471, 0.471, 0.471, {6, 14.86, 31.27, 31.27}, {}},
+    {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kYes, false, 0.203, 0.203, 0.203, {6, 13.74, 51.93, 51.93}, {}},
 };
 
 // Section 8.3: a prompt with experts in RAM under llama-server, fitted by
@@ -94,8 +94,8 @@ constexpr PrefillRule kSglangPrefill[] = {
 // routing gives (or their devices run a large ubatch faster than the prefill rule: the runs cannot
 // tell which). Fitted: the RTX 3090 ubatch sweep of gpt-oss-120b (5 runs) and ik_llama.cpp#357's
 // mainline runs (RTX 4080, RTX A6000, RTX 3090; 3). Hold-out: the RTX 4070 Ti SUPER's ubatch sweep
-// (4) and ik_llama.cpp#370's RTX A6000 run with a q8_0 cache, estimated 119 % too fast.
-constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.109, {8, 29.74, 44.10, 146.17}, {5, 13.38, 119.10, 119.10}};
+// (4) and ik_llama.cpp#370's RTX A6000 run with a q8_0 cache, estimated 120 % too fast.
+constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.080, {8, 24.73, 41.08, 148.28}, {5, 14.63, 114.51, 114.51}};
 struct EngineOffloadPrefill {
   std::string_view runtime;
   const OffloadPrefillRule* rule;
@@ -205,9 +205,18 @@ double PrefillPeak(const Device& device, const QuantFormat& format, const Prefil
   return (rule.integer_quants_on_int8 && integer && device.int8_tops > 0 ? device.int8_tops : device.fp16_tflops) * 1e12;
 }
 
+namespace {
+
+// Attention's share of the FP16 peak: with flash attention or without, as the engine runs.
+double AttentionEfficiency(const Scenario& s, const PrefillRule& rule) {
+  return s.engine.flash_attention ? rule.attention_efficiency : rule.attention_efficiency_without_fa;
+}
+
+}  // namespace
+
 double PrefillSecondsPerToken(const Scenario& s, const PrefillRule& rule, const PrefillFlops& flops) {
   const double one_device = flops.matmul / (PrefillPeak(*s.device, *s.format, rule) * rule.efficiency) +
-                            flops.attention / (s.device->fp16_tflops * 1e12 * rule.attention_efficiency);
+                            flops.attention / (s.device->fp16_tflops * 1e12 * AttentionEfficiency(s, rule));
   if (s.device_count <= 1 || s.runtime->multi_device_decode.split == SplitKind::kLayers) return one_device;
   return one_device / static_cast<double>(s.device_count);
 }
@@ -438,8 +447,6 @@ Serving ServingOf(const Scenario& s, int64_t prompt_tokens, int64_t output_token
   serving.rule = choice.rule;
   serving.rule_runtime = choice.runtime;
   serving.rule_borrowed = choice.borrowed;
-  serving.faster_with_fa = serving.rule != nullptr && serving.rule->attention_without_fa && s.engine.flash_attention &&
-                           prompt_tokens >= kLongPrompt;
   if (s.device->fp16_tflops <= 0) serving.gap = ServingGap::kNoPeak;
   else if (serving.rule == nullptr) serving.gap = ServingGap::kNoRule;
   else if (fits) FillOnDevices(s, serving);

@@ -84,6 +84,7 @@ template <typename W>
 void WritePrefillRule(W& w, const PrefillRule& rule) {
   WriteRule(w, rule, [&] {
     w.Field("attention_efficiency", rule.attention_efficiency);
+    w.Field("attention_efficiency_without_fa", rule.attention_efficiency_without_fa);
     w.Field("prompt_ms", rule.prompt_ms);
   });
 }
@@ -569,7 +570,6 @@ void WriteServing(W& w, const std::optional<Serving>& serving) {
   w.Field("output_tokens", serving->output_tokens);
   w.Field("beyond_context", serving->beyond_context);
   w.Field("short_prompt", serving->short_prompt);
-  w.Field("faster_with_fa", serving->faster_with_fa);
   w.Field("gap", kServingGaps.Id(serving->gap));
   w.Field("peak_tflops", serving->peak_tflops);
   w.Key("rule");

@@ -133,7 +133,6 @@ function noteText(serving, { t, lang, catalog, scenario }) {
   } else parts.push(t('serving.error_fitted', { fit_median: fmt.fixed(lang, fitted.median_error_pct, 1), fit_points: fmt.integer(lang, fitted.points) }));
   if (serving.beyond_context) parts.push(t('serving.beyond_context'));
   if (serving.short_prompt) parts.push(t('serving.short_prompt'));
-  if (serving.faster_with_fa) parts.push(t('serving.faster_with_fa'));
   return parts.join(' · ');
 }
 
