@@ -228,6 +228,7 @@ constexpr SourcedDevice kSourcedDevices[] = {
     {"rtx-5060-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
     {"rtx-5060-ti-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
     {"rx-9060-xt-16gb", 16, 320, DeviceClass::kConsumer, Vendor::kAmd, "320 GB/s"},
+    {"radeon-ai-pro-r9700-32gb", 32, 640, DeviceClass::kConsumer, Vendor::kAmd, "640 GB/s"},
 };
 
 TEST(BuiltinCatalog, AddedDevicesMatchTheFiguresTheirSourcesQuote) {
