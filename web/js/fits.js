@@ -30,7 +30,8 @@ function offloadOf(sweep, model, i, device) {
   return {
     model, device, format: sweep.formats[sweep.offload_format[i]], fit: 'offload', kind,
     gpu_layers: sweep.offload_gpu_layers[i], ram_expert_layers: sweep.offload_ram_expert_layers[i],
-    device_gib: sweep.offload_device_gib[i], host_gib: sweep.offload_host_gib[i], ram_share_pct: sweep.offload_ram_share_pct[i], decode_tps: sweep.offload_decode_tps[i],
+    device_gib: sweep.offload_device_gib[i], host_gib: sweep.offload_host_gib[i], ram_share_pct: sweep.offload_ram_share_pct[i],
+    decode_tps: sweep.offload_decode_tps[i],
   };
 }
 

@@ -8,7 +8,7 @@ import * as fmt from '../format.js';
 import { duration } from '../duration.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import {
-  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, offloadTable, sortRows, splitText, sweepRequestFor,
+  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, offloadTable, sortRows, sweepRequestFor,
 } from '../fits.js';
 import { deviceOf, runsOnDevice, runtimeOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
@@ -100,15 +100,14 @@ function renderRow(row, r, { t, lang }, scene) {
 function renderOffload(root, offload, { t, lang }, scene) {
   const table = byId(root, 'fits-offload-table');
   const rows = syncRows(table.tBodies[0], offload.map((r) => `${r.model.id} ${r.device}`), createOffloadRow);
+  const [, ...texts] = offloadTable(offload, { t, lang, fmt }, scene.deviceName);  // the Markdown's cells too
   offload.forEach((r, i) => {
-    const [head, format, split, ram, decode, device] = rows[i].cells;
-    put(head.firstChild, r.model.name);
+    const [head, ...cells] = rows[i].cells;
+    const [name, ...shown] = texts[i];
+    put(head.firstChild, name);
     setAttr(head.firstChild, 'aria-label', t('fits.open', { model: r.model.name, device: scene.deviceName(r.device) }));
-    put(format, r.format);
-    put(split, splitText(r, t));
-    put(ram, `${fmt.gb(lang, r.host_gib)} (${fmt.fixed(lang, r.ram_share_pct, 0)} %)`);
-    put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
-    put(device, scene.deviceName(r.device));
+    cells.forEach((c, j) => put(c, shown[j]));
+    const device = cells[cells.length - 1];
     if (device.hidden !== !scene.several) device.hidden = !scene.several;
     const data = {
       model: r.model.id, format: r.format, device: r.device, decode: r.decode_tps, ram: r.host_gib, share: r.ram_share_pct,
