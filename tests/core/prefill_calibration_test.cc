@@ -227,11 +227,12 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 //   (jiegec/kb's), so sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth
 //   read their prompt 1.6 to 3.4 times faster than estimated, llama.cpp#25635's RTX 4090 run at 32K
 //   3 times. benches/dgx-spark's runs with it at 4K to 32K (a fitted source, of which only the runs
-//   at no depth had been read in) gave the rules a share of the peak for each setting: those runs
-//   are estimated 27-53 % too slow now (RTX 4090 at 32K: 46-50 %), but the refit lowered the dense matmuls' η
-//   (0.239 to 0.216), so the short prompts of llama.cpp#15013 (Llama 2 7B Q4_0, pp512, ten cards)
-//   came out 9-48 % too slow instead of 2-35 %, and the MoE rule's fit, now half DGX Spark runs of
-//   gpt-oss (45-55 % too fast), moved its held-out runs from 14.5 % to 27.2 %.
+//   at no depth had been read in) gave the rules a share of the peak for each setting: the RTX
+//   3090 runs with it are estimated 27-53 % too slow now (the RTX 4090 run at 32K 46-50 %), but the
+//   refit lowered the dense matmuls' η (0.239 to 0.216), so the short prompts of llama.cpp#15013
+//   (Llama 2 7B Q4_0, pp512, ten cards) came out 9-48 % too slow instead of 2-35 %, and the MoE
+//   rule's fit, now 15 DGX Spark runs of
+//   its 37 (gpt-oss 31-55 % too fast), moved its held-out runs from 14.5 % to 27.2 %.
 // - Vulkan: 79 held-out runs (Strix Halo logs of lhl/strix-halo-testing, August 2025, of
 //   llama.cpp#18749, January 2026, of visorcraft/strix-halo-llm-perf, February 2026, of
 //   hogeheer499-commits/strix-halo-guide, May 2026, and of berney/genai-mei, February to June
