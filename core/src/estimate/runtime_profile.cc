@@ -58,8 +58,9 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // V100 to B200) llama.cpp reads at a far smaller share of the bandwidth than on the GDDR ones below
 // (A40, L40S, L4, A10, P40): XiongjieDai's llama-bench runs (May 2024) give η 0.58 and t0 3.4 ms
 // against 0.80 and 2.5 ms. Consumer discrete CUDA cards have a rule for dense models and one for
-// MoE models (issue 31). Consumer discrete ROCm cards have two too: the RX 9060 XT (320 GB/s, PR
-// #28102) reads Gemma 2B at its bandwidth with the prior's fixed cost, while from 700 GB/s the RX
+// MoE models (issue 31). Consumer discrete ROCm cards have two too: below 700 GB/s the Radeon AI
+// PRO R9700's runs (kyuz0/amd-r9700-ai-toolboxes, the RX 9070 XT's chip; session 27) read 70 % of
+// the bandwidth (the RX 9060 XT's Gemma 2B, PR #28102, held out since), while from 700 GB/s the RX
 // 7900 XT/XTX and PRO W7900 (PRs #26284, #17576) fit t0 6.3 ms per 32 layers, as the CUDA and Apple
 // rules from high bandwidths have a larger fixed cost. Apple's Max rule (from 300 GB/s) has the
 // arithmetic term (the last member): the M1 to M4 Max read Q8_0 at 70-80 % of their bandwidth
@@ -89,7 +90,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 300, 10, kAny, 0.949, 0.949, 3.28, 2.19, {30, 2.63, 14.72, 26.85}, {12, 9.32, 12.11, 13.36}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kNo, 0.675, 0.612, 3.43, 0.00, {14, 10.36, 21.38, 29.22}, {20, 10.25, 21.74, 25.99}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kYes, 0.573, 0.573, 4.00, 0.00, {1, 0.03, 0.03, 0.03}, {20, 5.79, 63.94, 153.64}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 1.000, 1.000, 1.60, 0.00, {7, 10.35, 11.93, 13.06}, {}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 0.703, 0.522, 1.60, 2.04, {24, 5.16, 16.76, 49.40}, {7, 35.11, 35.63, 36.03}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.736, 0.736, 3.99, 0.00, {2, 0.01, 0.01, 0.01}, {12, 12.15, 47.22, 52.31}},
