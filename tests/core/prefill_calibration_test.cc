@@ -217,11 +217,16 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 }
 
 // Issue 33's target: on the hold-out, a median error of at most 20 % on every platform with ten
-// held-out runs or more. ROCm meets it since llama.cpp#26284's RX 7900 XTX runs and #18666's Strix
-// Halo runs of 2026 joined (15 runs, 16.5 %; 3 before). Metal meets it since mlx-lm's rules split
-// into dense and MoE and count a fixed time per prompt (17 runs, 13.0 %; 23.79 % before), and with
-// the M5 rules (25 runs, 12.6 %). CUDA and Vulkan miss it, recorded here so that the misses stay
-// visible and any change to them shows; the page and core/ESTIMATION.md say so:
+// held-out runs or more. Metal meets it since mlx-lm's rules split into dense and MoE and count a
+// fixed time per prompt (17 runs, 13.0 %; 23.79 % before), and with the M5 rules (25 runs, 12.6 %).
+// CUDA, ROCm and Vulkan miss it, recorded here so that the misses stay visible and any change to
+// them shows; the page and core/ESTIMATION.md say so:
+// - ROCm: 39 held-out runs, a median of 54.63 % (p90 63.3 %) since session 27, 16.5 % over 15
+//   before (llama.cpp#26284's RX 7900 XTX and #18666's Strix Halo runs of 2026). The 24 runs of
+//   kyuz0/amd-r9700-ai-toolboxes on a Radeon AI PRO R9700 (RDNA4, build 7423 of December 2025),
+//   held out by the split rule, take 1.9 to 3.1 times the time the rules, fitted to Strix Halo,
+//   estimate from the card's WMMA peaks (191 TFLOPS FP16, 383 TOPS INT8; the estimate 48-68 %
+//   short), which llama.cpp's HIP kernels of that build do not reach on gfx1201.
 // - CUDA: 54 held-out runs, a median of 22.47 % and a p90 of 47.6 % since session 27, 16.96 % and
 //   155 % before. The consumer rules' attention was fitted to runs without flash attention only
 //   (jiegec/kb's), so sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth
@@ -248,7 +253,8 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
     if (!r.holdout) continue;
     if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
   }
-  const std::map<Platform, double> known_misses = {{Platform::kCuda, 22.47}, {Platform::kVulkan, 23.52}};
+  const std::map<Platform, double> known_misses = {
+      {Platform::kCuda, 22.47}, {Platform::kRocm, 54.63}, {Platform::kVulkan, 23.52}};
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),

@@ -35,7 +35,11 @@ using enum Tristate;
 // the cooperative-matrix units or with integer dot products on the vector units; it detects int8
 // cooperative matrices but never uses them (ggml-org/ggml src/ggml-vulkan @ d99724f, the
 // `coopmat_int_support` flag is set and not read). On RDNA3 the two peaks are one; on RDNA4 the
-// INT8 rate is twice the FP16 one. Its rules are apart for unified memory (Strix Halo) and discrete
+// INT8 rate is twice the FP16 one. The ROCm rules, fitted to Strix Halo (RDNA3.5), estimate the Radeon
+// AI PRO R9700's (RDNA4) held-out prompts of build 7423 1.9 to 3.1 times too fast: its INT8 and FP16
+// peaks are its WMMA units', which llama.cpp's HIP kernels of that build do not reach
+// (core/ESTIMATION.md section 8).
+// Vulkan's rules are apart for unified memory (Strix Halo) and discrete
 // cards, as the CUDA decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
 // Attention runs at another share of the peak with flash attention (llama.cpp's default) than
 // without it: the consumer CUDA rules' fits hold both, benches/dgx-spark's runs with it and
@@ -53,8 +57,8 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {1, 6.87, 6.87, 6.87}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kNo, false, 0.503, 0.503, 0.503, {16, 7.34, 20.16, 20.20}, {10, 12.22, 17.74, 26.76}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, 0.094, {30, 15.87, 34.74, 51.04}, {11, 20.32, 46.48, 47.32}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, 0.167, {70, 19.02, 41.50, 62.24}, {4, 12.61, 14.89, 14.89}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, 0.094, {30, 15.87, 34.74, 51.04}, {17, 24.44, 61.05, 67.91}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, 0.167, {70, 19.02, 41.50, 62.24}, {22, 57.13, 63.28, 67.47}},
     {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, 0.081, {12, 18.31, 36.11, 47.61}, {29, 26.20, 45.40, 64.23}},
     {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, 0.191, {36, 10.29, 75.85, 82.40}, {45, 20.28, 38.15, 69.25}},
     {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {5, 32.74, 45.79, 45.79}},
