@@ -4,6 +4,7 @@
 // the models whose own maximum context is below the one asked are kept apart, never listed as
 // fitting. Pure functions here; render/fits.js draws them.
 import { duration } from './duration.js';
+import { fixed, gb, integer } from './format.js';
 
 /**
  * The sweep request on `devices` (ids, or a device of one's own first) at what the simulator
@@ -120,11 +121,11 @@ export function sortRows(rows, column, ascending) {
  * A table's cells as shown: [header, ...rows], each an array of strings; with `deviceName`
  * (id → the name shown) a device column, as the view shows it for more than one device.
  */
-export function fitsTable(rows, { t, lang, fmt }, deviceName = null) {
+export function fitsTable(rows, { t, lang }, deviceName = null) {
   const columns = ['model', 'format', 'fit', 'memory', 'decode', 'ttft', 'max_context', ...(deviceName ? ['device'] : [])];
   return [columns.map((c) => t(`fits.col.${c}`)), ...rows.map((r) => [
-    r.model.name, r.format, t(`fit.${r.fit}`), fmt.gb(lang, r.total_gib), `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`,
-    duration(lang, r.ttft_s), fmt.integer(lang, r.max_context), ...(deviceName ? [deviceName(r.device)] : []),
+    r.model.name, r.format, t(`fit.${r.fit}`), gb(lang, r.total_gib), `${fixed(lang, r.decode_tps, 1)} tok/s`,
+    duration(lang, r.ttft_s), integer(lang, r.max_context), ...(deviceName ? [deviceName(r.device)] : []),
   ])];
 }
 
@@ -132,11 +133,11 @@ export function fitsTable(rows, { t, lang, fmt }, deviceName = null) {
  * The models that run with offload as shown: [header, ...rows] of strings, the device column as
  * fitsTable() has it.
  */
-export function offloadTable(rows, { t, lang, fmt }, deviceName = null) {
+export function offloadTable(rows, { t, lang }, deviceName = null) {
   const columns = ['model', 'plan_format', 'split', 'in_ram', 'decode', ...(deviceName ? ['device'] : [])];
   return [columns.map((c) => t(`fits.col.${c}`)), ...rows.map((r) => [
-    r.model.name, r.format, splitText(r, t), `${fmt.gb(lang, r.host_gib)} (${fmt.fixed(lang, r.ram_share_pct, 0)} %)`,
-    `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`, ...(deviceName ? [deviceName(r.device)] : []),
+    r.model.name, r.format, splitText(r, t), `${gb(lang, r.host_gib)} (${fixed(lang, r.ram_share_pct, 0)} %)`,
+    `${fixed(lang, r.decode_tps, 1)} tok/s`, ...(deviceName ? [deviceName(r.device)] : []),
   ])];
 }
 

@@ -100,7 +100,7 @@ function renderRow(row, r, { t, lang }, scene) {
 function renderOffload(root, offload, { t, lang }, scene) {
   const table = byId(root, 'fits-offload-table');
   const rows = syncRows(table.tBodies[0], offload.map((r) => `${r.model.id} ${r.device}`), createOffloadRow);
-  const [, ...texts] = offloadTable(offload, { t, lang, fmt }, scene.deviceName);  // the Markdown's cells too
+  const [, ...texts] = offloadTable(offload, { t, lang }, scene.deviceName);  // the Markdown's cells too
   offload.forEach((r, i) => {
     const [head, ...cells] = rows[i].cells;
     const [name, ...shown] = texts[i];
@@ -198,10 +198,10 @@ export function renderFits(root, fits, view, scene) {
   renderOffload(root, offload, view, scene);
   const names = scene.several ? scene.deviceName : null;
   const apart = offload.length === 0 ? [] : [{
-    heading: byId(root, 'fits-offload-heading').textContent, table: offloadTable(offload, { t, lang, fmt }, names),
+    heading: byId(root, 'fits-offload-heading').textContent, table: offloadTable(offload, { t, lang }, names),
     numeric: (i) => i === 3 || i === 4,
   }];
-  putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang, fmt }, names), scene.caption, scene.link, NUMERIC, apart));
+  putPart(root, 'fits-md', toMarkdown(fitsTable(rows, { t, lang }, names), scene.caption, scene.link, NUMERIC, apart));
   putPart(root, 'fits-beyond-heading', t('fits.beyond.heading', { n: fmt.integer(lang, fits.beyond.length) }));
   renderList(root, 'fits-beyond', fits.beyond, (b) => t('fits.beyond.item', { model: b.model.name, max: fmt.integer(lang, b.max_position) }));
   const none = runtimeOf(view.scenario, view.catalog).offload ? 'fits.none.heading_offload' : 'fits.none.heading';
