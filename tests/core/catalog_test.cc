@@ -229,6 +229,11 @@ constexpr SourcedDevice kSourcedDevices[] = {
     {"rtx-5060-ti-8gb", 8, 448, DeviceClass::kConsumer, Vendor::kNvidia, "448 GB/s"},
     {"rx-9060-xt-16gb", 16, 320, DeviceClass::kConsumer, Vendor::kAmd, "320 GB/s"},
     {"radeon-ai-pro-r9700-32gb", 32, 640, DeviceClass::kConsumer, Vendor::kAmd, "640 GB/s"},
+    {"rtx-pro-4000-blackwell-24gb", 24, 672, DeviceClass::kConsumer, Vendor::kNvidia, "672 GB/s"},
+    {"rtx-pro-4500-blackwell-32gb", 32, 896, DeviceClass::kConsumer, Vendor::kNvidia, "896 GB/s"},
+    {"apple-m4-max-36gb", 36, 410, DeviceClass::kApple, Vendor::kApple, "410 GB/s"},
+    {"apple-m5-max-36gb", 36, 460, DeviceClass::kApple, Vendor::kApple, "460 GB/s"},
+    {"jetson-agx-thor-128gb", 128, 273, DeviceClass::kConsumer, Vendor::kNvidia, "273 GB/s"},
 };
 
 TEST(BuiltinCatalog, AddedDevicesMatchTheFiguresTheirSourcesQuote) {
