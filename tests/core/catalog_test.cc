@@ -130,8 +130,13 @@ TEST(BuiltinCatalog, EveryDeviceHasASourcedPeak) {
 // NVIDIA A40 NVIDIA A10 ...") and cuda-legacy-gpus ("7.0 | NVIDIA V100",
 // "6.1 | Tesla P40 Tesla P4"); every Apple GPU its Metal GPU family, from Apple's feature set tables
 // (developer.apple.com/metal/feature-sets: "M1-series ... Apple7", "M2-series ... Apple8",
-// "M3-series ... Apple9", "M4-series ... Apple9", "M5-series ... Apple10"); AMD's none.
-TEST(BuiltinCatalog, EveryNvidiaAndAppleGpuStatesItsArchitectureVersion) {
+// "M3-series ... Apple9", "M4-series ... Apple9", "M5-series ... Apple10"); every AMD GPU its GFXIP
+// version, from AMD's GPU hardware specifications table (ROCm docs/reference/gpu-arch-specs.rst @
+// 74e2e7c, "LLVM target name", "GFXIP Major version", "GFXIP Minor version": "Radeon AI PRO R9700 |
+// RDNA4 | gfx1201 | ... | 12 | 0", "Radeon RX 9060 XT | RDNA4 | gfx1200 | ... | 12 | 0", "Radeon RX
+// 7900 XTX | RDNA3 | gfx1100 | ... | 11 | 0", "AMD Ryzen AI Max+ PRO 395 | Radeon 8060S | RDNA3.5 |
+// gfx1151 | ... | 11 | 5", "MI300X | CDNA3 | gfx942 | ... | 9 | 4", "MI355X | CDNA4 | gfx950 | ... | 9 | 5").
+TEST(BuiltinCatalog, EveryGpuStatesItsArchitectureVersion) {
   for (const Device& d : Builtin().devices) {
     SCOPED_TRACE(d.id);
     if (d.platform == Platform::kCuda) {
@@ -141,7 +146,8 @@ TEST(BuiltinCatalog, EveryNvidiaAndAppleGpuStatesItsArchitectureVersion) {
       EXPECT_GE(d.compute_capability, 7);
       EXPECT_LE(d.compute_capability, 10);
     } else {
-      EXPECT_EQ(d.compute_capability, 0);
+      EXPECT_GE(d.compute_capability, 9.4);
+      EXPECT_LE(d.compute_capability, 12);
     }
   }
   const auto cc = [](std::string_view id) { return Builtin().FindDevice(id)->compute_capability; };
@@ -157,6 +163,12 @@ TEST(BuiltinCatalog, EveryNvidiaAndAppleGpuStatesItsArchitectureVersion) {
   EXPECT_EQ(cc("apple-m3-ultra-512gb"), 9);
   EXPECT_EQ(cc("apple-m4-pro-48gb"), 9);
   EXPECT_EQ(cc("apple-m5-pro-64gb"), 10);
+  EXPECT_EQ(cc("radeon-ai-pro-r9700-32gb"), 12);
+  EXPECT_EQ(cc("rx-9060-xt-16gb"), 12);
+  EXPECT_EQ(cc("rx-7900-xtx-24gb"), 11);
+  EXPECT_EQ(cc("ryzen-ai-max-395-128gb"), 11.5);
+  EXPECT_EQ(cc("mi300x-192gb"), 9.4);
+  EXPECT_EQ(cc("mi355x-288gb"), 9.5);
 }
 
 // Section 8.3: every card with memory of its own names its host link and its source (in

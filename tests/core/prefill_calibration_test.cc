@@ -219,14 +219,13 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
 // Issue 33's target: on the hold-out, a median error of at most 20 % on every platform with ten
 // held-out runs or more. Metal meets it since mlx-lm's rules split into dense and MoE and count a
 // fixed time per prompt (17 runs, 13.0 %; 23.79 % before), and with the M5 rules (25 runs, 12.6 %).
-// CUDA, ROCm and Vulkan miss it, recorded here so that the misses stay visible and any change to
-// them shows; the page and core/ESTIMATION.md say so:
-// - ROCm: 39 held-out runs, a median of 54.63 % (p90 63.3 %) since session 27, 16.5 % over 15
-//   before (llama.cpp#26284's RX 7900 XTX and #18666's Strix Halo runs of 2026). The 24 runs of
-//   kyuz0/amd-r9700-ai-toolboxes on a Radeon AI PRO R9700 (RDNA4, build 7423 of December 2025),
-//   held out by the split rule, take 1.9 to 3.1 times the time the rules, fitted to Strix Halo,
-//   estimate from the card's WMMA peaks (191 TFLOPS FP16, 383 TOPS INT8; the estimate 48-68 %
-//   short), which llama.cpp's HIP kernels of that build do not reach on gfx1201.
+// ROCm meets it again since RDNA4 has rules of its own (39 runs, 15.18 %): the Strix Halo rules
+// had estimated the 24 held-out runs of kyuz0/amd-r9700-ai-toolboxes on a Radeon AI PRO R9700
+// (build 7423, December 2025) 48-68 % too fast (54.63 % over 39 in session 27; 16.5 % over the
+// other 15 before). The RDNA4 rules are fitted to daimonionnn/AMD-RDNA-LLM-Tuning-Toolkit's R9700
+// runs of May 2026; they were added after kyuz0's errors had been seen, so ROCm's figure is less
+// blind than the others' (core/ESTIMATION.md section 8). CUDA and Vulkan miss it, recorded here so
+// that the misses stay visible and any change to them shows; the page and core/ESTIMATION.md say so:
 // - CUDA: 54 held-out runs, a median of 22.47 % and a p90 of 47.6 % since session 27, 16.96 % and
 //   155 % before. The consumer rules' attention was fitted to runs without flash attention only
 //   (jiegec/kb's), so sztlink/boring-receipts' RTX 3090 runs with it at 4K to 64K tokens of depth
@@ -254,7 +253,7 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
     if (const PrefillRule* rule = BestRule(PrefillRules(r.runtime->id), r.device, r.moe)) held[r.device.platform].push_back(Error(r, *rule));
   }
   const std::map<Platform, double> known_misses = {
-      {Platform::kCuda, 22.47}, {Platform::kRocm, 54.63}, {Platform::kVulkan, 23.52}};
+      {Platform::kCuda, 22.47}, {Platform::kVulkan, 23.52}};
   for (const auto& [platform, errors] : held) {
     const DecodeError summary = Summary(errors);
     std::printf("  hold-out %-7s %3d runs  median %6.2f %%  p90 %6.2f %%\n", std::string(kPlatforms.Id(platform)).c_str(),
@@ -267,6 +266,7 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
     }
   }
   EXPECT_GE(held[Platform::kCuda].size(), 10u);
+  EXPECT_GE(held[Platform::kRocm].size(), 10u);
   EXPECT_GE(held[Platform::kVulkan].size(), 10u);
 }
 
@@ -275,7 +275,7 @@ TEST(PrefillCalibration, TheHoldOutMedianIsAtMost20PercentPerPlatform) {
 // fit), as tests/calibration/README.md says. jiegec/kb is the only source of SGLang's consumer rule
 // (32 rows with its llama.cpp and vLLM ones), SGLang's cookbook of its datacenter rules (12),
 // defai-digital/ax-engine of llama.cpp's rule for MoE models on M5 GPUs (36 rows with its dense and
-// mlx-lm ones): over the other 382 rows the hold-out is 164 (43 %; 35 % of all 462).
+// mlx-lm ones): over the other 444 rows the hold-out is 197 (44 %; 38 % of all 524).
 // kyuz0/amd-strix-halo-toolboxes was the ROCm MoE rule's only source until llama.cpp#26284's
 // RX 7900 XTX runs joined (session 23).
 TEST(PrefillCalibration, TheHoldOutIsAtLeastAQuarterOfWhatItCouldHold) {

@@ -59,7 +59,9 @@ struct Device {
   // capability (8.9 for Ada), which some engines require a minimum of
   // (RuntimeProfile::min_compute_capability); an Apple GPU's Metal GPU family, MTLGPUFamilyAppleN
   // as N (M1 7, M2 8, M3 and M4 9, M5 10; llama.cpp logs it at start-up), which a decode rule may
-  // start from (DecodeRule::from_compute_capability); 0: AMD, or not known.
+  // start from (DecodeRule::from_compute_capability); an AMD GPU's GFXIP version, major.minor of its
+  // LLVM target (gfx1201 12.0, gfx1151 11.5, gfx942 9.4), which a prefill rule may start from
+  // (RDNA4's); 0: not known.
   double compute_capability = 0;
 };
 

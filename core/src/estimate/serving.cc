@@ -18,7 +18,8 @@ using enum Tristate;
 
 // Prefill rules (section 8), fitted to the rows of tests/calibration/prefill.json whose sources
 // are not held out by tests/core/prefill_calibration_test.cc, which also recomputes each rule's
-// recorded errors. Columns: platform, class, unified memory, from bandwidth, MoE, GGUF integer
+// recorded errors. Columns: platform, class, unified memory, from bandwidth, from architecture
+// version (Device::compute_capability: Apple's Metal GPU family, AMD's GFXIP), MoE, GGUF integer
 // quants on the INT8 peak, η (matmuls), η_attn (attention at the FP16 peak) with flash attention
 // and without, {runs, median, p90, worst error in %} on the fitted rows, the same on the held-out
 // sources' rows ({}: none) and the fixed time per prompt in ms (else omitted: 0;
@@ -35,10 +36,9 @@ using enum Tristate;
 // the cooperative-matrix units or with integer dot products on the vector units; it detects int8
 // cooperative matrices but never uses them (ggml-org/ggml src/ggml-vulkan @ d99724f, the
 // `coopmat_int_support` flag is set and not read). On RDNA3 the two peaks are one; on RDNA4 the
-// INT8 rate is twice the FP16 one. The ROCm rules, fitted to Strix Halo (RDNA3.5), estimate the Radeon
-// AI PRO R9700's (RDNA4) held-out prompts of build 7423 1.9 to 3.1 times too fast: its INT8 and FP16
-// peaks are its WMMA units', which llama.cpp's HIP kernels of that build do not reach
-// (core/ESTIMATION.md section 8).
+// INT8 rate is twice the FP16 one. The ROCm rules fitted to Strix Halo (RDNA3.5) estimated the
+// Radeon AI PRO R9700's (RDNA4) held-out prompts of build 7423 1.9 to 3.1 times too fast: RDNA4 has
+// rules of its own (below; core/ESTIMATION.md section 8).
 // Vulkan's rules are apart for unified memory (Strix Halo) and discrete
 // cards, as the CUDA decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
 // Attention runs at another share of the peak with flash attention (llama.cpp's default) than
@@ -57,8 +57,14 @@ constexpr PrefillRule kLlamaCppPrefill[] = {
     {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {1, 6.87, 6.87, 6.87}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kNo, false, 0.503, 0.503, 0.503, {16, 7.34, 20.16, 20.20}, {10, 12.22, 17.74, 26.76}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kYes, false, 0.290, 0.290, 0.290, {8, 15.03, 21.18, 26.42}, {}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, 0.094, {30, 15.87, 34.74, 51.04}, {17, 24.44, 61.05, 67.91}},
-    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, 0.167, {70, 19.02, 41.50, 62.24}, {22, 57.13, 63.28, 67.47}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.361, 0.094, 0.094, {30, 15.87, 34.74, 51.04}, {11, 20.32, 46.48, 47.32}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 0, kYes, true, 0.115, 0.167, 0.167, {70, 19.02, 41.50, 62.24}, {4, 12.61, 14.89, 14.89}},
+    // RDNA4 (GFX 12: the R9700 and the RX 9000s) multiplies llama.cpp's quants through WMMA-MMQ
+    // kernels of its own (llama.cpp#17156), at a smaller share of its INT8 peak than RDNA3.5 reaches
+    // of its: fitted to one R9700 of a May 2026 build (daimonionnn's), kyuz0's of December 2025
+    // held out; no runs at depth, so one share for attention.
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 12, kNo, true, 0.123, 0.123, 0.123, {6, 9.86, 17.26, 17.26}, {6, 29.12, 36.73, 36.73}},
+    {kRocm, DeviceClass::kConsumer, kAny, 0, 12, kYes, true, 0.060, 0.060, 0.060, {3, 0.79, 1.68, 1.68}, {18, 8.55, 28.08, 30.28}},
     {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kNo, false, 0.287, 0.081, 0.081, {12, 18.31, 36.11, 47.61}, {29, 26.20, 45.40, 64.23}},
     {kVulkan, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.077, 0.191, 0.191, {36, 10.29, 75.85, 82.40}, {45, 20.28, 38.15, 69.25}},
     {kVulkan, DeviceClass::kConsumer, kNo, 0, 0, kAny, false, 0.264, 0.264, 0.264, {6, 31.04, 32.32, 32.32}, {5, 32.74, 45.79, 45.79}},
