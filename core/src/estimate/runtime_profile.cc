@@ -90,7 +90,7 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 300, 10, kAny, 0.949, 0.949, 3.28, 2.19, {30, 2.63, 14.72, 26.85}, {12, 9.32, 12.11, 13.36}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kNo, 0.675, 0.612, 3.43, 0.00, {14, 10.36, 21.38, 29.22}, {20, 10.25, 21.74, 25.99}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kYes, 0.573, 0.573, 4.00, 0.00, {1, 0.03, 0.03, 0.03}, {20, 5.79, 63.94, 153.64}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 0.703, 0.522, 1.60, 2.04, {24, 5.16, 16.76, 49.40}, {7, 35.11, 35.63, 36.03}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 0.712, 0.513, 1.60, 1.95, {27, 6.29, 16.44, 50.57}, {7, 34.58, 34.96, 35.32}},
     {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
     {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.736, 0.736, 3.99, 0.00, {2, 0.01, 0.01, 0.01}, {12, 12.15, 47.22, 52.31}},
