@@ -163,6 +163,29 @@ TEST(Serving, ALongPromptReadsFasterWithFlashAttention) {
   EXPECT_LT(shallow, 4967.0 / 4478.0);
 }
 
+// RDNA4 (GFXIP 12) reads prompts under rules of its own: daimonionnn/AMD-RDNA-LLM-Tuning-Toolkit's
+// Radeon AI PRO R9700 (ROCm 7.2.3, build 073bb2c) read Qwen3.6-27B Q4_K_M's pp4096 at 974.38 tok/s
+// and Gemma 4 26B-A4B's at 3,018.94 (tests/calibration/prefill.json). The catalog's R9700 reads
+// both within 10 %; the same card of one's own without its GFX version takes the rules fitted to
+// Strix Halo (RDNA3.5), which read its WMMA peaks (191 TFLOPS FP16, 383 TOPS INT8) at their share:
+// at least twice as fast.
+TEST(Serving, Rdna4ReadsPromptsUnderItsOwnRules) {
+  const auto rate = [](std::string_view model, std::string_view device) {
+    const std::string json = R"({"model":")" + std::string(model) +
+                             R"(","format":"Q4_K_M","runtime":"llamacpp","prompt_tokens":4096,"device":")" +
+                             std::string(device) + "\"}";
+    const Serving serving = *Evaluate(ParseRequest(json).value(), Builtin()).value().serving;
+    EXPECT_EQ(serving.gap, ServingGap::kNone) << model << " " << device;
+    return serving.prefill_tps;
+  };
+  EXPECT_NEAR(rate("qwen3.6-27b", "radeon-ai-pro-r9700-32gb") / 974.38, 1.0, 0.10);
+  EXPECT_NEAR(rate("gemma-4-26b-a4b", "radeon-ai-pro-r9700-32gb") / 3018.94, 1.0, 0.10);
+  EXPECT_EQ(rate("qwen3.6-27b", "custom:32:640:191/383:rocm@12:My R9700"),
+            rate("qwen3.6-27b", "radeon-ai-pro-r9700-32gb"));
+  EXPECT_GT(rate("qwen3.6-27b", "custom:32:640:191/383:rocm:My R9700"), 2 * 974.38);
+  EXPECT_GT(rate("gemma-4-26b-a4b", "custom:32:640:191/383:rocm:My R9700"), 2 * 3018.94);
+}
+
 TEST(Serving, SaysWhyItHasNoFigures) {
   const auto gap = [](std::string_view request) { return Evaluate(ParseRequest(request).value(), Builtin()).value().serving->gap; };
   // Qwen3-32B BF16 (65.5 GB of weights) on an 8 GB RTX 4060 beside 32 GB of RAM: no plan runs it.

@@ -6,7 +6,7 @@ export type Runtime = 'reference' | 'llamacpp' | 'ollama' | 'vllm' | 'sglang' | 
 export type Section =
   'model' | 'simulator' | 'curve' | 'matrix' | 'hardware' | 'related' | 'commands' | 'card' | 'offload' | 'pool' | 'serving';
 
-/** A device of one's own: "custom:<GB>:<GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda|rocm|vulkan|metal>[+unified][@<compute capability or Apple GPU family>]:<name>". */
+/** A device of one's own: "custom:<GB>:<GB/s>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<cuda|rocm|vulkan|metal>[+unified][@<compute capability, Apple GPU family or AMD GFX version>]:<name>". */
 export type CustomDeviceId = `custom:${string}`;
 
 export interface Request {

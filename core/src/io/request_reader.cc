@@ -132,7 +132,8 @@ Platform CustomPlatform(std::string_view id, std::string_view field, Problems& p
 
 // "custom:<memory>:<bandwidth>[:<FP16 TFLOPS>[/<INT8 TOPS>]]:<platform>[+unified][@<version>]:<name>":
 // the segment after the bandwidth is the peak where it starts with a digit (a platform never
-// does); the version after "@" is the device's compute capability (an Apple GPU's Metal family).
+// does); the version after "@" is the device's compute capability (an Apple GPU's Metal family, an AMD
+// GPU's GFXIP version).
 Device CustomDeviceFromText(std::string_view text, Problems& p) {
   std::string_view rest = text.substr(kCustomDeviceId.size() + 1);
   std::string_view parts[4];
