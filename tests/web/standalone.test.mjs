@@ -56,9 +56,9 @@ describe('single file', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
     await page.goto(`${fileUrl}#lang=en`);
     await waitForText(env, page, 'total', REFERENCE.simulator.total);
     assert.match(await shownText(page, 'title'), /VRAM requirements/);
-    // The model's published runs are in the file too (Gemma 4 26B-A4B has 48 in decode.json).
+    // The model's published runs are in the file too (Gemma 4 26B-A4B has 49 in decode.json).
     await page.goto(`${fileUrl}#lang=en&model=gemma-4-26b-a4b`);
-    await waitForText(env, page, `${byTestId('measured')} summary`, 'Published decode runs of Gemma 4 26B-A4B: 48');
+    await waitForText(env, page, `${byTestId('measured')} summary`, 'Published decode runs of Gemma 4 26B-A4B: 49');
     assert.ok(requests.every((url) => url.startsWith('file:')), `only the file: ${requests}`);
     await assertHealthy(env, page, 'the single file in English');
   });
