@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_models.h"
@@ -150,25 +151,27 @@ TEST(BuiltinCatalog, EveryGpuStatesItsArchitectureVersion) {
       EXPECT_LE(d.compute_capability, 12);
     }
   }
-  const auto cc = [](std::string_view id) { return Builtin().FindDevice(id)->compute_capability; };
-  EXPECT_EQ(cc("dgx-spark-gb10-128gb"), 12.1);
-  EXPECT_EQ(cc("b300-270gb"), 10.3);
-  EXPECT_EQ(cc("h100-80gb"), 9.0);
-  EXPECT_EQ(cc("rtx-4090-24gb"), 8.9);
-  EXPECT_EQ(cc("a10-24gb"), 8.6);
-  EXPECT_EQ(cc("tesla-v100-sxm2-32gb"), 7.0);
-  EXPECT_EQ(cc("tesla-p40-24gb"), 6.1);
-  EXPECT_EQ(cc("apple-m1-max-64gb"), 7);
-  EXPECT_EQ(cc("mac-studio-192gb"), 8);  // M2 Ultra
-  EXPECT_EQ(cc("apple-m3-ultra-512gb"), 9);
-  EXPECT_EQ(cc("apple-m4-pro-48gb"), 9);
-  EXPECT_EQ(cc("apple-m5-pro-64gb"), 10);
-  EXPECT_EQ(cc("radeon-ai-pro-r9700-32gb"), 12);
-  EXPECT_EQ(cc("rx-9060-xt-16gb"), 12);
-  EXPECT_EQ(cc("rx-7900-xtx-24gb"), 11);
-  EXPECT_EQ(cc("ryzen-ai-max-395-128gb"), 11.5);
-  EXPECT_EQ(cc("mi300x-192gb"), 9.4);
-  EXPECT_EQ(cc("mi355x-288gb"), 9.5);
+  const std::pair<std::string_view, double> versions[] = {
+      {"dgx-spark-gb10-128gb", 12.1},
+      {"b300-270gb", 10.3},
+      {"h100-80gb", 9.0},
+      {"rtx-4090-24gb", 8.9},
+      {"a10-24gb", 8.6},
+      {"tesla-v100-sxm2-32gb", 7.0},
+      {"tesla-p40-24gb", 6.1},
+      {"apple-m1-max-64gb", 7},
+      {"mac-studio-192gb", 8},  // M2 Ultra
+      {"apple-m3-ultra-512gb", 9},
+      {"apple-m4-pro-48gb", 9},
+      {"apple-m5-pro-64gb", 10},
+      {"radeon-ai-pro-r9700-32gb", 12},
+      {"rx-9060-xt-16gb", 12},
+      {"rx-7900-xtx-24gb", 11},
+      {"ryzen-ai-max-395-128gb", 11.5},
+      {"mi300x-192gb", 9.4},
+      {"mi355x-288gb", 9.5},
+  };
+  for (const auto& [id, version] : versions) EXPECT_EQ(Builtin().FindDevice(id)->compute_capability, version) << id;
 }
 
 // Section 8.3: every card with memory of its own names its host link and its source (in
