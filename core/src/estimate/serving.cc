@@ -27,8 +27,7 @@ using enum Tristate;
 // llama.cpp's MMQ kernels multiply integer quants with int8 dot products: on consumer CUDA cards
 // dense models' prompts run past the FP16 peak (RTX 4090, Llama 2 7B Q4_0: 14,771 tok/s × 12.9
 // GFLOP = 190 TFLOPS against 165), so the INT8 peak is theirs. Not for MoE models, whose expert
-// matmuls over a few tokens each reach a far smaller share of it (the FP16 peak fits them and
-// DGX Spark alike), nor for the datacenter rule, whose runs (XiongjieDai's, builds b2824-b2843 of
+// matmuls over a few tokens each reach a far smaller share of it, nor for the datacenter rule, whose runs (XiongjieDai's, builds b2824-b2843 of
 // May 2024) predate MMQ on the int8 tensor cores (llama.cpp PRs #7676 and #7860, June 2024):
 // their prompts were dequantized to FP16 for cuBLAS. Both flags were chosen after the errors of
 // either choice were seen, hold-out included (core/ESTIMATION.md section 8).
@@ -44,15 +43,20 @@ using enum Tristate;
 // Attention runs at another share of the peak with flash attention (llama.cpp's default) than
 // without it: the consumer CUDA rules' fits hold both, benches/dgx-spark's runs with it and
 // jiegec/kb's without at 4K-64K tokens of depth (dense 0.472 against 0.200, MoE 0.233 against
-// 0.140); where a rule's runs at depth are of one setting, both are theirs (core/ESTIMATION.md
-// section 8).
+// 0.140); where a rule's runs at depth are of one setting, both are theirs, but where all are
+// without it, attention with it takes the matmuls' share (core/ESTIMATION.md section 8).
+// The DGX Spark's (GB10, unified memory) MoE prompts reach 0.126 of its FP16 peak, a discrete
+// card's 0.339: fitted together, neither fitted (the Spark's held-out runs 20-55 % too fast), so
+// MoE models are apart by unified memory, as the CUDA decode rules are; the dense rule stays one
+// (its discrete runs at depth are all without flash attention, the Spark's with it).
 // On M5 GPUs (Metal GPU family 10) llama.cpp multiplies on the Neural Accelerators through the
 // Metal 4 tensor API (PR #16634), whose peak is the catalog's, at a smaller share than the older
 // GPUs reach of their ALU peak: rules of their own, dense and MoE (ax-engine's M5 Max runs fitted,
 // TensorSharp's M5 Pro held out).
 constexpr PrefillRule kLlamaCppPrefill[] = {
     {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kNo, true, 0.216, 0.472, 0.200, {19, 5.46, 21.28, 37.98}, {30, 23.03, 47.59, 52.58}},
-    {kCuda, DeviceClass::kConsumer, kAny, 0, 0, kYes, false, 0.287, 0.233, 0.140, {37, 21.89, 45.40, 54.81}, {18, 27.18, 44.31, 54.82}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, 0, kYes, false, 0.339, 0.339, 0.136, {22, 11.25, 41.16, 42.79}, {8, 26.80, 29.19, 34.86}},
+    {kCuda, DeviceClass::kConsumer, kYes, 0, 0, kYes, false, 0.126, 0.464, 0.464, {15, 12.36, 19.16, 21.76}, {10, 8.35, 21.92, 24.48}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, false, 0.267, 0.267, 0.267, {48, 21.05, 45.80, 58.65}, {4, 16.96, 44.21, 44.21}},
     {kMetal, DeviceClass::kApple, kAny, 0, 0, kAny, true, 0.722, 0.722, 0.722, {4, 27.67, 34.05, 34.05}, {1, 6.87, 6.87, 6.87}},
     {kMetal, DeviceClass::kApple, kAny, 0, 10, kNo, false, 0.503, 0.503, 0.503, {16, 7.34, 20.16, 20.20}, {10, 12.22, 17.74, 26.76}},
@@ -105,7 +109,7 @@ constexpr PrefillRule kSglangPrefill[] = {
 // tell which). Fitted: the RTX 3090 ubatch sweep of gpt-oss-120b (5 runs) and ik_llama.cpp#357's
 // mainline runs (RTX 4080, RTX A6000, RTX 3090; 3). Hold-out: the RTX 4070 Ti SUPER's ubatch sweep
 // (4) and ik_llama.cpp#370's RTX A6000 run with a q8_0 cache, estimated 120 % too fast.
-constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.080, {8, 24.73, 41.08, 148.28}, {5, 14.63, 114.51, 114.51}};
+constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.021, {8, 24.18, 35.43, 158.24}, {5, 20.06, 105.96, 105.96}};
 struct EngineOffloadPrefill {
   std::string_view runtime;
   const OffloadPrefillRule* rule;
