@@ -208,8 +208,8 @@ TEST(PrefillCalibration, EveryRuleHoldsItsFitAndItsRecordedErrors) {
       covered += static_cast<int>(fit.size() + held.size());
       // Attention with flash attention, the engines' default, is measured wherever the rule's fit
       // has runs at depth with it; where its runs at depth are all without it, the share fitted to
-      // those is not taken for it (consumer CUDA cards' long prompts were 2.4 times too slow so
-      // before benches/dgx-spark's joined): it takes the matmuls' share, as Fit does.
+      // those is not taken for it (so consumer CUDA cards' long prompts were 2.4 times too slow
+      // before benches/dgx-spark's runs joined): it takes the matmuls' share, as Fit does.
       const bool deep_fit = std::any_of(fit.begin(), fit.end(), [](const Row* r) { return Deep(*r); });
       const bool deep_fa = std::any_of(fit.begin(), fit.end(), [](const Row* r) { return Deep(*r) && r->flash_attention; });
       if (deep_fit && !deep_fa) EXPECT_EQ(rule.attention_efficiency, rule.efficiency) << name;
