@@ -27,9 +27,10 @@ using enum Tristate;
 // llama.cpp's MMQ kernels multiply integer quants with int8 dot products: on consumer CUDA cards
 // dense models' prompts run past the FP16 peak (RTX 4090, Llama 2 7B Q4_0: 14,771 tok/s × 12.9
 // GFLOP = 190 TFLOPS against 165), so the INT8 peak is theirs. Not for MoE models, whose expert
-// matmuls over a few tokens each reach a far smaller share of it, nor for the datacenter rule, whose runs (XiongjieDai's, builds b2824-b2843 of
-// May 2024) predate MMQ on the int8 tensor cores (llama.cpp PRs #7676 and #7860, June 2024):
-// their prompts were dequantized to FP16 for cuBLAS. Both flags were chosen after the errors of
+// matmuls over a few tokens each reach a far smaller share of it, nor for the datacenter rule,
+// whose runs (XiongjieDai's, builds b2824-b2843 of May 2024) predate MMQ on the int8 tensor
+// cores (llama.cpp PRs #7676 and #7860, June 2024): their prompts were dequantized to FP16 for
+// cuBLAS. Both flags were chosen after the errors of
 // either choice were seen, hold-out included (core/ESTIMATION.md section 8).
 // Vulkan takes the FP16 peak: ggml-vulkan multiplies integer quants either dequantized to FP16 on
 // the cooperative-matrix units or with integer dot products on the vector units; it detects int8
@@ -42,9 +43,9 @@ using enum Tristate;
 // cards, as the CUDA decode rules are: fitted together, one 7900 XTX run moved the MoE η 2x.
 // Attention runs at another share of the peak with flash attention (llama.cpp's default) than
 // without it: the consumer CUDA rules' fits hold both, benches/dgx-spark's runs with it and
-// jiegec/kb's without at 4K-64K tokens of depth (dense 0.472 against 0.200, MoE 0.233 against
-// 0.140); where a rule's runs at depth are of one setting, both are theirs, but where all are
-// without it, attention with it takes the matmuls' share (core/ESTIMATION.md section 8).
+// jiegec/kb's without at 4K-64K tokens of depth (dense 0.472 against 0.200); where a rule's runs
+// at depth are of one setting, both are theirs, but where all are without it (the discrete cards'
+// MoE rule: 0.136), attention with it takes the matmuls' share (core/ESTIMATION.md section 8).
 // The DGX Spark's (GB10, unified memory) MoE prompts reach 0.126 of its FP16 peak, a discrete
 // card's 0.339: fitted together, neither fitted (the Spark's held-out runs 20-55 % too fast), so
 // MoE models are apart by unified memory, as the CUDA decode rules are; the dense rule stays one
@@ -108,7 +109,7 @@ constexpr PrefillRule kSglangPrefill[] = {
 // routing gives (or their devices run a large ubatch faster than the prefill rule: the runs cannot
 // tell which). Fitted: the RTX 3090 ubatch sweep of gpt-oss-120b (5 runs) and ik_llama.cpp#357's
 // mainline runs (RTX 4080, RTX A6000, RTX 3090; 3). Hold-out: the RTX 4070 Ti SUPER's ubatch sweep
-// (4) and ik_llama.cpp#370's RTX A6000 run with a q8_0 cache, estimated 120 % too fast.
+// (4) and ik_llama.cpp#370's RTX A6000 run with a q8_0 cache, estimated 106 % too fast.
 constexpr OffloadPrefillRule kLlamaServerOffloadPrefill = {1.021, {8, 24.18, 35.43, 158.24}, {5, 20.06, 105.96, 105.96}};
 struct EngineOffloadPrefill {
   std::string_view runtime;
