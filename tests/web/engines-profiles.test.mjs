@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, hashHas, hashParams, loadCore, numberValue, openPage, repoRoot,
-  settle, shareBrowser, shownText, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, assertClose, assertHealthy, byTestId, dataValue, hashHas, hashParams, loadCore, numberValue, openPage,
+  repoRoot, settle, shareBrowser, shownText, waitForDataValue, waitForHash, waitForText,
 } from './support/harness.mjs';
 
 const options = (page, testId) => page.locator(`${byTestId(testId)} option`).evaluateAll(
@@ -45,8 +45,10 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
       `${expected.pages.concurrency.toFixed(2)}× requests of 32,768 tokens at once · ` +
       `${expected.pages.request_gib.toFixed(2)} GB per request · the longest it admits: ` +
       `${expected.pages.longest_request.toLocaleString('en')} tokens`);
+    const defaultCapacity = await dataValue(page, 'capacity');
     await page.locator(byTestId('util')).selectOption('0.5');
     await waitForHash(env, page, hashHas('util', '0.5'), 'the link carries the option');
+    await waitForDataValue(env, page, 'capacity', defaultCapacity);  // the figures follow on the next frame
     assertClose(await numberValue(page, 'capacity'), 0.5 * 80, 1e-9, 'usable at 0.5');
     // gpt-oss is published with MXFP4 experts, which vLLM loads as they are: switching to vLLM
     // from a GGUF format picks that format, not the 16-bit default (as the core does without one).
@@ -88,8 +90,11 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     assertClose(await numberValue(page, 'capacity'), 23, 1e-9, 'usable per device');
     for (const id of ['ubatch', 'fa', 'parallel']) assert.equal(await page.locator(byTestId(id)).isVisible(), true, id);
     assert.equal(await page.locator(byTestId('util')).isVisible(), false);
+    const oneSlot = await dataValue(page, 'kv-cache');
     await page.locator(byTestId('parallel')).selectOption('4');
     await waitForHash(env, page, hashHas('parallel', '4'), 'slots in the link');
+    // The link follows the input at once, the figures on the next frame: wait for them.
+    await waitForDataValue(env, page, 'kv-cache', oneSlot);
     // Four slots of 32,768 cells: 4 × 1,792 MiB (28 layers × 1,024 × 2 × 2 B per cell).
     assertClose(await numberValue(page, 'kv-cache'), 4 * 1792 / 1024, 1e-12, 'KV cache of four slots');
     await assertHealthy(env, page, 'under llama.cpp');
