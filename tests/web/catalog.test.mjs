@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   TEST_TIMEOUT_MS, WAIT_MS, assertClose, assertHealthy, byTestId, hashHas, loadCore, numberValue, openPage, repoRoot,
-  shareBrowser, shownText, waitForExactDataValue, waitForHash, waitForText,
+  shareBrowser, shownText, waitForExactDataValue, waitForHash, waitForMatch, waitForText,
 } from './support/harness.mjs';
 import { REFERENCE, toGerman } from './support/reference.mjs';
 
@@ -68,7 +68,7 @@ describe('catalog, own models and comparisons', { timeout: TEST_TIMEOUT_MS * 8 }
     await page.locator(byTestId('custom-config')).fill(await fixture('kimi_k2'));
     await page.locator(byTestId('custom-apply')).click();
     await waitForHash(env, page, hashHas('format', 'FP8'), 'the published format');
-    assert.match(await shownText(page, 'notice'), /published in FP8/);
+    await waitForMatch(env, page, 'notice', /published in FP8/);  // the notice follows on the next frame
     await assertHealthy(env, page, 'with a quantized config.json');
   });
 

@@ -6,7 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TEST_TIMEOUT_MS, assertHealthy, byTestId, hashHas, loadCore, openPage, shareBrowser, shownText, waitForHash, waitForText,
+  TEST_TIMEOUT_MS, assertHealthy, byTestId, hashHas, loadCore, openPage, shareBrowser, shownText, waitForHash,
+  waitForMatch, waitForText,
 } from './support/harness.mjs';
 
 const SCENARIO = { model: 'qwen3-8b', runtime: 'llamacpp', device: 'rtx-4090-24gb' };
@@ -159,7 +160,9 @@ describe('serving', { timeout: TEST_TIMEOUT_MS * 6 }, () => {
     await prompt.fill('256');
     await prompt.press('Enter');
     await waitForHash(env, page, hashHas('prompt', '256'), 'the link carries prompt=256');
-    assert.match(await shownText(page, 'serving-note'), / · no published run has a prompt under 512 tokens: shorter ones take longer than shown/);
+    // The link follows the input at once, the note on the next frame: wait for it.
+    await waitForMatch(env, page, 'serving-note',
+      / · no published run has a prompt under 512 tokens: shorter ones take longer than shown/);
     await assertHealthy(env, page, 'serving fields');
   });
 });

@@ -238,6 +238,15 @@ export async function waitForText(env, page, selectorOrTestId, expected) {
     `${selectorOrTestId} should read ${JSON.stringify(expected)}`);
 }
 
+/** Waits until the element's shown text (as waitForText reads it) matches the regular expression `pattern`. */
+export async function waitForMatch(env, page, selectorOrTestId, pattern) {
+  return waitInPage(env, page,
+    (sel) => document.querySelector(sel)?.innerText?.replace(/[\u00a0\u202f]/g, ' ') ?? null,
+    selectorFor(selectorOrTestId),
+    (text) => text !== null && pattern.test(text),
+    `${selectorOrTestId} should match ${pattern}`);
+}
+
 /** Waits until the element's data-value equals `expected` (compared as strings). */
 export async function waitForExactDataValue(env, page, testId, expected) {
   return waitInPage(env, page,
