@@ -192,6 +192,26 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await assertHealthy(env, page, 'CUDA graphs');
   });
 
+  test('an MLA model deep in a context says its decode is slower than shown', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // GLM-4.7-Flash caches MLA latents (its config.json: kv_lora_rank 512, qk_rope_head_dim 64);
+    // the published llama.cpp runs in tests/calibration/decode.json: benches/mac-m2-ultra's
+    // 44-154 % from 4,096 to 32,768 tokens, PR #19092's RTX 3090 at 32,768 tokens 52 %.
+    await openPage(env, page, '#model=glm-4.7-flash&runtime=llamacpp&device=rtx-3090-24gb&context=32768&lang=en');
+    await waitForText(env, page, 'decode-mla-depth', 'MLA attention deep in a context costs more than the estimate ' +
+      'counts: on published llama.cpp runs of GLM-4.7-Flash it is 44–154 % too fast at 4K–32K tokens on an M2 Ultra ' +
+      'and 52 % at 32K on an RTX 3090.');
+    // Not at 2,048 tokens, not for a model without latent attention, not under vLLM.
+    for (const hash of ['#model=glm-4.7-flash&runtime=llamacpp&device=rtx-3090-24gb&context=2048&lang=en',
+      '#model=qwen3-30b-a3b-instruct-2507&runtime=llamacpp&device=rtx-3090-24gb&context=32768&lang=en',
+      '#model=glm-4.7-flash&runtime=vllm&device=h100-80gb-pcie&context=32768&lang=en']) {
+      await openPage(env, page, hash);
+      await settle(page);
+      assert.equal(await page.locator(byTestId('decode-mla-depth')).isVisible(), false, hash);
+    }
+    await assertHealthy(env, page, 'MLA at depth');
+  });
+
   test('each decode figure says how far off it is, with the error table one click away', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page, '#model=llama-3.1-8b&runtime=llamacpp&device=rtx-4090-24gb&lang=en');

@@ -1,8 +1,8 @@
 // The decode estimate's whole error table under an engine profile, one click away beside the
 // decode figure (its error line is accuracy.js's): each rule's error on the runs it was fitted to
 // and on those of the sources set aside before fitting; and under the error line, where the
-// engine runs the card without CUDA graphs, that decode is slower than the rule says. The page
-// draws them with the sections below, after the first numbers.
+// engine runs the card without CUDA graphs or an MLA model deep in a context, that decode is
+// slower than the rule says. The page draws them with the sections below, after the first numbers.
 import { byId, el, put } from '../dom.js';
 import * as fmt from '../format.js';
 import { cudaBelow } from '../state.js';
@@ -39,24 +39,42 @@ function row(t, lang, rule) {
   return tr;
 }
 
-/**
- * Under the decode figure's error line: a CUDA card below the compute capability from which the
- * engine uses CUDA graphs (llama.cpp's Volta, runtime profile cuda_graphs_from), whose decode
- * the rule, fitted to runs with graphs, overstates.
- */
-function renderGraphsNote(root, sim, runtime, { t, lang, catalog }) {
-  const after = byId(root, 'decode-error');
+// A note under the decode figure's error line, after the element `afterId`: shown with `text`,
+// hidden with null.
+function renderDecodeNote(root, id, afterId, text) {
+  const after = byId(root, afterId);
   if (!after) return;
-  let note = byId(root, 'decode-graphs');
+  let note = byId(root, id);
   if (!note) {
-    note = el('dd', { class: 'sub', id: 'decode-graphs', 'data-testid': 'decode-graphs', hidden: true });
+    note = el('dd', { class: 'sub', id, 'data-testid': id, hidden: true });
     after.after(note);
   }
+  if (note.hidden !== (text === null)) note.hidden = text === null;
+  if (text !== null) put(note, text);
+}
+
+/**
+ * A CUDA card below the compute capability from which the engine uses CUDA graphs (llama.cpp's
+ * Volta, runtime profile cuda_graphs_from), whose decode the rule, fitted to runs with graphs,
+ * overstates.
+ */
+function graphsNote(sim, runtime, { t, lang, catalog }) {
   const from = runtime?.cuda_graphs_from ?? 0;
   const device = catalog.devices.find((d) => d.id === sim.device);
-  const shown = Boolean(device) && cudaBelow(device, from) && sim.decode_tps > 0;
-  if (note.hidden !== !shown) note.hidden = !shown;
-  if (shown) put(note, t('accuracy.no_graphs', { cc: fmt.fixed(lang, device.compute_capability, 1), from: fmt.fixed(lang, from, 1) }));
+  if (!device || !cudaBelow(device, from) || !(sim.decode_tps > 0)) return null;
+  return t('accuracy.no_graphs', { cc: fmt.fixed(lang, device.compute_capability, 1), from: fmt.fixed(lang, from, 1) });
+}
+
+// MLA (latent) attention deep in a context under llama.cpp and Ollama, whose published runs decode
+// far slower there than the rules say (core/ESTIMATION.md section 6): from 4,096 tokens, the
+// shallowest depth at which those runs were measured.
+const LLAMA_CPP_ENGINES = ['llamacpp', 'ollama'];
+const MLA_DEPTH_TOKENS = 4096;
+function mlaDepthNote(response, { t }) {
+  const sim = response.simulator;
+  const latent = (response.model?.layer_groups ?? []).some((group) => group.kind === 'latent');
+  const deep = LLAMA_CPP_ENGINES.includes(sim.runtime) && sim.context >= MLA_DEPTH_TOKENS;
+  return latent && deep && sim.decode_tps > 0 ? t('accuracy.mla_depth') : null;
 }
 
 const COLUMNS = ['devices', 'points', 'median', 'p90', 'holdout_points', 'holdout_median', 'holdout_p90'];
@@ -75,7 +93,8 @@ function fill(details, t, lang, rules) {
 export function renderAccuracy(root, response, view) {
   const sim = response.simulator;
   const runtime = view.catalog.runtimes.find((r) => r.id === sim.runtime);
-  renderGraphsNote(root, sim, runtime, view);
+  renderDecodeNote(root, 'decode-graphs', 'decode-error', graphsNote(sim, runtime, view));
+  renderDecodeNote(root, 'decode-mla-depth', 'decode-graphs', mlaDepthNote(response, view));
   const details = byId(root, 'accuracy');
   if (!details) return;
   const rules = runtime?.decode ?? [];
