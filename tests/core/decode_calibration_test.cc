@@ -49,6 +49,7 @@ struct Row {
   double weight_bytes = 0;  // read per token
   double cache_bytes = 0;   // KV cache and state read per token
   double recurrent_layers = 0;  // LayerKind::kState layers (linear attention, SSM, convolution)
+  int64_t prompt_tokens = 0;    // a ppN row's N (a prompt fed one token at a time), else 0
 };
 
 // A run without CUDA graphs (cuda_graphs false: an eager vLLM or SGLang run, llama.cpp on a card
@@ -79,6 +80,7 @@ std::optional<Row> RowFrom(json::Value row, const std::map<std::string, ModelSpe
   r.scenario.format = FindQuantFormat(row.Find("format").String());
   r.scenario.kv_dtype = FindKvDtype("fp16");
   r.scenario.context_tokens = std::max<int64_t>(1, Int(row, "depth") + generated / 2);
+  if (counted && test.starts_with("pp")) r.prompt_tokens = generated;
   r.scenario.device_count = Int(row, "gpus");
   r.measured_seconds = 1.0 / row.Find("tok_s").Number();
   return r;
@@ -111,7 +113,11 @@ std::vector<Row> Rows() {
     r.scenario.model = &r.model;
     r.scenario.device = &r.device;
     const Footprint f = FootprintOf(r.scenario);
-    r.weight_bytes = WeightBytesOf(r.scenario).active;
+    const WeightBytes weights = WeightBytesOf(r.scenario);
+    r.weight_bytes = weights.active;
+    // A prompt's tokens need no logits but its last one's: llama.cpp skips the output head for the
+    // others (PR #6122, inp_out_ids), and llama-bench's prompt batches ask for the last token's.
+    if (r.prompt_tokens > 0) r.weight_bytes -= weights.logits_read * (1 - 1.0 / static_cast<double>(r.prompt_tokens));
     r.cache_bytes = f.kv_cache_bytes + f.state_bytes;
     r.recurrent_layers = static_cast<double>(RecurrentLayers(r.model));
   }
@@ -467,6 +473,25 @@ TEST(DecodeCalibration, EveryWellMeasuredProfileIsWithinTenPercentInTheMedian) {
   }
 }
 
+// Issue 31's bar on the runs the fit never saw: every engine with 20 held-out single-device runs
+// or more decodes within 12 % in the median and 30 % at the 90th percentile. llama.cpp meets it
+// since its prompt runs at ubatch 1 are read without the output head (230 runs: 9.11 %, p90
+// 29.92 %; 34.5 % before); mlx-lm (10) and vLLM (3) have too few held-out runs to be judged.
+TEST(DecodeCalibration, EveryEngineWithTwentyHeldOutRunsMeetsTheHoldOutBar) {
+  std::map<std::string, std::vector<double>> held;
+  for (const Row& r : Rows()) {
+    if (r.scenario.device_count != 1 || !r.holdout) continue;
+    if (const DecodeRule* rule = RuleOf(r)) held[std::string(r.scenario.runtime->id)].push_back(Error(r, *rule));
+  }
+  ASSERT_GE(held["llamacpp"].size(), 20u);
+  for (const auto& [engine, errors] : held) {
+    if (errors.size() < 20) continue;
+    const DecodeError e = Summary(errors);
+    EXPECT_LE(Percent(e.median_pct), 12.0) << engine;
+    EXPECT_LE(Percent(e.p90_pct), 30.0) << engine;
+  }
+}
+
 // The same run on one device: a row of the same source, device, model, format, test and depth
 // with one GPU, or nullptr.
 const Row* OneDeviceRun(const std::vector<Row>& rows, const Row& split) {
@@ -727,13 +752,13 @@ TEST(DecodeCalibration, TheAnswerCarriesTheRulesErrorsOnItsFitAndHoldOutRows) {
   ExpectAnswerCarries("rtx-4090-24gb", RowsOfKind("consumer", 0, true));
   ExpectAnswerCarries("h100-80gb-pcie", RowsOfKind("datacenter", 900, false));
   // The tables keep their errors in hundredths of a percent; the answer gives the two-decimal figures
-  // they were written as, exactly: the RTX 4090 dense rule's hold-out of 4 runs, 9.38 % (p90 31.63 %).
+  // they were written as, exactly: the RTX 4090 dense rule's hold-out of 4 runs, 6.45 % (p90 20.19 %).
   const std::string answer = EvaluateJson(R"({"model":"llama-3.1-8b","runtime":"llamacpp","device":"rtx-4090-24gb","sections":["simulator"]})");
   auto parsed = json::Document::Parse(answer);
   ASSERT_TRUE(parsed.ok()) << answer;
   const json::Value holdout = parsed.value().root().Find("simulator").Find("decode_rule").Find("holdout");
-  EXPECT_EQ(holdout.Find("median_error_pct").Number(), 9.38);
-  EXPECT_EQ(holdout.Find("p90_error_pct").Number(), 31.63);
+  EXPECT_EQ(holdout.Find("median_error_pct").Number(), 6.45);
+  EXPECT_EQ(holdout.Find("p90_error_pct").Number(), 20.19);
 }
 
 // The catalog's Apple devices name their Metal GPU family (assets/devices.json), and the M5

@@ -350,8 +350,8 @@ TEST(LlamaCpp, FourA100sWithALayerSplitAreSlowerThanOne) {
 // llama-bench -n 64): "| qwen35moe 35B.A3B Q4_K - Medium | 20.81 GiB | 34.66 B | CUDA | 99 | tg64 |
 // 167.45 ± 2.84 |" for Qwen3.6-35B-A3B UD-Q4_K_XL. 30 of its 40 layers are Gated DeltaNet
 // (full_attention_interval 4): each pays the consumer MoE rule's recurrent cost on top of a
-// layer's, 30 / 32 × ts: 164.9 tok/s at the run's mean context of 32 tokens (−1.5 %); without
-// that term the rule would say 217.8 (+30 %).
+// layer's, 30 / 32 × ts: 164.6 tok/s at the run's mean context of 32 tokens (−1.7 %); without
+// that term the rule would say 202.4 (+21 %).
 TEST(LlamaCpp, RecurrentLayersPayTheirStateUpdateOnTopOfALayersCost) {
   const Device& rtx4090 = *BuiltinCatalog().value().FindDevice("rtx-4090-24gb");
   const Scenario s = On("llamacpp", Model("qwen3.6-35b-a3b"), "Q4_K_M", 32, rtx4090);
@@ -364,7 +364,7 @@ TEST(LlamaCpp, RecurrentLayersPayTheirStateUpdateOnTopOfALayersCost) {
   const double plain = DecodeSeconds(s, without, WeightBytesOf(s).active, f.kv_cache_bytes + f.state_bytes);
   EXPECT_NEAR(1.0 / tps - plain, 30.0 / 32.0 * rule.state_ms_per_32_layers * 1e-3, 1e-12);
   EXPECT_NEAR(tps, 167.45, 0.10 * 167.45);
-  EXPECT_GT(1.0 / plain, 1.25 * 167.45);
+  EXPECT_GT(1.0 / plain, 1.15 * 167.45);
 }
 
 // ---- Ollama ---------------------------------------------------------------------------------

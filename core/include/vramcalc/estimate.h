@@ -172,6 +172,8 @@ struct WeightBytes {
   double experts = 0;
   double head = 0;
   double experts_read = 0;
+  // Of `active`: the matrix a token's logits read (the head, or the embedding a model ties to it).
+  double logits_read = 0;
   // Beside `device`, on the devices too: the vision and audio towers the engine loads (never read
   // by a decoded token).
   double tower = 0;

@@ -224,7 +224,8 @@ WeightBytes WeightBytesOf(const Scenario& s) {
   const double used = moe && moe->num_experts > 0
                           ? static_cast<double>(moe->experts_per_token) / static_cast<double>(moe->num_experts)
                           : 1.0;
-  bytes.active = body + (tied ? token_embedding : head) + experts * used;
+  bytes.logits_read = tied ? token_embedding : head;
+  bytes.active = body + bytes.logits_read + experts * used;
   bytes.experts = experts;
   bytes.experts_read = experts * used;
   bytes.head = head;

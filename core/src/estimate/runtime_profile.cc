@@ -79,8 +79,8 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {
-    {kCuda, DeviceClass::kConsumer, kNo, 0, 0, kNo, 0.977, 0.977, 1.65, 1.79, {12, 5.25, 8.86, 14.43}, {4, 9.38, 31.63, 31.63}},
-    {kCuda, DeviceClass::kConsumer, kNo, 0, 0, kYes, 0.904, 0.482, 1.90, 1.57, {22, 3.42, 15.36, 67.06}, {8, 8.39, 41.65, 52.00}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, 0, kNo, 0.949, 0.916, 1.54, 1.55, {12, 5.27, 8.65, 14.95}, {4, 6.45, 20.19, 20.19}},
+    {kCuda, DeviceClass::kConsumer, kNo, 0, 0, kYes, 0.834, 0.482, 2.04, 1.21, {22, 3.31, 17.22, 65.05}, {8, 12.73, 31.40, 51.70}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, 0, kNo, 0.855, 0.720, 2.06, 0.00, {20, 1.13, 4.54, 6.03}, {}},
     {kCuda, DeviceClass::kConsumer, kYes, 0, 0, kYes, 0.887, 0.692, 2.13, 0.00, {38, 1.81, 8.20, 11.56}, {}},
     {kCuda, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.801, 0.801, 2.48, 0.00, {24, 3.13, 6.08, 11.39}, {}},
@@ -90,10 +90,10 @@ constexpr DecodeRule kLlamaCppDecode[] = {
     {kMetal, DeviceClass::kApple, kAny, 300, 10, kAny, 0.949, 0.949, 3.28, 2.19, {30, 2.63, 14.72, 26.85}, {12, 9.32, 12.11, 13.36}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kNo, 0.675, 0.612, 3.43, 0.00, {14, 10.36, 21.38, 29.22}, {20, 10.25, 21.74, 25.99}},
     {kMetal, DeviceClass::kApple, kAny, 700, 0, kYes, 0.573, 0.573, 4.00, 0.00, {1, 0.03, 0.03, 0.03}, {20, 5.79, 63.94, 153.64}},
-    {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 0.712, 0.513, 1.60, 1.95, {27, 6.29, 16.44, 50.57}, {7, 34.58, 34.96, 35.32}},
-    {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.27, 0.00, {8, 16.34, 24.96, 39.69}, {5, 21.65, 29.55, 29.55}},
+    {kRocm, DeviceClass::kConsumer, kNo, 0, 0, kAny, 0.712, 0.513, 1.60, 1.95, {27, 6.29, 16.44, 50.57}, {7, 14.91, 18.13, 21.21}},
+    {kRocm, DeviceClass::kConsumer, kNo, 700, 0, kAny, 1.000, 1.000, 6.43, 0.00, {8, 17.45, 23.07, 43.82}, {5, 19.41, 24.48, 24.48}},
     {kRocm, DeviceClass::kConsumer, kYes, 0, 0, kAny, 0.842, 0.555, 4.25, 3.58, {96, 8.27, 21.98, 30.32}, {2, 11.82, 11.82, 11.82}},
-    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.736, 0.736, 3.99, 0.00, {2, 0.01, 0.01, 0.01}, {12, 12.15, 47.22, 52.31}},
+    {kRocm, DeviceClass::kDatacenter, kAny, 0, 0, kAny, 0.736, 0.736, 4.56, 0.00, {2, 0.02, 0.02, 0.02}, {12, 12.21, 34.81, 49.84}},
     {kVulkan, DeviceClass::kConsumer, kAny, 0, 0, kAny, 0.834, 0.652, 1.73, 3.97, {50, 8.98, 19.89, 52.72}, {15, 5.52, 38.55, 58.89}},
 };
 // vLLM: dense and MoE models apart, as llama.cpp's rules: in these runs its MoE path (fused-MoE
@@ -162,19 +162,19 @@ constexpr RuntimeProfile EngineBase(const EngineRuns& runs) {
 // Section 7: llama.cpp and Ollama (llama-server) keep in RAM what does not fit: whole layers
 // (-ngl) or routed experts (--n-cpu-moe). Fitted by tests/core/offload_calibration_test.cc on 17
 // runs of 3 sources; a RAM efficiency per memory generation because the fit runs support it (AICc
-// −69.7 against −57.6 for one efficiency and −58.7 for one per channel class, 2 against 4 or
+// −71.4 against −58.4 for one efficiency and −59.0 for one per channel class, 2 against 4 or
 // more); the DDR4 entry rests on one rig (RTX 2080, 4 channels).
 constexpr OffloadRule kLlamaCppOffload = {
     .layers = true,
     .experts = true,
-    .ram_efficiency = {0.396, 0.598},  // DDR4, DDR5
-    .cpu_layer_ms = 0.043,
+    .ram_efficiency = {0.401, 0.608},  // DDR4, DDR5
+    .cpu_layer_ms = 0.0448,
     .host_reserve_gib = 4,
     // Fitted: the RTX 2080 rig (10 runs, DDR4 x4), Threadripper Pro + RTX A6000 (4, DDR5 x8),
     // Ryzen 9950X + RTX 5080 (3, DDR5 x2). Hold-out: 21 runs of 6 other sources; its worst are
-    // the EPYC 9355 VM's (12 channels), estimated 66 to 117 % too fast.
-    .error = {17, 5.37, 20.91, 26.11},
-    .holdout = {21, 11.44, 70.85, 117.09},
+    // the EPYC 9355 VM's (12 channels), estimated 64 to 115 % too fast.
+    .error = {17, 5.05, 20.45, 25.31},
+    .holdout = {21, 9.55, 68.65, 114.49},
 };
 
 constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,
@@ -204,12 +204,12 @@ constexpr RuntimeProfile LlamaCppFamily(std::string_view id, unsigned options,
   p.compute = kLlamaCppCompute;
   p.decode = kLlamaCppDecode;
   // -sm layer: a token walks the GPUs one after another, a hop per extra GPU by device class
-  // (consumer, Apple, datacenter; tests/core/decode_calibration_test.cc). Consumer 0.416 ms: the
+  // (consumer, Apple, datacenter; tests/core/decode_calibration_test.cc). Consumer 0.181 ms: the
   // mean extra time of three 2- and 4-GPU runs at depth 0 (PR #19378, RTX 4090s) over one
   // device's time under the consumer rules; Apple, with no published layer-split run, the same.
   // Datacenter 0.400 ms: the mean extra time per extra GPU of 15 4-GPU tg512 runs over the same
   // machine's one-GPU run (XiongjieDai's A100 SXM4/PCIe, H100 PCIe, L40S and A40 notebooks).
-  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = {0.416, 0.416, 0.400}};
+  p.multi_device_decode = {.split = SplitKind::kLayers, .hop_ms = {0.181, 0.181, 0.400}};
   p.offload = &kLlamaCppOffload;
   return p;
 }
