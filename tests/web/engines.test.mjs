@@ -1,7 +1,8 @@
 // "Opens in any browser": the core scenarios, written once and run in every engine that
 // support/engines.mjs drives here (Chromium, Firefox, WebKit): the reference page's numbers
-// in German and English, the context slider by keyboard, a shared link reopened, garbage in
-// the link, the fits view and the tables' exports, the widget in a host page under a strict
+// in German and English, the context slider by keyboard, a shared link reopened, serving, a model
+// that does not fit with the plan that runs it with offload and its command, garbage in the link,
+// the fits view and the tables' exports, the widget in a host page under a strict
 // Content-Security-Policy, the npm package in a documentation project, the single file opened
 // from disk, the page reloaded offline through its service worker, and a model imported from the
 // offline Hub (tests/support/hub-server.mjs) by its repo id.
@@ -385,6 +386,26 @@ for (const engine of selectedEngines()) {
       await open(session, siteUrl(hash));
       await waitForOutput(session, 'serving-ttft', (o) => o.text === shown(longer)[0], 'the link reopens the 20,000-token prompt');
       await assertHealthy(session, 'serving');
+    });
+
+    test('a model that does not fit: the plan that runs it with offload, its speed and its command', { timeout: TEST_TIMEOUT_MS }, async () => {
+      // The CLI's answer for Qwen3-30B-A3B-Instruct-2507 at Q4_K_M (18 GB of weights) on a 12 GB RTX
+      // 5070 under llama.cpp: no fit on the GPU alone; the plan --fit would choose keeps some
+      // layers' experts in RAM.
+      const request = { model: 'qwen3-30b-a3b-instruct-2507', format: 'Q4_K_M', device: 'rtx-5070-12gb', runtime: 'llamacpp',
+        context: 4096 };
+      const answer = cliEvaluate({ ...request, sections: ['simulator', 'offload'] });
+      assert.equal(answer.simulator.fit, 'no_fit');
+      const plan = answer.offload.plans[answer.offload.chosen];
+      await open(session, siteUrl(`#model=${request.model}&format=Q4_K_M&device=${request.device}&runtime=llamacpp` +
+        '&context=4096&lang=en'));
+      await waitForOutput(session, 'fit', (o) => o.text === 'Runs with offload', 'the verdict: runs with offload');
+      await waitForOutput(session, 'decode', (o) => o.text === `${plan.decode_tps.toFixed(1)} tok/s`, 'the plan\'s speed');
+      assert.equal((await waitForOutput(session, 'offload-flags', () => true, 'the plan\'s flags')).text, plan.flags);
+      const command = await waitForOutput(session, 'cmd-llama-server', (o) => o.text.includes(plan.flags),
+        'the llama-server command with the plan\'s flags');
+      assert.match(command.text, /llama-server -m \.\/Qwen3-30B-A3B-Instruct-2507-Q4_K_M\.gguf/);
+      await assertHealthy(session, 'with offload');
     });
 
     test('the fits view lists what `vramcalc sweep --device` says fits', { timeout: TEST_TIMEOUT_MS }, async () => {
