@@ -75,7 +75,9 @@ constexpr EngineDefaults::UbatchTier kOllamaUbatch[] = {{4096, 1024}, {32768, 20
 // 0 and the rule is fitted to its other models (CUDA datacenter from 900 GB/s since its recurrent
 // runs, Qwen3-Coder-Next on an A100 SXM, are held out: core/ESTIMATION.md section 6). Runs without
 // CUDA graphs are in no rule (llama.cpp below Volta, and on Volta and Turing before PR #25749): the
-// rules model graphs on.
+// rules model graphs on. A llama-bench prompt run at ubatch 1 (a 'ppN ub1' row) is N decode steps
+// that read no output head but the last (llama.cpp computes logits only where a token's output is
+// asked for, PR #6122): the fit reads those rows without it (core/ESTIMATION.md section 6).
 using enum Platform;
 using enum Tristate;
 constexpr DecodeRule kLlamaCppDecode[] = {

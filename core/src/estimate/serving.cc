@@ -30,8 +30,8 @@ using enum Tristate;
 // matmuls over a few tokens each reach a far smaller share of it, nor for the datacenter rule,
 // whose runs (XiongjieDai's, builds b2824-b2843 of May 2024) predate MMQ on the int8 tensor
 // cores (llama.cpp PRs #7676 and #7860, June 2024): their prompts were dequantized to FP16 for
-// cuBLAS. Both flags were chosen after the errors of
-// either choice were seen, hold-out included (core/ESTIMATION.md section 8).
+// cuBLAS. Both flags were chosen after the errors of either choice were seen, hold-out included
+// (core/ESTIMATION.md section 8).
 // Vulkan takes the FP16 peak: ggml-vulkan multiplies integer quants either dequantized to FP16 on
 // the cooperative-matrix units or with integer dot products on the vector units; it detects int8
 // cooperative matrices but never uses them (ggml-org/ggml src/ggml-vulkan @ d99724f, the
