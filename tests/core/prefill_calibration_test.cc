@@ -164,8 +164,9 @@ Fitted Fit(const std::vector<const Row*>& rows, const PrefillRule& rule, bool pe
   const double efficiency = std::min(1.0, 1.0 / solved[0]);
   const double attention = attention_columns > 0 ? share(1, efficiency) : efficiency;
   const double without = attention_columns == 2 ? share(2, attention) : attention;
-  if (attention_columns == 1 && deep_fa == 0) return {efficiency, efficiency, attention, per_prompt ? 1000 * solved.back() : 0.0};
-  return {efficiency, attention, without, per_prompt ? 1000 * solved.back() : 0.0};
+  // One column fitted to deep rows none of which has flash attention: the share without it.
+  const double with_fa = attention_columns == 1 && deep_fa == 0 ? efficiency : attention;
+  return {efficiency, with_fa, without, per_prompt ? 1000 * solved.back() : 0.0};
 }
 
 void ExpectError(const std::string& name, const char* what, const std::vector<double>& errors, const DecodeError& recorded) {

@@ -169,14 +169,20 @@ TEST(Serving, ALongPromptReadsFasterWithFlashAttention) {
 // both within 10 %; the same card of one's own without its GFX version takes the rules fitted to
 // Strix Halo (RDNA3.5), which read its WMMA peaks (191 TFLOPS FP16, 383 TOPS INT8) at their share:
 // at least twice as fast.
+// The prompt rate llama.cpp's serving section gives `model` in `format` on `device` for a prompt of
+// `prompt` tokens, expecting figures (no gap).
+double LlamaCppPrefillRate(std::string_view model, std::string_view format, std::string_view device, int prompt) {
+  const std::string json = R"({"model":")" + std::string(model) + R"(","format":")" + std::string(format) +
+                           R"(","runtime":"llamacpp","prompt_tokens":)" + std::to_string(prompt) + R"(,"device":")" +
+                           std::string(device) + "\"}";
+  const Serving serving = *Evaluate(ParseRequest(json).value(), Builtin()).value().serving;
+  EXPECT_EQ(serving.gap, ServingGap::kNone) << model << " " << device;
+  return serving.prefill_tps;
+}
+
 TEST(Serving, Rdna4ReadsPromptsUnderItsOwnRules) {
   const auto rate = [](std::string_view model, std::string_view device) {
-    const std::string json = R"({"model":")" + std::string(model) +
-                             R"(","format":"Q4_K_M","runtime":"llamacpp","prompt_tokens":4096,"device":")" +
-                             std::string(device) + "\"}";
-    const Serving serving = *Evaluate(ParseRequest(json).value(), Builtin()).value().serving;
-    EXPECT_EQ(serving.gap, ServingGap::kNone) << model << " " << device;
-    return serving.prefill_tps;
+    return LlamaCppPrefillRate(model, "Q4_K_M", device, 4096);
   };
   EXPECT_NEAR(rate("qwen3.6-27b", "radeon-ai-pro-r9700-32gb") / 974.38, 1.0, 0.10);
   EXPECT_NEAR(rate("gemma-4-26b-a4b", "radeon-ai-pro-r9700-32gb") / 3018.94, 1.0, 0.10);
@@ -192,15 +198,8 @@ TEST(Serving, Rdna4ReadsPromptsUnderItsOwnRules) {
 // source; tests/calibration/prefill.json). One rule for both had the Spark's 2.2 times too fast
 // and the RTX 4090's 18 % too slow; each is now within 10 %.
 TEST(Serving, DgxSparkReadsMoePromptsUnderItsOwnRule) {
-  const auto rate = [](std::string_view model, std::string_view device, int prompt) {
-    const std::string json = R"({"model":")" + std::string(model) + R"(","format":"MXFP4_MOE","runtime":"llamacpp","prompt_tokens":)" +
-                             std::to_string(prompt) + R"(,"device":")" + std::string(device) + "\"}";
-    const Serving serving = *Evaluate(ParseRequest(json).value(), Builtin()).value().serving;
-    EXPECT_EQ(serving.gap, ServingGap::kNone) << model << " " << device;
-    return serving.prefill_tps;
-  };
-  const double spark = rate("gpt-oss-120b", "dgx-spark-gb10-128gb", 2048);
-  const double rtx4090 = rate("gpt-oss-20b", "rtx-4090-24gb", 4096);
+  const double spark = LlamaCppPrefillRate("gpt-oss-120b", "MXFP4_MOE", "dgx-spark-gb10-128gb", 2048);
+  const double rtx4090 = LlamaCppPrefillRate("gpt-oss-20b", "MXFP4_MOE", "rtx-4090-24gb", 4096);
   EXPECT_NEAR(spark / 1937.39, 1.0, 0.10);
   EXPECT_NEAR(rtx4090 / 10649.30, 1.0, 0.10);
 }

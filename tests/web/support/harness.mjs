@@ -229,21 +229,18 @@ export async function waitForDataValue(env, page, testId, previous) {
     `data-value of ${testId} did not ${previous === undefined ? 'appear' : `change from ${previous}`}`);
 }
 
+/** In the page: the shown text (innerText, no-break spaces as spaces) of the element `sel` selects. */
+const readShownText = (sel) => document.querySelector(sel)?.innerText?.replace(/[\u00a0\u202f]/g, ' ') ?? null;
+
 /** Waits until the element's shown text (innerText, no-break spaces as spaces) equals `expected`. */
 export async function waitForText(env, page, selectorOrTestId, expected) {
-  return waitInPage(env, page,
-    (sel) => document.querySelector(sel)?.innerText?.replace(/[\u00a0\u202f]/g, ' ') ?? null,
-    selectorFor(selectorOrTestId),
-    (text) => text === expected,
+  return waitInPage(env, page, readShownText, selectorFor(selectorOrTestId), (text) => text === expected,
     `${selectorOrTestId} should read ${JSON.stringify(expected)}`);
 }
 
 /** Waits until the element's shown text (as waitForText reads it) matches the regular expression `pattern`. */
 export async function waitForMatch(env, page, selectorOrTestId, pattern) {
-  return waitInPage(env, page,
-    (sel) => document.querySelector(sel)?.innerText?.replace(/[\u00a0\u202f]/g, ' ') ?? null,
-    selectorFor(selectorOrTestId),
-    (text) => text !== null && pattern.test(text),
+  return waitInPage(env, page, readShownText, selectorFor(selectorOrTestId), (text) => text !== null && pattern.test(text),
     `${selectorOrTestId} should match ${pattern}`);
 }
 
