@@ -430,6 +430,9 @@ TEST(Vllm, Llama31_8bOnAnA100MatchesItsStartUpLog) {
   EXPECT_NEAR(pool->gib, 56.21, 0.005 * 56.21);
   EXPECT_NEAR(static_cast<double>(pool->tokens), 460496, 0.005 * 460496);
   EXPECT_EQ(pool->tokens % 16, 0);  // whole blocks
+  // 460,496 tokens, but no request longer than the model's 131,072 (config.json's
+  // max_position_embeddings): vLLM takes no longer max_model_len.
+  EXPECT_EQ(pool->longest_request, 131072);
   // A100s keep the small batch defaults (vLLM PR #17885): 2,048 tokens, 256 sequences.
   EXPECT_EQ(ResolvedSettings(s).max_num_batched_tokens, 2048);
 }

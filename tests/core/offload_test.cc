@@ -137,6 +137,43 @@ TEST(Offload, OllamaPlacesTheSameWayAndFittingModelsHaveNoPlan) {
   EXPECT_FALSE(vramcalc::Evaluate(reference, BuiltinCatalog().value()).value().offload.has_value());
 }
 
+// What does not fit reads the same wherever it shows: the hardware table's row of the chosen card
+// and a related model's rating carry the rate of the plan the verdict runs (none where the model
+// fits, where the RAM is too small as well, or under the reference page's profile, which has no
+// offload). Qwen3-30B-A3B, a related model of Qwen3-30B-A3B-Instruct-2507, has its shapes
+// (both config.json files: 48 layers, 128 experts, 8 routed), so its plan and rate are the same.
+TEST(Offload, TheHardwareTableAndRelatedModelsCarryThePlanThatRuns) {
+  const auto rate_on = [](const Response& response, std::string_view device) {
+    for (const HardwareRow& row : response.hardware) {
+      if (row.device->id == device) return row.offload_decode_tps;
+    }
+    ADD_FAILURE() << device << " has no row";
+    return -1.0;
+  };
+  const Response runs = Evaluate("").value();
+  ASSERT_NE(runs.offload->Chosen(), nullptr);
+  const double verdict = runs.offload->Chosen()->decode_tps;
+  EXPECT_GT(verdict, 0);
+  EXPECT_EQ(rate_on(runs, "rtx-5070-12gb"), verdict);
+  EXPECT_EQ(rate_on(runs, "rtx-3090-24gb"), 0);  // it fits there
+  bool same_shapes = false;
+  for (const RelatedModel& row : runs.related) {
+    if (row.model->id != "qwen3-30b-a3b") continue;
+    same_shapes = true;
+    EXPECT_EQ(row.fit, Fit::kNoFit);
+    EXPECT_EQ(row.offload_decode_tps, verdict);
+  }
+  EXPECT_TRUE(same_shapes) << "Qwen3-30B-A3B is no longer a related model";
+  EXPECT_EQ(rate_on(Evaluate("small-host").value(), "rtx-5070-12gb"), 0);
+  Request reference;
+  reference.model = "qwen3-30b-a3b-instruct-2507";
+  reference.device = "rtx-5070-12gb";
+  const Response under_reference = vramcalc::Evaluate(reference, BuiltinCatalog().value()).value();
+  EXPECT_EQ(under_reference.simulator.fit, Fit::kNoFit);
+  EXPECT_EQ(rate_on(under_reference, "rtx-5070-12gb"), 0);
+  for (const RelatedModel& row : under_reference.related) EXPECT_EQ(row.offload_decode_tps, 0) << row.model->id;
+}
+
 // The host's bandwidth: a type's (MT/s × 8 B × channels), or one's own, which replaces it.
 TEST(Offload, TheHostsBandwidthComesFromItsTypeOrItsFigure) {
   EXPECT_DOUBLE_EQ(FindHostMemoryType("ddr5-5600-2ch")->bandwidth_gbps(), 89.6);

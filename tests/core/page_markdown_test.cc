@@ -139,12 +139,16 @@ TEST(PageMarkdown, EnglishHasNoUntranslatedKeysOrPlaceholders) {
 namespace vramcalc {
 namespace {
 
-std::string EnginePage(std::string_view runtime, std::string_view device) {
+Result<Response> Answer(std::string_view model, std::string_view runtime, std::string_view device) {
   Request request;
-  request.model = "qwen2.5-7b";
+  request.model = std::string(model);
   request.runtime = std::string(runtime);
   request.device = std::string(device);
-  const auto response = Evaluate(request, BuiltinCatalog().value());
+  return Evaluate(request, BuiltinCatalog().value());
+}
+
+std::string EnginePage(std::string_view runtime, std::string_view device) {
+  const auto response = Answer("qwen2.5-7b", runtime, device);
   EXPECT_TRUE(response.ok());
   return response.ok() ? RenderPageMarkdown(response.value(), Lang::kEn) : "";
 }
@@ -164,15 +168,36 @@ TEST(PageMarkdown, EngineProfilesAddUsableMemoryPoolAndHostRows) {
   EXPECT_EQ(EnginePage("reference", "rtx-4090-24gb").find("Usable per device"), std::string::npos);
 }
 
+// The commands' heading names the engine whose commands they are; the reference page's names vLLM
+// and Ollama, as the reference page does.
+TEST(PageMarkdown, TheCommandsHeadingNamesTheEngine) {
+  EXPECT_NE(EnginePage("llamacpp", "rtx-4090-24gb").find("## Quick-start commands for llama.cpp (Qwen2.5-7B-Instruct)\n"),
+            std::string::npos);
+  EXPECT_NE(EnginePage("vllm", "a100-80gb").find("## Quick-start commands for vLLM (Qwen2.5-7B-Instruct)\n"),
+            std::string::npos);
+  EXPECT_NE(EnginePage("reference", "rtx-4090-24gb").find("## Quick-start commands for vLLM & Ollama (Qwen2.5-7B-Instruct)\n"),
+            std::string::npos);
+}
+
+// A model that does not fit, in the hardware table and among related models: the plan that runs it
+// with a part in RAM, at the verdict's rate (Qwen3-30B-A3B-Instruct-2507 Q4_K_M, 32K, on a 12 GB
+// RTX 5070 with 32 GB of DDR5: the page shows 34.4 tok/s in its verdict; tests/web/engines.test.mjs
+// checks the page's tables at 4,096 tokens).
+TEST(PageMarkdown, WhatRunsWithOffloadSaysSoInTheTables) {
+  const auto response = Answer("qwen3-30b-a3b-instruct-2507", "llamacpp", "rtx-5070-12gb");
+  ASSERT_TRUE(response.ok());
+  const std::string page = RenderPageMarkdown(response.value(), Lang::kEn);
+  EXPECT_NE(page.find("| RTX 5070 12GB | 12 GB · 672 GB/s | 20.91 GB (190%) | Runs with offload | 34.4 tok/s |"),
+            std::string::npos) << page;
+  EXPECT_NE(page.find("| Qwen3-30B-A3B | 30.5B | 20.91 GB | Runs with offload, 34.4 tok/s |"), std::string::npos);
+  EXPECT_NE(RenderPageMarkdown(response.value(), Lang::kDe).find("| Läuft mit Auslagerung | 34.4 tok/s |"), std::string::npos);
+}
+
 // A multimodal checkpoint's towers on lines of their own (core/ESTIMATION.md section 5.2): Gemma 3
 // 12B's 421,290,864 tower parameters (its checkpoint's 12,187,325,040 less the language model's
 // 11,766,034,176) in BF16 under vLLM: 842,581,728 B = 0.78 GB; none under the reference profile.
 TEST(PageMarkdown, TheTowersHaveALineAndACardRowOfTheirOwn) {
-  Request request;
-  request.model = "gemma-3-12b";
-  request.runtime = "vllm";
-  request.device = "h100-80gb";
-  const auto response = Evaluate(request, BuiltinCatalog().value());
+  const auto response = Answer("gemma-3-12b", "vllm", "h100-80gb");
   ASSERT_TRUE(response.ok());
   const std::string page = RenderPageMarkdown(response.value(), Lang::kEn);
   EXPECT_NE(page.find("| Vision & audio encoders | 0.78 GB |"), std::string::npos) << page;
@@ -181,15 +206,12 @@ TEST(PageMarkdown, TheTowersHaveALineAndACardRowOfTheirOwn) {
   EXPECT_NE(page.find("# The vision and audio towers load too, 0.78 GB (--language-model-only leaves them out"),
             std::string::npos);
   // llama.cpp loads them as the mmproj file, named in its command.
-  request.runtime = "llamacpp";
-  request.device = "rtx-4090-24gb";
-  const auto llamacpp = Evaluate(request, BuiltinCatalog().value());
+  const auto llamacpp = Answer("gemma-3-12b", "llamacpp", "rtx-4090-24gb");
   ASSERT_TRUE(llamacpp.ok());
   EXPECT_NE(RenderPageMarkdown(llamacpp.value(), Lang::kEn).find("  --mmproj ./mmproj-Gemma-3-12B-F16.gguf \\\n"),
             std::string::npos);
   // Ollama keeps 1 GiB more free beside the projector: 24 − 1 − 1 GiB usable, and says why.
-  request.runtime = "ollama";
-  const auto ollama = Evaluate(request, BuiltinCatalog().value());
+  const auto ollama = Answer("gemma-3-12b", "ollama", "rtx-4090-24gb");
   ASSERT_TRUE(ollama.ok());
   EXPECT_NE(RenderPageMarkdown(ollama.value(), Lang::kEn)
                 .find("| Usable per device | 22.00 GB (24.00 GB less the 1 GB llama.cpp's --fit keeps free and the 1 GB "

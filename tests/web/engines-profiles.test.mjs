@@ -68,11 +68,18 @@ describe('engine profiles on the page', { timeout: TEST_TIMEOUT_MS * 8 }, () => 
     await waitForText(env, page, 'kv-pages', `${pool.pages.concurrency.toFixed(2)}× requests of 131,072 tokens at once · ` +
       `${(11654 * 1.25 / 1024).toFixed(2)} GB per request · the longest it admits: ` +
       `${pool.pages.longest_request.toLocaleString('en')} tokens · 7 layer groups of 10 (8 padding)`);
-    // One block of full attention more than the pool holds: vLLM refuses to start.
-    const longer = pool.pages.longest_request + 16;
-    await openPage(env, page, `#model=gemma-3-27b&runtime=vllm&device=h100-80gb&format=BF16&context=${longer}&lang=en`);
+    // The pool holds more than one such request, so the longest it admits is the model's own
+    // maximum (vLLM takes no longer max_model_len).
+    assert.equal(pool.pages.longest_request, 131072);
+    // At 0.85 of the memory the pool holds less than the model's maximum: one block of full
+    // attention more than it holds, and vLLM refuses to start.
+    const smaller = core.evaluate({ model: 'gemma-3-27b', runtime: 'vllm', device: 'h100-80gb', format: 'BF16',
+      context: 65536, memory_utilization: 0.85 }).pool;
+    assert.ok(smaller.pages.longest_request < 131072);
+    const longer = smaller.pages.longest_request + 16;
+    await openPage(env, page, `#model=gemma-3-27b&runtime=vllm&device=h100-80gb&format=BF16&util=0.85&context=${longer}&lang=en`);
     const refused = core.evaluate({ model: 'gemma-3-27b', runtime: 'vllm', device: 'h100-80gb', format: 'BF16',
-      context: longer }).pool;
+      context: longer, memory_utilization: 0.85 }).pool;
     assert.ok(refused.pages.concurrency < 1);
     await waitForText(env, page, 'kv-pages', `vLLM does not start with this context: a request pins ` +
       `${refused.pages.request_gib.toFixed(2)} GB, the pool holds ${refused.gib.toFixed(2)} GB; the longest it admits: ` +

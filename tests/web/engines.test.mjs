@@ -405,6 +405,19 @@ for (const engine of selectedEngines()) {
       const command = await waitForOutput(session, 'cmd-llama-server', (o) => o.text.includes(plan.flags),
         'the llama-server command with the plan\'s flags');
       assert.match(command.text, /llama-server -m \.\/Qwen3-30B-A3B-Instruct-2507-Q4_K_M\.gguf/);
+      // The hardware table's row of the card says the same, at the plan's rate, and so does a related
+      // model of the same shapes (Qwen3-30B-A3B).
+      const rate = `${plan.decode_tps.toFixed(1)} tok/s`;
+      const cellsOf = (selector) => {
+        const row = document.querySelector(selector);
+        return row ? [...row.cells].map((c) => c.textContent.replace(/[\u00a0\u202f]/g, ' ').trim()) : null;
+      };
+      const hardware = await waitUntil(session, cellsOf, '[data-testid="hw-row"][data-device="rtx-5070-12gb"]',
+        (cells) => cells?.[3] === 'Runs with offload', 'the hardware row: runs with offload');
+      assert.equal(hardware[4], rate);
+      const related = await waitUntil(session, cellsOf, '[data-testid="related-row"][data-model="qwen3-30b-a3b"]',
+        (cells) => cells !== null, 'Qwen3-30B-A3B among the related models');
+      assert.equal(related[3], `Runs with offload, ${rate}`);
       await assertHealthy(session, 'with offload');
     });
 

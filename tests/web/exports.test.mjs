@@ -42,13 +42,31 @@ describe('table exports', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
     await openPage(env, page);
     await page.locator('#hardware').scrollIntoViewIfNeeded();
     const [, header, ...rows] = await csvOf(page, 'hardware-csv');
-    assert.deepEqual(header, ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s']);
+    assert.deepEqual(header, ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s',
+      'offload_decode_tok_s']);
     for (const [device, , , needed, , decode] of REFERENCE.hardware) {
       const row = rows.find((r) => r[0] === device);
       assert.ok(row, device);
       assert.equal(Number(row[4]).toFixed(2), referenceNumber(needed).toFixed(2), `${device} needed`);
       assert.equal(Number(row[7]).toFixed(1), referenceNumber(decode).toFixed(1), `${device} decode`);
+      assert.equal(row[8], '', `${device}: the reference page's profile has no offload`);
     }
+  });
+
+  test('the hardware table as CSV gives the offload plan\'s rate where a card runs it with offload', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // Qwen3-30B-A3B-Instruct-2507 Q4_K_M (18 GB) does not fit a 12 GB RTX 5070 under llama.cpp; it
+    // fits the 24 GB cards. The CSV's rate is the one the page shows in the card's row.
+    await openPage(env, page, '#model=qwen3-30b-a3b-instruct-2507&format=Q4_K_M&device=rtx-5070-12gb&runtime=llamacpp' +
+      '&context=4096&lang=en');
+    await page.locator('#hardware').scrollIntoViewIfNeeded();
+    const [, , ...rows] = await csvOf(page, 'hardware-csv');
+    const card = rows.find((r) => r[0] === 'rtx-5070-12gb');
+    assert.equal(card[6], 'no_fit');
+    const shown = await page.locator('[data-testid="hw-row"][data-device="rtx-5070-12gb"] [data-testid="hw-decode"]').textContent();
+    assert.equal(`${Number(card[8]).toFixed(1)} tok/s`, shown);
+    assert.equal(rows.find((r) => r[0] === 'rtx-4090-24gb')[8], '');
+    await assertHealthy(env, page, 'hardware CSV with offload');
   });
 
   test('the matrix as Markdown is the table as shown', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -22,9 +22,10 @@ const CSV = {
       ...contextsOf(response).map((tokens) => r.total_gib[tokens]), r.recommended_device ?? '', r.recommended_device_count ?? '']),
   },
   hardware: {
-    header: () => ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s'],
+    header: () => ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s',
+      'offload_decode_tok_s'],
     rows: (response) => response.hardware.map((r) => [r.device, r.name, r.memory_gib, r.bandwidth_gbps, r.needed_gib,
-      r.usage_pct, r.fit, r.decode_tps]),
+      r.usage_pct, r.fit, r.decode_tps, r.offload_decode_tps || '']),
   },
 };
 

@@ -280,6 +280,8 @@ struct KvPool {
   int64_t padding_layers = 0;
   double request_gib = 0;
   double concurrency = 0;
+  // The longest request the pool holds, up to the model's max position: vLLM takes no longer
+  // max_model_len than the model's (its estimate_max_model_len searches up to max_model_len).
   int64_t longest_request = 0;
 };
 std::optional<KvPool> KvPoolOf(const Scenario& scenario);

@@ -255,6 +255,9 @@ struct HardwareRow {
   double usage_pct = 0;
   Fit fit = Fit::kComfortable;
   double decode_tps = 0;
+  // Where it does not fit and the engine offloads (llama.cpp, Ollama): the decode rate of the plan
+  // that runs it with a part in the host's RAM (section 7, as the simulator's verdict); 0: none.
+  double offload_decode_tps = 0;
 };
 
 // The catalog models nearest in total memory at the request's format, context, batch, KV
@@ -266,6 +269,7 @@ struct RelatedModel {
   // The context asked is longer than the model's own maximum: its total is what the memory
   // would be, and the page says the model does not go that far.
   bool beyond_max_position = false;
+  double offload_decode_tps = 0;  // as HardwareRow's, on the request's device
 };
 
 // Memory against context for the simulator's format and device, for the page's plot.

@@ -382,7 +382,8 @@ bool PageThePool(const Scenario& s, double pool_gib, KvPool& pool) {
   pool.request_gib = static_cast<double>(per_request) * pages->BlockBytes() / kBytesPerGib;
   pool.concurrency = static_cast<double>(pool.blocks) / static_cast<double>(per_request);
   pool.tokens = static_cast<int64_t>(std::floor(pool.concurrency * static_cast<double>(s.context_tokens)));
-  pool.longest_request = pages->LongestRequest(pool.blocks, request, kMaxContextTokens);
+  pool.longest_request = pages->LongestRequest(
+      pool.blocks, request, s.runtime->context_within_model ? s.model->max_position_embeddings : kMaxContextTokens);
   return true;
 }
 

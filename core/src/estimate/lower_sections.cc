@@ -9,10 +9,20 @@
 
 #include "vramcalc/commands.h"
 #include "vramcalc/i18n.h"
+#include "vramcalc/offload.h"
 #include "vramcalc/serving.h"
 
 namespace vramcalc::internal {
 namespace {
+
+// The decode rate of the plan that runs a scenario that does not fit with a part in the host's
+// RAM, as the verdict's (OffloadOf: the engine's --fit choice); 0 where it fits, where the engine
+// does not offload or where no plan fits the host.
+double OffloadDecodeTps(const Scenario& s) {
+  const std::optional<Offload> offload = OffloadOf(s);
+  const OffloadPlan* plan = offload ? offload->Chosen() : nullptr;
+  return plan != nullptr ? plan->decode_tps : 0;
+}
 
 // The hardware table at the scenario's format, context and device count.
 std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request, const Catalog& catalog) {
@@ -36,6 +46,7 @@ std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request
     row.usage_pct = 100.0 * row.needed_gib / row.capacity_gib;
     row.fit = RateFit(*s.runtime, row.needed_gib, row.capacity_gib);
     row.decode_tps = DecodeTokensPerSecond(row_scenario, footprint);
+    if (row.fit == Fit::kNoFit) row.offload_decode_tps = OffloadDecodeTps(row_scenario);
     rows.push_back(row);
   }
   return rows;
@@ -72,7 +83,15 @@ std::vector<RelatedModel> FindRelated(const Scenario& s, double total_gib, const
                       return a.distance != b.distance ? a.distance < b.distance : a.index < b.index;
                     });
   std::vector<RelatedModel> related;
-  for (std::size_t i = 0; i < shown; ++i) related.push_back(ranked[i].related);
+  for (std::size_t i = 0; i < shown; ++i) {
+    RelatedModel row = ranked[i].related;
+    if (row.fit == Fit::kNoFit && !row.beyond_max_position) {
+      Scenario other_scenario = s;
+      other_scenario.model = row.model;
+      row.offload_decode_tps = OffloadDecodeTps(other_scenario);
+    }
+    related.push_back(row);
+  }
   return related;
 }
 

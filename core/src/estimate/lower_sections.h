@@ -23,8 +23,9 @@ inline constexpr uint32_t kLowerSections =
     kSectionMatrix | kSectionCurve | kSectionHardware | kSectionRelated | kSectionCommands | kSectionCard | kSectionOffload | kSectionPool |
     kSectionServing;
 
-// Checks the request's host (section 7: only the offload plans and the commands use it, so a
-// program without these sections does not read it) and fills the lower sections
+// Checks the request's host (section 7: only the offload plans, the commands, serving and the
+// hardware table's and related models' offload rates use it, so a program without these
+// sections does not read it) and fills the lower sections
 // `response.sections` asks for, the simulator already in `response` (evaluate.h
 // LowerSectionsBuilder). Evaluate calls it whatever the sections.
 std::optional<Error> BuildLowerSections(const Scenario& s, const Request& request, const Catalog& catalog,

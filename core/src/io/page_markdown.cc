@@ -53,10 +53,14 @@ struct Page {
     if (count <= 1) return name;
     return Fill("unit.times", {{"count", std::to_string(count)}, {"device", name}});
   }
+  std::string Rate(double decode_tps) const { return FormatFixed(decode_tps, 1) + " " + Text("unit.tps"); }
   // A model that does not fit does not decode at all on that device.
   std::string Decode(Fit fit, double decode_tps) const {
-    if (fit == Fit::kNoFit) return Text("out.decode_no_fit");
-    return FormatFixed(decode_tps, 1) + " " + Text("unit.tps");
+    return fit == Fit::kNoFit ? Text("out.decode_no_fit") : Rate(decode_tps);
+  }
+  // A rating: "Runs with offload" where a plan runs what does not fit (offload_decode_tps > 0).
+  std::string Rating(Fit fit, double offload_decode_tps) const {
+    return offload_decode_tps > 0 ? Text("offload.fit") : Named("fit", kFits, fit);
   }
   std::string Context() const { return ContextLabel(response.simulator.context_tokens); }
   std::string FormatLabel() const { return std::string(response.simulator.format->label); }
@@ -292,8 +296,8 @@ std::string Hardware(const Page& p) {
   for (const HardwareRow& row : p.response.hardware) {
     out += Row({p.Devices(s.device_count, row.device->name),
                 Amount(row.device->memory_gib) + " GB · " + Amount(row.device->bandwidth_gbps) + " GB/s",
-                FormatGb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)", p.Named("fit", kFits, row.fit),
-                p.Decode(row.fit, row.decode_tps)});
+                FormatGb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)", p.Rating(row.fit, row.offload_decode_tps),
+                row.offload_decode_tps > 0 ? p.Rate(row.offload_decode_tps) : p.Decode(row.fit, row.decode_tps)});
   }
   return out + "\n";
 }
@@ -347,7 +351,14 @@ std::string Card(const Page& p) {
 // Every command under its title, in the runtime profile's order.
 std::string Commands(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
-  std::string out = "## " + p.Fill("cmd.heading", {{"model", p.response.model.name}}) + "\n\n";
+  // The reference page's heading names vLLM and Ollama, its commands; an engine's names the engine.
+  const std::string_view runtime = s.runtime;
+  const std::string& model = p.response.model.name;
+  std::string out = "## " +
+                    (runtime == "reference" ? p.Fill("cmd.heading", {{"model", model}})
+                                            : p.Fill("cmd.heading_engine", {{"engine", p.Text("runtime." + std::string(runtime))},
+                                                                            {"model", model}})) +
+                    "\n\n";
   for (const Command& command : p.response.commands) {
     out += "### " + p.Fill(command.title, {{"device", p.Devices(s.device_count, s.device->name)}}) + "\n\n";
     out += "```" + command.language + "\n" + command.text + "\n```\n\n";
@@ -363,9 +374,10 @@ std::string Related(const Page& p) {
               p.Fill("related.col.fit", {{"device", s.device->name}})});
   out += "|---|---:|---:|---|\n";
   for (const RelatedModel& row : p.response.related) {
-    const std::string fit = row.beyond_max_position
-                                ? p.Fill("related.beyond", {{"tokens", FormatGrouped(row.model->max_position_embeddings)}})
-                                : p.Named("fit", kFits, row.fit);
+    std::string fit = row.beyond_max_position
+                          ? p.Fill("related.beyond", {{"tokens", FormatGrouped(row.model->max_position_embeddings)}})
+                          : p.Rating(row.fit, row.offload_decode_tps);
+    if (row.offload_decode_tps > 0) fit += ", " + p.Rate(row.offload_decode_tps);
     out += Row({row.model->name, ParamsLabel(row.model->params_total), FormatGb(row.total_gib), fit});
   }
   return out;

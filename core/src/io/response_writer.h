@@ -479,6 +479,7 @@ void WriteHardware(W& w, const std::vector<HardwareRow>& rows) {
     w.Field("usage_pct", row.usage_pct);
     w.Field("fit", kFits.Id(row.fit));
     w.Field("decode_tps", row.decode_tps);
+    w.Field("offload_decode_tps", row.offload_decode_tps);
   });
 }
 
@@ -492,6 +493,7 @@ void WriteRelated(W& w, const std::vector<RelatedModel>& related) {
     w.Field("fit", kFits.Id(row.fit));
     w.Field("max_position", row.model->max_position_embeddings);
     w.Field("beyond_max_position", row.beyond_max_position);
+    w.Field("offload_decode_tps", row.offload_decode_tps);
   });
 }
 

@@ -47,7 +47,11 @@ function syncCards(container, commands) {
 export function renderCommands(root, response, { t }) {
   const container = byId(root, 'commands');
   if (!container) return;
-  putPart(root, 'cmd-heading', t('cmd.heading', { model: response.model.name }));
+  // The reference page's heading names vLLM and Ollama, its commands; an engine's names the engine.
+  const runtime = response.simulator.runtime;
+  const model = response.model.name;
+  putPart(root, 'cmd-heading', runtime === 'reference' ? t('cmd.heading', { model })
+    : t('cmd.heading_engine', { engine: t(`runtime.${runtime}`), model }));
   if (syncCards(container, response.commands)) {
     for (const button of container.querySelectorAll('button.copy')) button.textContent = t('cmd.copy');
   }

@@ -54,9 +54,13 @@ function renderRow(row, data, sim, view) {
   put(neededText, fmt.gb(lang, data.needed_gib));
   if (needed.dataset.value !== String(data.needed_gib)) needed.dataset.value = String(data.needed_gib);
   put(usage, `(${fmt.integer(lang, data.usage_pct)}%)`, data.usage_pct);
-  put(fit, t(`fit.${data.fit}`), data.fit);
-  if (fit.className !== `fit-${data.fit}`) fit.className = `fit-${data.fit}`;
-  put(decode, fmt.decodeRate(t, lang, data.fit, data.decode_tps), data.decode_tps);
+  // What does not fit but runs with a part in the host's RAM says so, at that plan's rate.
+  const offload = data.offload_decode_tps > 0;
+  const rating = offload ? 'offload' : data.fit;
+  put(fit, t(offload ? 'offload.fit' : `fit.${data.fit}`), rating);
+  if (fit.className !== `fit-${rating}`) fit.className = `fit-${rating}`;
+  const tps = offload ? data.offload_decode_tps : data.decode_tps;
+  put(decode, fmt.decodeRate(t, lang, offload ? 'offload' : data.fit, tps), tps);
   markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
   syncRemoveButton(head, data, view);
 }

@@ -14,6 +14,12 @@ function createRow(model) {
   return row;
 }
 
+function ratingText(t, lang, rating, data) {
+  if (rating === 'beyond') return t('related.beyond', { tokens: fmt.integer(lang, data.max_position) });
+  if (rating === 'offload') return t('related.offload', { tps: fmt.fixed(lang, data.offload_decode_tps, 1) });
+  return t(`fit.${rating}`);
+}
+
 export function renderRelated(root, response, { t, lang, catalog }) {
   const table = byId(root, 'related');
   if (!table) return;
@@ -29,11 +35,10 @@ export function renderRelated(root, response, { t, lang, catalog }) {
     setAttr(head.firstChild, 'aria-label', t('related.select', { model: data.name }));
     put(params, fmt.params(lang, data.params_total), data.params_total);
     put(total, fmt.gb(lang, data.total_gib), data.total_gib);
-    // A context the model does not reach is said so, never rated as fitting.
-    const beyond = data.beyond_max_position;
-    put(fit, beyond ? t('related.beyond', { tokens: fmt.integer(lang, data.max_position) }) : t(`fit.${data.fit}`),
-      beyond ? 'beyond_max_position' : data.fit);
-    const className = beyond ? 'fit-beyond' : `fit-${data.fit}`;
-    if (fit.className !== className) fit.className = className;
+    // A context the model does not reach is said so, never rated as fitting; what does not fit
+    // but runs with a part in the host's RAM says so, with that plan's rate.
+    const rating = data.beyond_max_position ? 'beyond' : data.offload_decode_tps > 0 ? 'offload' : data.fit;
+    put(fit, ratingText(t, lang, rating, data), rating);
+    if (fit.className !== `fit-${rating}`) fit.className = `fit-${rating}`;
   });
 }
