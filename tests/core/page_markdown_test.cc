@@ -139,12 +139,16 @@ TEST(PageMarkdown, EnglishHasNoUntranslatedKeysOrPlaceholders) {
 namespace vramcalc {
 namespace {
 
-Result<Response> Answer(std::string_view model, std::string_view runtime, std::string_view device) {
+Request RequestOf(std::string_view model, std::string_view runtime, std::string_view device) {
   Request request;
   request.model = std::string(model);
   request.runtime = std::string(runtime);
   request.device = std::string(device);
-  return Evaluate(request, BuiltinCatalog().value());
+  return request;
+}
+
+Result<Response> Answer(std::string_view model, std::string_view runtime, std::string_view device) {
+  return Evaluate(RequestOf(model, runtime, device), BuiltinCatalog().value());
 }
 
 std::string EnginePage(std::string_view runtime, std::string_view device) {
@@ -191,6 +195,13 @@ TEST(PageMarkdown, WhatRunsWithOffloadSaysSoInTheTables) {
             std::string::npos) << page;
   EXPECT_NE(page.find("| Qwen3-30B-A3B | 30.5B | 20.91 GB | Runs with offload, 34.4 tok/s |"), std::string::npos);
   EXPECT_NE(RenderPageMarkdown(response.value(), Lang::kDe).find("| Läuft mit Auslagerung | 34.4 tok/s |"), std::string::npos);
+  // With the layers split over two cards, a plan's device side is each card's.
+  Request two = RequestOf("llama-3.3-70b", "llamacpp", "rtx-3090-24gb");
+  two.device_count = 2;
+  const auto split = Evaluate(two, BuiltinCatalog().value());
+  ASSERT_TRUE(split.ok() && split.value().offload && split.value().offload->Chosen());
+  const std::string gpu = FormatGb(split.value().offload->Chosen()->device_gib);
+  EXPECT_NE(RenderPageMarkdown(split.value(), Lang::kEn).find(gpu + " on each of the 2 GPUs"), std::string::npos);
 }
 
 // A multimodal checkpoint's towers on lines of their own (core/ESTIMATION.md section 5.2): Gemma 3

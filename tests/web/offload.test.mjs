@@ -103,6 +103,18 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     await assertHealthy(env, page, 'after Ollama and vLLM');
   });
 
+  test('with the layers split over two cards, the plan gives each card\'s share', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // Llama 3.3 70B Q4_K_M at 32K does not fit two 24 GB RTX 3090s: whole layers stay in RAM.
+    const request = { model: 'llama-3.3-70b', format: 'Q4_K_M', device: 'rtx-3090-24gb', device_count: 2, context: 32768 };
+    const { offload } = offloadOf(request);
+    const plan = offload.plans[offload.chosen];
+    await openPage(env, page, '#model=llama-3.3-70b&format=Q4_K_M&device=rtx-3090-24gb&gpus=2&runtime=llamacpp&lang=en');
+    await waitForText(env, page, 'offload-summary', `${Math.round(plan.ram_share_pct)} % of the weights in RAM: ` +
+      `${gb(plan.host_gib)} in RAM, ${gb(plan.device_gib)} on each of the 2 GPUs, ${plan.decode_tps.toFixed(1)} tok/s.`);
+    await assertHealthy(env, page, 'offload on two cards');
+  });
+
   test('the link carries the host\'s RAM, its type and a bandwidth of one\'s own, and reopens them', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page, `${LINK}&lang=en`);

@@ -190,9 +190,13 @@ std::string OffloadText(const Page& p) {
   const Offload& offload = *p.response.offload;
   std::string out;
   if (const OffloadPlan* plan = offload.Chosen()) {
+    // A plan's device side is per device: "on each of the N GPUs" where the layers are split.
+    const int64_t count = p.response.simulator.device_count;
     out += "**" + p.Text("offload.fit") + "**: " +
-           p.Fill("offload.summary", {{"share", FormatFixed(plan->ram_share_pct, 0)}, {"ram", FormatGb(plan->host_gib)},
-                                      {"gpu", FormatGb(plan->device_gib)}, {"tps", FormatFixed(plan->decode_tps, 1)}}) +
+           p.Fill(count > 1 ? "offload.summary_each" : "offload.summary",
+                  {{"share", FormatFixed(plan->ram_share_pct, 0)}, {"ram", FormatGb(plan->host_gib)},
+                   {"gpu", FormatGb(plan->device_gib)}, {"count", std::to_string(count)},
+                   {"tps", FormatFixed(plan->decode_tps, 1)}}) +
            " " + HowToRun(p, *plan) + "\n\n";
   } else {
     double needed = 0;

@@ -162,9 +162,11 @@ export function renderOffload(root, response, view) {
   // render/simulator.js's offloadPlan(); imported from there, it split the page's first code into one
   // more chunk (+0.3 KiB before the first numbers).
   const plan = offload.plans[offload.chosen];
-  putPart(root, 'offload-summary', fmt.keepUnits(plan ? t('offload.summary', {
+  // A plan's device side is per device: "on each of the N GPUs" where the layers are split.
+  const count = response.simulator.device_count;
+  putPart(root, 'offload-summary', fmt.keepUnits(plan ? t(count > 1 ? 'offload.summary_each' : 'offload.summary', {
     share: fmt.integer(lang, Math.round(plan.ram_share_pct)), ram: fmt.gb(lang, plan.host_gib),
-    gpu: fmt.gb(lang, plan.device_gib), tps: fmt.fixed(lang, plan.decode_tps, 1),
+    gpu: fmt.gb(lang, plan.device_gib), count: fmt.integer(lang, count), tps: fmt.fixed(lang, plan.decode_tps, 1),
   }) : noRunText(offload, view)), plan ? plan.decode_tps : 'none');
   const error = byId(root, 'decode-error');
   if (plan && error) {
