@@ -35,7 +35,7 @@ const kMemberNames = { class: 'device_class' };  // JSON keys that name their me
 // Keys a row keeps in rows of their own that it points to (catalog_tables.h), where few rows have
 // them (a model's per-layer embeddings, the matrices GGUF's blocks do not divide, the experts'
 // down projections where they are not a third) or a program drops them all (vramcalc.wasm: a
-// model's card, what only the serving section reads of a device): a row without them keeps a
+// model's card, what only the sections after the simulator read of a device): a row without them keeps a
 // null pointer instead of their defaults. Each pointed row's members come last, in this order.
 const kPointedRows = {
   ModelRow: [
@@ -50,7 +50,7 @@ const kPointedRows = {
   ],
   DeviceRow: [{
     member: 'serving', type: 'DeviceServingRow',
-    keys: ['int8_tops', 'fp8_tflops', 'serving_source', 'host_link_gbps'],
+    keys: ['int8_tops', 'fp8_tflops', 'serving_source', 'host_link_gbps', 'gpu_mapped_gib'],
   }],
 };
 // Members a row type declares in another order than its JSON has them (designated initializers

@@ -200,6 +200,20 @@ TEST(BuiltinCatalog, EveryCardNamesItsHostLink) {
   EXPECT_EQ(Builtin().FindDevice("rtx-5090-32gb")->host_link_gbps, 63.0);
 }
 
+// A device whose GPU maps less than its memory by default states that figure in its source: only
+// the Strix Halo, from AMD's ROCm docs' amd-ttm example on a 128 GB system (62.82 GB of 125.65).
+TEST(BuiltinCatalog, AGpuMappedLimitNamesItsSource) {
+  for (const Device& d : Builtin().devices) {
+    SCOPED_TRACE(d.id);
+    if (d.gpu_mapped_gib == 0) continue;
+    EXPECT_TRUE(d.unified_memory);
+    EXPECT_LT(d.gpu_mapped_gib, d.memory_gib);
+    EXPECT_NE(d.source.find("rdna3-5.rst"), std::string::npos) << d.source;
+    EXPECT_NE(d.source.find("(62.82 GB)"), std::string::npos) << d.source;
+  }
+  EXPECT_EQ(Builtin().FindDevice("ryzen-ai-max-395-128gb")->gpu_mapped_gib, 62.82);
+}
+
 // The devices added for published llama.cpp/vLLM runs, each as its entry's source states it:
 // the source names the memory ("<N> GB") and the bandwidth figure it was read from.
 struct SourcedDevice {

@@ -302,6 +302,38 @@ TEST(LlamaCpp, FitKeepsOneGibFreeOnTopOfModelCacheAndCompute) {
   EXPECT_DOUBLE_EQ(CapacityGib(s), 24.0 - 1.0);
 }
 
+// A Strix Halo's GPU maps 62.82 GiB of its RAM by default under Linux (AMD's ROCm docs, the
+// catalog entry's source: "By default, the GTT limit is set to approximately 50 percent of total
+// system RAM"; amd-ttm's example, "16469033 pages (62.82 GB)"). Llama 3.3 70B Q8_0 at 32K fits its
+// 127 GiB under --fit, but needs 80.70 + 1 GiB (--fit's margin) = 81.70 GiB mapped: `amd-ttm
+// --set 82`, in the answer and above the command. An 8B model needs no more than the default, a
+// discrete card none, and a model that does not fit is said so instead.
+TEST(LlamaCpp, AStrixHaloSaysWhenItsGpuMustMapMoreThanLinuxsDefault) {
+  const auto answer = [](std::string_view model, std::string_view format, std::string_view device) {
+    Request request;
+    request.model = std::string(model);
+    request.format = std::string(format);
+    request.device = std::string(device);
+    request.runtime = "llamacpp";
+    return Evaluate(request, BuiltinCatalog().value()).value();
+  };
+  const Response big = answer("llama-3.3-70b", "Q8_0", "ryzen-ai-max-395-128gb");
+  ASSERT_NE(big.simulator.fit, Fit::kNoFit);
+  ASSERT_TRUE(big.gpu_map.has_value());
+  EXPECT_EQ(big.gpu_map->default_gib, 62.82);
+  EXPECT_NEAR(big.simulator.per_device_gib, 80.70, 0.005);
+  EXPECT_DOUBLE_EQ(big.gpu_map->needed_gib, big.simulator.per_device_gib + 1.0);
+  EXPECT_EQ(big.gpu_map->set_gib, 82);
+  EXPECT_NE(big.commands.front().text.find("\n# amd-ttm --set 82\n"), std::string::npos) << big.commands.front().text;
+  const Response small = answer("qwen3-8b", "Q4_K_M", "ryzen-ai-max-395-128gb");
+  EXPECT_FALSE(small.gpu_map.has_value());
+  EXPECT_EQ(small.commands.front().text.find("amd-ttm"), std::string::npos);
+  EXPECT_FALSE(answer("llama-3.3-70b", "Q8_0", "rtx-pro-6000-blackwell-96gb").gpu_map.has_value());
+  const Response none = answer("deepseek-v3", "Q4_K_M", "ryzen-ai-max-395-128gb");
+  ASSERT_EQ(none.simulator.fit, Fit::kNoFit);
+  EXPECT_FALSE(none.gpu_map.has_value());
+}
+
 // A layer split (-sm layer, llama.cpp's and Ollama's default) walks the devices one after another:
 // no device count makes it faster than one device, whether the engine has a rule for the
 // device's class or not (issue 31: without one, the reference formula's linear scaling applied).

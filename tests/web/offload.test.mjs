@@ -115,6 +115,24 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     await assertHealthy(env, page, 'offload on two cards');
   });
 
+  test('a Strix Halo whose GPU must map more than Linux\'s default says how to raise it', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // Llama 3.3 70B Q8_0 at 32K fits the 128 GB Strix Halo under llama.cpp, but needs more than the
+    // 62.82 GB its GPU maps by default (AMD's ROCm docs; tests/core/engine_profiles_test.cc).
+    const request = { model: 'llama-3.3-70b', format: 'Q8_0', device: 'ryzen-ai-max-395-128gb', runtime: 'llamacpp', context: 32768 };
+    const map = core.evaluate({ ...request, sections: ['simulator', 'offload'] }).gpu_map;
+    assert.equal(map.set_gib, 82);
+    await openPage(env, page, '#model=llama-3.3-70b&format=Q8_0&device=ryzen-ai-max-395-128gb&runtime=llamacpp&lang=en');
+    await waitForText(env, page, 'gpu-map', `Linux lets the GPU map 62.82 GB of the RAM by default; this needs ${gb(map.needed_gib)}: ` +
+      'raise it once with amd-ttm --set 82 and reboot (AMD\'s ROCm docs).');
+    assert.equal(await page.locator(`${byTestId('gpu-map')} code`).textContent(), 'amd-ttm --set 82');
+    assert.match(await shownText(page, 'cmd-llama-server'), /\n# amd-ttm --set 82\n/);
+    // A model that needs no more than the default: no line.
+    await page.locator(byTestId('model')).selectOption('qwen3-8b');
+    await page.locator(`${byTestId('gpu-map')}[hidden]`).waitFor({ state: 'attached' });
+    await assertHealthy(env, page, 'Strix Halo GPU map');
+  });
+
   test('the link carries the host\'s RAM, its type and a bandwidth of one\'s own, and reopens them', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     await openPage(env, page, `${LINK}&lang=en`);

@@ -13,7 +13,7 @@ import { renderKvPool } from './render/kv-pool.js';
 import { rejectHost, renderOffload } from './render/offload.js';
 import { bindRowChoice } from './render/rows.js';
 import { bindServing, isServingField, rejectServing, renderServing } from './render/serving.js';
-import { bindWays, renderWays } from './render/ways.js';
+import { bindWays, renderGpuMap, renderWays } from './render/ways.js';
 
 export { contextAnswers } from './context-answers.js';
 export { renderAccuracy } from './render/accuracy-table.js';
@@ -30,11 +30,13 @@ export { registerServiceWorker } from './pwa.js';
 /**
  * The figures the full module adds beside the simulator's: what runs with offload and the KV
  * pool an engine preallocates; serving, below the plot; and, when it does not fit, the nearest
- * ways to make it run, under the verdict.
+ * ways to make it run, under the verdict, and where an APU's GPU maps too little by default, how
+ * to raise it.
  */
 export function renderFigures(root, response, view) {
   renderOffload(root, response, view);
   renderWays(root, response, view);
+  renderGpuMap(root, response, view);
   renderKvPool(root, response, view);
   renderServing(root, response, view);
 }

@@ -34,6 +34,7 @@ struct CommandInputs {
   int64_t max_context_tokens = 0;  // on this device, as the simulator shows it
   const OffloadPlan* offload = nullptr;  // the plan it runs with when it does not fit (section 7)
   double vision_gib = 0;           // the vision and audio towers loaded beside, as the simulator shows them
+  const GpuMap* gpu_map = nullptr;  // what an APU's GPU must map beyond its default (estimate.h GpuMapOf)
 };
 
 // The scenario's runtime profile's commands, in its order.

@@ -55,6 +55,10 @@ struct Device {
   // encoding in decimal GB/s (lanes × 0.985, 1.969 or 3.938 GB/s for PCIe 3.0, 4.0, 5.0); 0:
   // unified memory, or not known.
   double host_link_gbps = 0;
+  // What a unified-memory GPU may map of the RAM as the operating system sets it up, where that is
+  // less than the RAM (an AMD APU under Linux: its GTT limit, about half the RAM, which
+  // `amd-ttm --set` raises); 0: the whole memory_gib.
+  double gpu_mapped_gib = 0;
   // The GPU's architecture version as its vendor's API reports it: an NVIDIA GPU's CUDA compute
   // capability (8.9 for Ada), which some engines require a minimum of
   // (RuntimeProfile::min_compute_capability); an Apple GPU's Metal GPU family, MTLGPUFamilyAppleN

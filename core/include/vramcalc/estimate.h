@@ -187,6 +187,17 @@ EngineSettings ResolvedSettings(const Scenario& scenario);
 // What one device may hold under the scenario's profile (section 5.1): utilization × visible
 // memory − margin. The reference profile: the device's memory.
 double CapacityGib(const Scenario& scenario);
+
+// An APU whose operating system lets the GPU map less than the RAM by default (Device::
+// gpu_mapped_gib; section 5.1): when what fits the whole memory needs more than that, what the GPU
+// maps by default, what it must map (per_device_gib and the engine's margins at its utilization)
+// and that rounded up to the whole GiB `amd-ttm --set` takes; none otherwise.
+struct GpuMap {
+  double default_gib = 0;
+  double needed_gib = 0;
+  int64_t set_gib = 0;
+};
+std::optional<GpuMap> GpuMapOf(const Scenario& scenario, double per_device_gib);
 // The share of visible memory the engine uses by default on this device (SGLang: from its
 // reserve); 1 for engines that take all of it.
 double DefaultUtilization(const RuntimeProfile& runtime, const Device& device, int64_t device_count);

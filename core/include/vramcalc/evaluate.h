@@ -316,6 +316,8 @@ struct Response {
   std::vector<Command> commands;
   std::optional<Offload> offload;  // none: the model fits, or the engine or device does not offload
   std::optional<Ways> ways;        // with the offload section; none: the model fits
+  // With the offload section: what an APU's GPU must map beyond its default (estimate.h GpuMapOf).
+  std::optional<GpuMap> gpu_map;
   std::optional<KvPool> pool;      // none: the engine preallocates none
   std::optional<Serving> serving;
 };

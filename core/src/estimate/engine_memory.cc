@@ -41,6 +41,18 @@ double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device) {
   return share * device.memory_gib;
 }
 
+std::optional<GpuMap> GpuMapOf(const Scenario& s, double per_device_gib) {
+  const double mapped = s.device->gpu_mapped_gib;
+  const double capacity = CapacityGib(s);
+  if (mapped <= 0 || per_device_gib > capacity) return std::nullopt;
+  // capacity = u × visible − margins; the same margins under a mapped memory M: u × M − margins.
+  const double utilization = ResolvedSettings(s).memory_utilization;
+  const double margins = utilization * VisibleMemoryGib(*s.runtime, *s.device) - capacity;
+  const double needed = (per_device_gib + margins) / utilization;
+  if (needed <= mapped) return std::nullopt;
+  return GpuMap{mapped, needed, static_cast<int64_t>(std::ceil(needed))};
+}
+
 double DefaultUtilization(const RuntimeProfile& runtime, const Device& device, int64_t device_count) {
   const CapacityRule& rule = runtime.capacity;
   if (rule.reserve_tiers.empty()) return rule.default_utilization;

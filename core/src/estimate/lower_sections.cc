@@ -211,11 +211,13 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   const bool offload = (request.sections & (kSectionOffload | kSectionCommands)) != 0;
   if (offload) response.offload = OffloadOf(s);
   if ((request.sections & kSectionOffload) != 0) response.ways = WaysOf(s, catalog, sim, response.offload);
+  if (offload) response.gpu_map = GpuMapOf(s, sim.per_device_gib);
   if (response.offload) FillPromptTimes(s, request.prompt_tokens, *response.offload);
   const OffloadPlan* plan = response.offload ? response.offload->Chosen() : nullptr;
   if ((request.sections & kSectionCommands) != 0) {
     response.commands =
-        BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan, sim.vision_gib});
+        BuildCommands(CommandInputs{&s, sim.kv_cache_gib, sim.per_device_gib, sim.max_context_tokens, plan, sim.vision_gib,
+                                    response.gpu_map ? &*response.gpu_map : nullptr});
   }
   if ((request.sections & kSectionServing) != 0) {
     // A model that does not fit is served with the offload plan that runs it (section 8.3).

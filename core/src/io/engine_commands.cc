@@ -51,6 +51,11 @@ std::string Headline(const CommandInputs& in, std::string_view usable_note) {
     out += "# Does not fit: up to " + FormatGrouped(in.max_context_tokens) +
            " tokens of context fit; lower the context or choose a smaller format or a larger device.\n";
   }
+  if (in.gpu_map != nullptr) {
+    out += "# Linux lets the GPU map " + FormatGb(in.gpu_map->default_gib) + " of the RAM by default; this needs " +
+           FormatGb(in.gpu_map->needed_gib) + ". Raise it once, then reboot (AMD's ROCm docs):\n# amd-ttm --set " +
+           std::to_string(in.gpu_map->set_gib) + "\n";
+  }
   return out;
 }
 

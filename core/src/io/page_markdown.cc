@@ -245,6 +245,11 @@ std::string Simulator(const Page& p) {
   out += "**" + p.Named("fit", kFits, s.fit) + "**\n\n";
   out += OffloadText(p);
   out += WaysText(p);
+  if (const std::optional<GpuMap>& map = p.response.gpu_map) {
+    out += p.Fill("offload.gpu_map", {{"default", FormatGb(map->default_gib)}, {"needed", FormatGb(map->needed_gib)},
+                                      {"command", "`amd-ttm --set " + std::to_string(map->set_gib) + "`"}}) +
+           "\n\n";
+  }
   out += p.Text("share.weights") + ": " + FormatShare(s.share_weights_pct) + "% · " + p.Text("share.kv_cache") +
          ": " + FormatShare(s.share_kv_cache_pct) + "% · " +
          (s.vision_gib > 0 ? p.Text("share.vision") + ": " + FormatShare(s.share_vision_pct) + "% · " : "") +

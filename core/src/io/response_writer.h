@@ -561,6 +561,19 @@ void WriteWays(W& w, const std::optional<Ways>& ways) {
   w.EndObject();
 }
 
+// What an APU's GPU must map beyond its default (estimate.h GpuMap), with the offload section: null
+// where the default is enough, the model does not fit, or the device maps all its memory.
+template <typename W>
+void WriteGpuMap(W& w, const std::optional<GpuMap>& map) {
+  w.Key("gpu_map");
+  if (!map) return w.Null();
+  w.BeginObject();
+  w.Field("default_gib", map->default_gib);
+  w.Field("needed_gib", map->needed_gib);
+  w.Field("set_gib", map->set_gib);
+  w.EndObject();
+}
+
 // Serving (core/ESTIMATION.md section 8): a prompt and its answer on the simulator's devices, the
 // prefill rule the figures follow (null with a gap) and whether it is another engine's.
 template <typename W>
@@ -623,6 +636,7 @@ void WriteLowerSections(W& w, const Response& response) {
   if ((response.sections & kSectionOffload) != 0) {
     WriteOffload(w, response.offload);
     WriteWays(w, response.ways);
+    WriteGpuMap(w, response.gpu_map);
   }
   if ((response.sections & kSectionPool) != 0) WritePool(w, response.pool);
   if ((response.sections & kSectionServing) != 0) WriteServing(w, response.serving);

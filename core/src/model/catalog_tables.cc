@@ -99,6 +99,7 @@ Device DeviceFromRow(const DeviceRow& row) {
     device.fp8_tflops = serving->fp8_tflops;
     device.serving_source = Text(serving->serving_source);
     device.host_link_gbps = serving->host_link_gbps;
+    device.gpu_mapped_gib = serving->gpu_mapped_gib;
   }
   return device;
 }

@@ -110,6 +110,7 @@ struct DeviceServingRow {
   double fp8_tflops = 0;
   const char* serving_source = "";
   double host_link_gbps = 0;
+  double gpu_mapped_gib = 0;  // not serving's, but like its figures read only after the simulator
 };
 
 struct DeviceRow {

@@ -159,6 +159,8 @@ void VisitFields(V& v, D& d) {
   v.Number("fp8_tflops", d.fp8_tflops, kOptional | kUnlisted);
   v.Text("serving_source", d.serving_source, kOptional | kMayBeEmpty | kUnlisted);
   v.Number("host_link_gbps", d.host_link_gbps, kOptional | kUnlisted);
+  // An AMD APU's default GTT limit (device.h); only the sections after the simulator read it.
+  v.Number("gpu_mapped_gib", d.gpu_mapped_gib, kOptional | kUnlisted);
 }
 
 // A catalog's part in assets/devices.json: the devices and the two lists the page shows them in

@@ -45,6 +45,30 @@ export function renderWays(root, response, view) {
   if (line.hidden !== (ways.length === 0)) line.hidden = ways.length === 0;
 }
 
+/**
+ * Under the ways: where an APU's GPU maps less of the RAM by default than the model needs (the
+ * core's "gpu_map"), what it maps, what this needs and the command that raises it, made once;
+ * hidden otherwise.
+ */
+export function renderGpuMap(root, response, { t, lang }) {
+  let line = byId(root, 'gpu-map');
+  if (!line) {
+    line = el('p', { class: 'gpu-map', id: 'gpu-map', 'data-testid': 'gpu-map', hidden: true });
+    byId(root, 'ways').after(line);
+  }
+  const map = response.gpu_map ?? null;
+  const key = map ? `${lang}:${map.default_gib}:${map.needed_gib}` : '';
+  if (line.dataset.key !== key) {
+    line.dataset.key = key;
+    // The command in a <code> of its own: the text around its place holder, split there.
+    const [before, after] = map ? t('offload.gpu_map', {
+      default: fmt.gb(lang, map.default_gib), needed: fmt.gb(lang, map.needed_gib), command: '\u0000',
+    }).split('\u0000') : ['', ''];
+    line.replaceChildren(...(map ? [before, el('code', {}, `amd-ttm --set ${map.set_gib}`), after] : []));
+  }
+  if (line.hidden !== !map) line.hidden = !map;
+}
+
 /** A way's button makes its change to the page's scenario. */
 export function bindWays(root, page) {
   byId(root, 'page').addEventListener('click', (event) => {
