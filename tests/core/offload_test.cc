@@ -174,6 +174,26 @@ TEST(Offload, TheHardwareTableAndRelatedModelsCarryThePlanThatRuns) {
   for (const RelatedModel& row : under_reference.related) EXPECT_EQ(row.offload_decode_tps, 0) << row.model->id;
 }
 
+// The longest context at which it runs with offload, as --fit would place it at each context:
+// a plan runs there and none 1,024 tokens further (the KV cache stays with its layers on the GPU,
+// so a longer context moves more into RAM until neither side holds it); none when the RAM is too
+// small at every context (Qwen3-30B-A3B's 18 GB beside an 11 GB card and 4 usable GB of RAM).
+TEST(Offload, TheLongestContextWithOffloadRunsAndOneStepMoreDoesNot) {
+  const Response runs = Evaluate("").value();
+  const int64_t longest = runs.offload->max_context_tokens;
+  Scenario s = LlamaCpp("qwen3-30b-a3b-instruct-2507", "Q4_K_M", "rtx-5070-12gb", longest);
+  s.host = runs.offload->host;
+  ASSERT_GT(longest, 4096);  // the answer's own context runs
+  ASSERT_LT(longest, s.model->max_position_embeddings);
+  const std::optional<Offload> at = OffloadOf(s);
+  ASSERT_TRUE(at && at->Chosen() != nullptr);
+  s.context_tokens = longest + 1024;
+  const std::optional<Offload> past = OffloadOf(s);
+  ASSERT_TRUE(past.has_value());
+  EXPECT_EQ(past->Chosen(), nullptr);
+  EXPECT_EQ(Evaluate("small-host").value().offload->max_context_tokens, 0);
+}
+
 // The host's bandwidth: a type's (MT/s × 8 B × channels), or one's own, which replaces it.
 TEST(Offload, TheHostsBandwidthComesFromItsTypeOrItsFigure) {
   EXPECT_DOUBLE_EQ(FindHostMemoryType("ddr5-5600-2ch")->bandwidth_gbps(), 89.6);

@@ -46,6 +46,9 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     assert.equal(await shownText(page, 'host'), `${gb(plan.host_gib)} (the plan above)`);
     assert.equal(answer.simulator.max_context, 0);
     assert.equal(await shownText(page, 'max-context'), '0 tokens on the GPU alone');
+    // With offload it runs up to a context of its own (tests/core/offload_test.cc).
+    assert.ok(offload.max_context > 4096);
+    assert.equal(await shownText(page, 'max-offload'), `With offload: up to ${offload.max_context.toLocaleString('en')} tokens`);
     const error = await shownText(page, 'decode-error');
     if (offload.holdout.points > 0) {
       assert.match(error, new RegExp(`^± ${offload.holdout.median_error_pct.toFixed(1)} % \\(median error with offload on ` +
@@ -232,6 +235,8 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     assert.equal(await shownText(page, 'decode'), '—');
     assert.equal(await page.locator(byTestId('offload-run')).isVisible(), false);
     assert.equal(await page.locator(`${byTestId('offload-plans')} li:not(.offload-plans-heading)`).count(), offload.plans.length);
+    assert.equal(offload.max_context, 0);
+    assert.equal(await page.locator(byTestId('max-offload')).isVisible(), false, 'no context runs with offload');
     // German.
     await page.locator(byTestId('lang')).selectOption('de');
     await waitForText(env, page, 'fit', 'Passt nicht');

@@ -64,6 +64,10 @@ struct Offload {
   std::optional<std::size_t> chosen;
   const OffloadRule* rule = nullptr;
   int64_t prompt_tokens = 0;  // the plans' prompt_s are for a prompt this long
+  // The longest context at which the model runs on these devices, alone or with a plan: the
+  // model's maximum where the engine stops there, else below it in steps of 1,024 tokens; 0: none
+  // (filled with the offload section, lower_sections.cc).
+  int64_t max_context_tokens = 0;
 
   // The plan that runs, else nullptr.
   const OffloadPlan* Chosen() const { return chosen ? &plans[*chosen] : nullptr; }

@@ -154,18 +154,36 @@ void DeviceThatFits(Scenario s, const Catalog& catalog, Ways& ways) {
   }
 }
 
-// Ways: the longest context below the scenario's, in steps of 1,024 tokens, at which it runs (as
-// the verdict rates it, by bisection: the footprint grows with the context); 0 when none does.
-int64_t LongestRunning(Scenario s) {
+// The longest context below the scenario's, in steps of 1,024 tokens, at which `runs` holds (by
+// bisection: the footprint grows with the context); 0 when none does.
+template <typename Predicate>
+int64_t LongestBelow(Scenario s, Predicate runs_at) {
   constexpr int64_t kStep = 1024;
   int64_t runs = 0;  // steps of kStep known to run
   int64_t fails = (s.context_tokens - 1) / kStep + 1;  // known not to run, or past the context
   while (fails - runs > 1) {
     const int64_t mid = (runs + fails) / 2;
     s.context_tokens = mid * kStep;
-    (Runs(s) ? runs : fails) = mid;
+    (runs_at(s) ? runs : fails) = mid;
   }
   return runs * kStep;
+}
+
+// Ways: the longest context below the scenario's at which it runs, as the verdict rates it.
+int64_t LongestRunning(const Scenario& s) { return LongestBelow(s, Runs); }
+
+// Whether it runs on the devices alone or with a plan that puts a part in the host's RAM.
+bool RunsWithOffload(const Scenario& s) {
+  if (Runs(s)) return true;
+  const std::optional<Offload> offload = OffloadOf(s);
+  return offload && offload->Chosen() != nullptr;
+}
+
+// The longest context at which it runs with offload: the model's maximum where the engine stops
+// there (every engine that offloads does), else the longest below it in steps of 1,024 tokens.
+int64_t LongestWithOffload(Scenario s) {
+  s.context_tokens = s.runtime->context_within_model ? s.model->max_position_embeddings : kMaxContextTokens;
+  return RunsWithOffload(s) ? s.context_tokens : LongestBelow(s, RunsWithOffload);
 }
 
 // The nearest ways to make a scenario that does not fit run (evaluate.h Ways); none when it fits.
@@ -210,6 +228,7 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
   const bool offload = (request.sections & (kSectionOffload | kSectionCommands)) != 0;
   if (offload) response.offload = OffloadOf(s);
+  if (response.offload) response.offload->max_context_tokens = LongestWithOffload(s);
   if ((request.sections & kSectionOffload) != 0) response.ways = WaysOf(s, catalog, sim, response.offload);
   if (offload) response.gpu_map = GpuMapOf(s, sim.per_device_gib);
   if (response.offload) FillPromptTimes(s, request.prompt_tokens, *response.offload);

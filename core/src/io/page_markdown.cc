@@ -85,13 +85,16 @@ std::string Summary(const Page& p) {
 // The plan that runs with a part in host RAM (section 7), else nullptr.
 const OffloadPlan* ChosenPlan(const Page& p) { return p.response.offload ? p.response.offload->Chosen() : nullptr; }
 
-// With a plan, the longest context on the GPU alone (the page's render/simulator.js).
+// With a plan, the longest context on the GPU alone and with offload (the page's
+// render/simulator.js and render/offload.js).
 std::string MaxContextText(const Page& p) {
   const SimulatorResult& s = p.response.simulator;
   const std::string tokens = FormatGrouped(s.max_context_tokens);
+  const int64_t with_offload = p.response.offload ? p.response.offload->max_context_tokens : 0;
   return (s.max_context_capped ? p.Fill("out.max_context_at_least", {{"tokens", tokens}}) : tokens) + " " +
          p.Text(ChosenPlan(p) ? "offload.gpu_tokens" : "unit.tokens") + " (" +
-         p.Fill("out.max_position", {{"tokens", FormatGrouped(p.response.model.max_position_embeddings)}}) + ")";
+         p.Fill("out.max_position", {{"tokens", FormatGrouped(p.response.model.max_position_embeddings)}}) +
+         (with_offload > 0 ? " · " + p.Fill("offload.max_context", {{"tokens", FormatGrouped(with_offload)}}) : "") + ")";
 }
 
 // A kind of device as the error table names it: "CUDA · datacenter GPUs".

@@ -532,6 +532,7 @@ void WriteOffload(W& w, const std::optional<Offload>& offload) {
     w.Field("prompt_s", plan.prompt_s);
   });
   w.Field("prompt_tokens", offload->prompt_tokens);
+  w.Field("max_context", offload->max_context_tokens);
   w.Key("chosen");
   if (offload->chosen) w.Value(static_cast<int64_t>(*offload->chosen)); else w.Null();
   WriteDecodeError(w, "holdout", offload->rule->holdout);  // the fitted runs' error: ESTIMATION.md section 7

@@ -152,10 +152,26 @@ function offloadBlock(root) {
   return block;
 }
 
+/**
+ * Under the longest context the devices hold alone: the longest at which a plan runs it with a
+ * part in RAM (made once after the figure's "model maximum" line); hidden without plans.
+ */
+function renderOffloadContext(root, offload, { t, lang }) {
+  let line = byId(root, 'max-offload');
+  if (!line) {
+    line = el('dd', { class: 'sub', id: 'max-offload', 'data-testid': 'max-offload', hidden: true });
+    byId(root, 'max-position').after(line);
+  }
+  const tokens = offload?.max_context ?? 0;
+  if (tokens > 0) put(line, t('offload.max_context', { tokens: fmt.integer(lang, tokens) }), tokens);
+  if (line.hidden !== !(tokens > 0)) line.hidden = !(tokens > 0);
+}
+
 export function renderOffload(root, response, view) {
   const block = offloadBlock(root);
   const offload = response.offload ?? null;
   if (block.hidden !== (offload === null)) block.hidden = offload === null;
+  renderOffloadContext(root, offload, view);
   if (offload === null) return;
   const { t, lang } = view;
   const llamacpp = response.simulator.runtime !== 'ollama';
