@@ -81,6 +81,7 @@ export interface HardwareRow {
   usage_pct: number;
   fit: Fit;
   decode_tps: number;
+  offload_decode_tps: number;     // where it does not fit under llama.cpp or Ollama: the rate of the plan that runs it; 0: none
   [field: string]: unknown;
 }
 
@@ -109,6 +110,7 @@ export interface Offload {
   host_memory_type: string;       // "custom" for host_bandwidth
   plans: OffloadPlan[];
   chosen: number | null;          // the plan that runs, or null: none does (too little RAM)
+  max_context: number;            // the longest context at which it runs, alone or with a plan; 0: none
   holdout: ErrorSummary;
   [field: string]: unknown;
 }
@@ -157,6 +159,10 @@ export interface Answer {
   commands?: unknown[];
   card?: { checkpoint: string; ollama_tag: string; ollama_tag_weights: string; release: string };
   offload?: Offload | null;
+  ways?: Record<string, unknown> | null;
+  // An APU whose GPU maps less of the RAM by default than the model needs (a Strix Halo under Linux):
+  // what it maps, what it must map and the whole GiB to give `amd-ttm --set`; with the offload section
+  gpu_map?: { default_gib: number; needed_gib: number; set_gib: number } | null;
   pool?: Record<string, unknown> | null;
   serving?: Serving | null;
 }
