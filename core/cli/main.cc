@@ -304,6 +304,15 @@ void PrintOffloads(const vramcalc::SweepResult& result) {
 // fits, with its time to the first token of a prompt of the whole context; a model whose own
 // maximum context is below the one asked, apart; a largest context the model's maximum stops
 // ("*": memory would allow more).
+// The GiB `amd-ttm --set` takes for cell `index`, where it needs an APU's GPU to map more than its
+// default; empty otherwise.
+std::string GpuMapSet(const vramcalc::SweepResult& result, std::size_t index) {
+  const auto& cells = result.gpu_map_cells;
+  const auto at = std::lower_bound(cells.begin(), cells.end(), static_cast<int64_t>(index));
+  if (at == cells.end() || *at != static_cast<int64_t>(index)) return "";
+  return std::to_string(result.gpu_map_set_gib[static_cast<std::size_t>(at - cells.begin())]);
+}
+
 void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   const vramcalc::SweepRequest& r = result.request;
   const vramcalc::Device& device = *result.devices.front();
@@ -313,6 +322,7 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   std::vector<std::vector<std::string>> rows = {{"model", "best format", "memory", "decode", "first token", "max context"}};
   std::vector<std::vector<std::string>> beyond = {{"model", "its maximum context"}};
   bool capped = false;
+  std::vector<std::string> gpu_maps;  // "† <model> (<format>): amd-ttm --set <GB>"
   for (std::size_t m = 0; m < result.models.size(); ++m) {
     const vramcalc::ModelSpec& model = *result.models[m];
     if (model.BeyondMaxPosition(r.context_tokens)) {
@@ -325,7 +335,9 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
       const auto& cell = result.cells[m * result.formats.size() + f];  // one device: device index 0
       if (cell.fit == vramcalc::Fit::kNoFit) continue;
       capped = capped || cell.max_context_capped;
-      row = {model.name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib),
+      const std::string set = GpuMapSet(result, m * result.formats.size() + f);
+      if (!set.empty()) gpu_maps.push_back("  " + model.name + " (" + std::string(result.formats[f]->id) + "): amd-ttm --set " + set);
+      row = {model.name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib) + (set.empty() ? "" : " †"),
              vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s", vramcalc::FormatSeconds(cell.ttft_s),
              vramcalc::FormatGrouped(cell.max_context_tokens) + (cell.max_context_capped ? "*" : "")};
       break;
@@ -334,6 +346,11 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   }
   PrintTable(rows);
   if (capped) std::cout << "\n* the model's own maximum context; memory would allow more.\n";
+  if (!gpu_maps.empty()) {
+    std::cout << "\n† more than the " << vramcalc::FormatGb(device.gpu_mapped_gib)
+              << " Linux lets the GPU map by default: raise it once, then reboot (AMD's ROCm docs):\n";
+    for (const std::string& line : gpu_maps) std::cout << line << "\n";
+  }
   PrintOffloads(result);
   if (beyond.size() > 1) {
     std::cout << "\nContext longer than the model supports (" << vramcalc::FormatGrouped(r.context_tokens) << " tokens):\n\n";

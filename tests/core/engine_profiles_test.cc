@@ -5,6 +5,7 @@
 // 0.5 %, everything else to the logged digit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -332,6 +333,26 @@ TEST(LlamaCpp, AStrixHaloSaysWhenItsGpuMustMapMoreThanLinuxsDefault) {
   const Response none = answer("deepseek-v3", "Q4_K_M", "ryzen-ai-max-395-128gb");
   ASSERT_EQ(none.simulator.fit, Fit::kNoFit);
   EXPECT_FALSE(none.gpu_map.has_value());
+  // The sweep marks the same cells (the fits view's and `vramcalc sweep --device`'s "†"): Llama 3.3
+  // 70B Q8_0 with 82, each marked cell one that fits, none of a discrete card's.
+  SweepRequest request;
+  request.runtime = "llamacpp";
+  request.devices = {"ryzen-ai-max-395-128gb", "rtx-pro-6000-blackwell-96gb"};
+  const SweepResult sweep = Sweep(request, BuiltinCatalog().value()).value();
+  ASSERT_EQ(sweep.gpu_map_cells.size(), sweep.gpu_map_set_gib.size());
+  EXPECT_TRUE(std::is_sorted(sweep.gpu_map_cells.begin(), sweep.gpu_map_cells.end()));
+  for (const int64_t cell : sweep.gpu_map_cells) {
+    EXPECT_NE(sweep.cells[static_cast<std::size_t>(cell)].fit, Fit::kNoFit);
+    EXPECT_EQ(cell % 2, 0) << "a cell of the discrete card";  // device fastest: the Strix Halo's are even
+  }
+  const auto index = [&sweep](std::string_view model, std::string_view format) {
+    const auto m = std::find_if(sweep.models.begin(), sweep.models.end(), [&](const ModelSpec* s) { return s->id == model; });
+    const auto f = std::find_if(sweep.formats.begin(), sweep.formats.end(), [&](const QuantFormat* q) { return q->id == format; });
+    return ((m - sweep.models.begin()) * static_cast<std::ptrdiff_t>(sweep.formats.size()) + (f - sweep.formats.begin())) * 2;
+  };
+  const auto llama = std::find(sweep.gpu_map_cells.begin(), sweep.gpu_map_cells.end(), index("llama-3.3-70b", "Q8_0"));
+  ASSERT_NE(llama, sweep.gpu_map_cells.end());
+  EXPECT_EQ(sweep.gpu_map_set_gib[static_cast<std::size_t>(llama - sweep.gpu_map_cells.begin())], 82);
 }
 
 // A layer split (-sm layer, llama.cpp's and Ollama's default) walks the devices one after another:

@@ -264,6 +264,31 @@ describe('the simulator links to the fits view', { timeout: TEST_TIMEOUT_MS * 2 
   before(async () => { env = await launch({ locale: 'de-DE' }); }, { timeout: TEST_TIMEOUT_MS });
   after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
 
+  test('on a Strix Halo, what needs more than the memory Linux lets its GPU map is marked, as the CLI marks it', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // AMD's ROCm docs: 62.82 GB by default (tests/core/engine_profiles_test.cc); Llama 3.3 70B's best
+    // format there, Q8_0 at 32K, needs 81.70 GB mapped under llama.cpp: amd-ttm --set 82.
+    await openFits(page, '#view=fits&device=ryzen-ai-max-395-128gb&context=32768&lang=en');
+    const shown = await readRows(page);
+    const cli = cliFits('ryzen-ai-max-395-128gb', 32768);
+    const name = (id) => catalog.models.find((m) => m.id === id).name;
+    for (const row of shown) {
+      const [, format, memory] = cli.fitting.find((c) => c[0] === name(row.model));
+      assert.deepEqual([row.texts[1], row.texts[3]], [format, memory], row.model);
+      assert.equal(memory.endsWith(' †'), Number(row.gpuMapSet) > 0, row.model);
+    }
+    const llama = shown.find((r) => r.model === 'llama-3.3-70b');
+    assert.deepEqual([llama.format, llama.gpuMapSet, llama.texts[3]], ['Q8_0', '82', '80.70 GB †']);
+    assert.equal(await page.locator('[data-testid="fit-row"][data-model="llama-3.3-70b"] td:nth-of-type(3)').getAttribute('title'),
+      'amd-ttm --set 82');
+    assert.match(await page.locator(byTestId('fits-gpu-map-note')).innerText(), /^† More than the 62\.82 GB Linux lets the GPU map/);
+    assert.ok(shown.some((r) => r.gpuMapSet === '0'), 'smaller models need no more');
+    // A discrete card: no mark, no note.
+    await openFits(page);
+    assert.equal(await page.locator(byTestId('fits-gpu-map-note')).isVisible(), false);
+    await assertHealthy(env, page, 'fits on a Strix Halo');
+  });
+
   test('with the device and context it shows', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
     const hash = await fitsFromSimulator(page, '#model=qwen3-8b&device=rtx-3090-24gb&context=16384');

@@ -48,6 +48,8 @@ export function fitsOf(sweep, catalog) {
   const formats = sweep.formats.length;
   const devices = sweep.devices.length;
   const noFit = sweep.fit_ids.indexOf('no_fit');
+  // The cells that need an APU's GPU to map more than its default, with the GiB to set.
+  const gpuMaps = new Map((sweep.gpu_map_cells ?? []).map((cell, k) => [cell, sweep.gpu_map_set_gib[k]]));
   const result = { rows: [], offload: [], none: [], beyond: [] };
   sweep.models.forEach((id, m) => {
     const model = models.get(id);
@@ -69,7 +71,8 @@ export function fitsOf(sweep, catalog) {
       result.rows.push({
         model, device, format: sweep.formats[f], fit: sweep.fit_ids[sweep.fit[i]], total_gib: sweep.total_gib[i],
         decode_tps: sweep.decode_tps[i], ttft_s: sweep.ttft_s[i], max_context: sweep.max_context[i],
-        capped: sweep.max_context_capped[i] === 1,
+        capped: sweep.max_context_capped[i] === 1, gpu_map_set: gpuMaps.get(i) ?? 0,
+        gpu_mapped_gib: sweep.gpu_mapped_gib?.[d] ?? 0,
       });
     });
     if (result.rows.length + result.offload.length === before) result.none.push({ model });
@@ -117,6 +120,9 @@ export function sortRows(rows, column, ascending) {
 
 // ---- exports (exports.js writes them) ---------------------------------------------------------
 
+/** A row's memory, marked "†" where an APU's GPU must map more than its default (the view's note). */
+export const memoryText = (lang, r) => `${gb(lang, r.total_gib)}${r.gpu_map_set ? ' †' : ''}`;
+
 /**
  * A table's cells as shown: [header, ...rows], each an array of strings; with `deviceName`
  * (id → the name shown) a device column, as the view shows it for more than one device.
@@ -124,7 +130,7 @@ export function sortRows(rows, column, ascending) {
 export function fitsTable(rows, { t, lang }, deviceName = null) {
   const columns = ['model', 'format', 'fit', 'memory', 'decode', 'ttft', 'max_context', ...(deviceName ? ['device'] : [])];
   return [columns.map((c) => t(`fits.col.${c}`)), ...rows.map((r) => [
-    r.model.name, r.format, t(`fit.${r.fit}`), gb(lang, r.total_gib), `${fixed(lang, r.decode_tps, 1)} tok/s`,
+    r.model.name, r.format, t(`fit.${r.fit}`), memoryText(lang, r), `${fixed(lang, r.decode_tps, 1)} tok/s`,
     duration(lang, r.ttft_s), integer(lang, r.max_context), ...(deviceName ? [deviceName(r.device)] : []),
   ])];
 }

@@ -393,6 +393,10 @@ struct SweepResult {
   std::vector<SweepCell> cells;
   // models.size() × devices.size(), device fastest: offloads[model × devices + device].
   std::vector<SweepOffload> offloads;
+  // The cells that fit an APU's whole memory but need its GPU to map more than its default
+  // (estimate.h GpuMapOf), ascending, each with the whole GiB `amd-ttm --set` takes.
+  std::vector<int64_t> gpu_map_cells;
+  std::vector<int64_t> gpu_map_set_gib;
 };
 
 // Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime), unknown_device

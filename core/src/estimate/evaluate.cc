@@ -440,6 +440,17 @@ SweepCell SweepCellOf(const Scenario& s) {
   return cell;
 }
 
+// The cell just added, where it fits an APU's whole memory but needs more than its GPU maps by
+// default: its index and the GiB to set.
+void AddGpuMap(const Scenario& s, SweepResult& result) {
+  const SweepCell& cell = result.cells.back();
+  if (s.device->gpu_mapped_gib <= 0 || cell.fit == Fit::kNoFit) return;
+  if (const std::optional<GpuMap> map = GpuMapOf(s, cell.total_gib)) {
+    result.gpu_map_cells.push_back(static_cast<int64_t>(result.cells.size() - 1));
+    result.gpu_map_set_gib.push_back(map->set_gib);
+  }
+}
+
 // A model that fits `s`'s device in no format: the plans in the engine's default format, the one
 // that runs (section 7); none where the engine does not offload or the device has no RAM beside it.
 SweepOffload SweepOffloadOf(Scenario s) {
@@ -496,6 +507,7 @@ Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
         s.format = format;
         s.device = device;
         result.cells.push_back(SweepCellOf(s));
+        AddGpuMap(s, result);
       }
     }
     AddOffloads(s, result);

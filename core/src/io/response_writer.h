@@ -715,6 +715,13 @@ void WriteSweep(W& w, const SweepResult& sweep) {
   column("max_context_capped", [](const SweepCell& c) { return int64_t{c.max_context_capped ? 1 : 0}; });
   column("ttft_s", [](const SweepCell& c) { return c.ttft_s; });  // 0: no estimate
   WriteSweepOffloads(w, sweep);
+  // An APU's GPU-mapped memory: each device's default (0: it maps all), and the cells that need
+  // more, with the GiB to set (evaluate.h SweepResult).
+  std::vector<double> mapped;
+  for (const Device* device : sweep.devices) mapped.push_back(device->gpu_mapped_gib);
+  w.Numbers("gpu_mapped_gib", mapped);
+  w.Numbers("gpu_map_cells", sweep.gpu_map_cells);
+  w.Numbers("gpu_map_set_gib", sweep.gpu_map_set_gib);
   w.EndObject();
 }
 

@@ -8,7 +8,7 @@ import * as fmt from '../format.js';
 import { duration } from '../duration.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import {
-  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, offloadTable, sortRows, sweepRequestFor,
+  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, memoryText, offloadTable, sortRows, sweepRequestFor,
 } from '../fits.js';
 import { deviceOf, runsOnDevice, runtimeOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
@@ -51,6 +51,7 @@ function buildFitsMarkup(container) {
     el('div', { class: 'table-wrap card', part: 'table' },
       el('table', { class: 'data', id: 'fits-table', 'data-testid': 'fits-table' }, el('thead', {}, el('tr', {}, ...heads)), el('tbody'))),
     el('p', { class: 'muted', id: 'fits-capped-note', 'data-i18n': 'fits.capped_note', hidden: true }),
+    el('p', { class: 'muted', id: 'fits-gpu-map-note', 'data-testid': 'fits-gpu-map-note', hidden: true }),
     el('div', { id: 'fits-offload', 'data-testid': 'fits-offload', hidden: true },
       el('h3', { id: 'fits-offload-heading' }), el('p', { class: 'muted', id: 'fits-offload-note' }),
       el('div', { class: 'table-wrap card' }, el('table', { class: 'data', id: 'fits-offload-table' },
@@ -82,14 +83,15 @@ function renderRow(row, r, { t, lang }, scene) {
   put(format, r.format);
   put(fit, t(`fit.${r.fit}`));
   if (fit.className !== `fit-${r.fit}`) fit.className = `fit-${r.fit}`;
-  put(total, fmt.gb(lang, r.total_gib));
+  put(total, memoryText(lang, r));
+  setAttr(total, 'title', r.gpu_map_set ? `amd-ttm --set ${r.gpu_map_set}` : '');
   put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
   put(ttft, duration(lang, r.ttft_s));
   put(context, `${fmt.integer(lang, r.max_context)}${r.capped ? '*' : ''}`);
   setAttr(context, 'title', r.capped ? t('fits.capped') : '');
   const data = {
     model: r.model.id, format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, ttft: r.ttft_s,
-    maxContext: r.max_context, device: r.device,
+    maxContext: r.max_context, device: r.device, gpuMapSet: r.gpu_map_set,
   };
   for (const [name, value] of Object.entries(data)) {
     if (row.dataset[name] !== String(value)) row.dataset[name] = String(value);
@@ -193,6 +195,9 @@ export function renderFits(root, fits, view, scene) {
   const shown = syncRows(table.tBodies[0], rows.map((r) => `${r.model.id} ${r.device}`), createRow);
   rows.forEach((r, i) => renderRow(shown[i], r, view, scene));
   byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
+  const mapped = rows.find((r) => r.gpu_map_set);
+  if (mapped) putPart(root, 'fits-gpu-map-note', t('fits.gpu_map_note', { default: fmt.gb(lang, mapped.gpu_mapped_gib) }));
+  byId(root, 'fits-gpu-map-note').hidden = !mapped;
   const offload = sortRows(filterRows(fits.offload, s), s.sort, s.ascending);
   s.shownOffload = offload;
   renderOffload(root, offload, view, scene);
