@@ -300,10 +300,6 @@ void PrintOffloads(const vramcalc::SweepResult& result) {
   PrintTable(rows);
 }
 
-// One device's sweep as the page's fits view lists it: each model's most precise format that
-// fits, with its time to the first token of a prompt of the whole context; a model whose own
-// maximum context is below the one asked, apart; a largest context the model's maximum stops
-// ("*": memory would allow more).
 // The GiB `amd-ttm --set` takes for cell `index`, where it needs an APU's GPU to map more than its
 // default; empty otherwise.
 std::string GpuMapSet(const vramcalc::SweepResult& result, std::size_t index) {
@@ -313,6 +309,11 @@ std::string GpuMapSet(const vramcalc::SweepResult& result, std::size_t index) {
   return std::to_string(result.gpu_map_set_gib[static_cast<std::size_t>(at - cells.begin())]);
 }
 
+// One device's sweep as the page's fits view lists it: each model's most precise format that
+// fits, with its time to the first token of a prompt of the whole context; a model whose own
+// maximum context is below the one asked, apart; a largest context the model's maximum stops
+// ("*": memory would allow more); a memory an APU's GPU maps only once raised ("†", with a line
+// per model giving the amount).
 void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   const vramcalc::SweepRequest& r = result.request;
   const vramcalc::Device& device = *result.devices.front();
@@ -322,7 +323,7 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   std::vector<std::vector<std::string>> rows = {{"model", "best format", "memory", "decode", "first token", "max context"}};
   std::vector<std::vector<std::string>> beyond = {{"model", "its maximum context"}};
   bool capped = false;
-  std::vector<std::string> gpu_maps;  // "† <model> (<format>): amd-ttm --set <GB>"
+  std::vector<std::string> gpu_maps;  // "  <model> (<format>): amd-ttm --set <GB>", under the "†" note
   for (std::size_t m = 0; m < result.models.size(); ++m) {
     const vramcalc::ModelSpec& model = *result.models[m];
     if (model.BeyondMaxPosition(r.context_tokens)) {
