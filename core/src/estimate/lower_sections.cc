@@ -173,11 +173,7 @@ int64_t LongestBelow(Scenario s, Predicate runs_at) {
 int64_t LongestRunning(const Scenario& s) { return LongestBelow(s, Runs); }
 
 // Whether it runs on the devices alone or with a plan that puts a part in the host's RAM.
-bool RunsWithOffload(const Scenario& s) {
-  if (Runs(s)) return true;
-  const std::optional<Offload> offload = OffloadOf(s);
-  return offload && offload->Chosen() != nullptr;
-}
+bool RunsWithOffload(const Scenario& s) { return Runs(s) || OffloadDecodeTps(s) > 0; }
 
 // The longest context at which it runs with offload: the model's maximum where the engine stops
 // there (every engine that offloads does), else the longest below it in steps of 1,024 tokens.
@@ -228,7 +224,10 @@ std::optional<Error> BuildLowerSections(const Scenario& scenario, const Request&
   if ((request.sections & kSectionRelated) != 0) response.related = FindRelated(s, sim.total_gib, catalog);
   const bool offload = (request.sections & (kSectionOffload | kSectionCommands)) != 0;
   if (offload) response.offload = OffloadOf(s);
-  if (response.offload) response.offload->max_context_tokens = LongestWithOffload(s);
+  // The offload section's alone: the commands do not read it.
+  if (response.offload && (request.sections & kSectionOffload) != 0) {
+    response.offload->max_context_tokens = LongestWithOffload(s);
+  }
   if ((request.sections & kSectionOffload) != 0) response.ways = WaysOf(s, catalog, sim, response.offload);
   if (offload) response.gpu_map = GpuMapOf(s, sim.per_device_gib);
   if (response.offload) FillPromptTimes(s, request.prompt_tokens, *response.offload);

@@ -60,7 +60,7 @@ function renderRow(row, data, sim, view) {
   put(fit, t(offload ? 'offload.fit' : `fit.${data.fit}`), rating);
   if (fit.className !== `fit-${rating}`) fit.className = `fit-${rating}`;
   const tps = offload ? data.offload_decode_tps : data.decode_tps;
-  put(decode, fmt.decodeRate(t, lang, offload ? 'offload' : data.fit, tps), tps);
+  put(decode, fmt.decodeRate(t, lang, rating, tps), tps);
   markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
   syncRemoveButton(head, data, view);
 }

@@ -163,8 +163,9 @@ function renderOffloadContext(root, offload, { t, lang }) {
     byId(root, 'max-position').after(line);
   }
   const tokens = offload?.max_context ?? 0;
-  if (tokens > 0) put(line, t('offload.max_context', { tokens: fmt.integer(lang, tokens) }), tokens);
-  if (line.hidden !== !(tokens > 0)) line.hidden = !(tokens > 0);
+  const shown = tokens > 0;
+  if (shown) put(line, t('offload.max_context', { tokens: fmt.integer(lang, tokens) }), tokens);
+  if (line.hidden === shown) line.hidden = !shown;
 }
 
 export function renderOffload(root, response, view) {
