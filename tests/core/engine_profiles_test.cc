@@ -10,8 +10,11 @@
 #include <tuple>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "estimate/engine_memory.h"
 #include "vramcalc/catalog.h"
+#include "vramcalc/commands.h"
 #include "vramcalc/evaluate.h"
 #include "vramcalc/json_codec.h"
 
@@ -353,6 +356,68 @@ TEST(LlamaCpp, AStrixHaloSaysWhenItsGpuMustMapMoreThanLinuxsDefault) {
   const auto llama = std::find(sweep.gpu_map_cells.begin(), sweep.gpu_map_cells.end(), index("llama-3.3-70b", "Q8_0"));
   ASSERT_NE(llama, sweep.gpu_map_cells.end());
   EXPECT_EQ(sweep.gpu_map_set_gib[static_cast<std::size_t>(llama - sweep.gpu_map_cells.begin())], 82);
+}
+
+// A Mac under the engines is rated against its Metal working set, 3/4 of 96 GB = 72 GiB (73,728
+// MiB, llama.cpp#3213), which `sudo sysctl iogpu.wired_limit_mb=N` raises until a restart
+// (mlx-lm's README: N "larger than the size of the model in megabytes but smaller than the memory
+// size of the machine"). The answer says so where the model does not fit the default but fits a
+// limit of at most max(80 % of 98,304 MiB, 98,304 − 5,120) = 93,184 MiB (exo's configure_mlx.sh).
+// Llama 3.3 70B Q8_0 on a 96 GB M2 Max under llama.cpp, by hand: 70.25 GiB besides a KV cache of
+// 80 layers × 8 heads × 128 × 2 × 2 B = 0.3125 MiB per token, and --fit's 1 GiB:
+// - 32K: 70.25 + 10 + 1 = 81.25 GiB, whole 82 GiB = 83,968 MiB;
+// - 61,440: 70.25 + 18.75 + 1 = 90.05 GiB (the compute buffer grows a little), 91 GiB = 93,184;
+// - 65,536: 70.25 + 20 + 1 = 91.31 GiB, past the ceiling: none, and "does not fit" stays.
+TEST(LlamaCpp, AMacSaysWhenRaisingItsWiredLimitMakesTheModelFit) {
+  const auto answer = [](std::string_view model, std::string_view format, std::string_view runtime, int64_t context,
+                         std::string_view device = "apple-m2-max-96gb") {  // catalog devices: the response points into the catalog
+    Request request;
+    request.model = std::string(model);
+    request.format = std::string(format);
+    request.device = std::string(device);
+    request.runtime = std::string(runtime);
+    request.context_tokens = context;
+    return Evaluate(request, BuiltinCatalog().value()).value();
+  };
+  const Response at32k = answer("llama-3.3-70b", "Q8_0", "llamacpp", 32768);
+  ASSERT_EQ(at32k.simulator.fit, Fit::kNoFit);
+  ASSERT_TRUE(at32k.gpu_map.has_value());
+  EXPECT_EQ(at32k.gpu_map->limit, GpuLimit::kMacosWired);
+  EXPECT_DOUBLE_EQ(at32k.gpu_map->default_gib, 72.0);
+  EXPECT_NEAR(at32k.simulator.kv_cache_gib, 10.0, 1e-9);
+  EXPECT_NEAR(at32k.gpu_map->needed_gib, 81.25, 0.005);
+  EXPECT_EQ(at32k.gpu_map->set_mib, 83968);
+  EXPECT_EQ(GpuMapCommand(*at32k.gpu_map), "sudo sysctl iogpu.wired_limit_mb=83968");
+  const std::string& command = at32k.commands.front().text;
+  EXPECT_LT(command.find("\nsudo sysctl iogpu.wired_limit_mb=83968\n"), command.find("\nllama-server")) << command;
+  EXPECT_EQ(command.find("Does not fit"), std::string::npos) << command;
+  const Response at60k = answer("llama-3.3-70b", "Q8_0", "llamacpp", 61440);
+  ASSERT_TRUE(at60k.gpu_map.has_value());
+  EXPECT_NEAR(at60k.gpu_map->needed_gib, 90.05, 0.01);
+  EXPECT_EQ(at60k.gpu_map->set_mib, 93184);
+  const Response at64k = answer("llama-3.3-70b", "Q8_0", "llamacpp", 65536);
+  EXPECT_NEAR(at64k.simulator.per_device_gib + 1.0, 91.31, 0.01);
+  EXPECT_FALSE(at64k.gpu_map.has_value());
+  EXPECT_NE(at64k.commands.front().text.find("# Does not fit"), std::string::npos);
+  // mlx-lm keeps no margin: what it needs is the total, 80.49 GiB, so 81 GiB = 82,944 MiB, and its
+  // command's general hint gives way to the line.
+  const Response mlx = answer("llama-3.3-70b", "MLX_8BIT", "mlx", 32768);
+  ASSERT_TRUE(mlx.gpu_map.has_value());
+  EXPECT_DOUBLE_EQ(mlx.gpu_map->needed_gib, mlx.simulator.per_device_gib);
+  EXPECT_EQ(mlx.gpu_map->set_mib, 82944);
+  EXPECT_EQ(mlx.commands.front().text.find("<MB>"), std::string::npos);
+  // A 16 GB Mac's working set is 2/3 (10,922.67 MiB, llama-cpp-python#687) and its ceiling 80 %:
+  // 13,107 MiB. Qwen3-8B Q8_0 at 20K needs 12.28 GiB, whose whole 13 GiB is past it: the ceiling.
+  const nlohmann::json small = nlohmann::json::parse(EvaluateJson(
+      R"({"model":"qwen3-8b","format":"Q8_0","runtime":"llamacpp","context":20480,"device":"custom:16:120:metal+unified:M4 16GB"})"));
+  EXPECT_NEAR(small["gpu_map"]["default_gib"].get<double>() * 1024, 10922.67, 0.01);
+  EXPECT_NEAR(small["gpu_map"]["needed_gib"].get<double>(), 12.28, 0.005);
+  EXPECT_EQ(small["gpu_map"]["set_mib"], 13107);
+  EXPECT_EQ(small["gpu_map"]["command"], "sudo sysctl iogpu.wired_limit_mb=13107");
+  // What fits needs nothing raised, nor does a discrete card or the reference profile.
+  EXPECT_FALSE(answer("qwen3-8b", "Q8_0", "llamacpp", 32768).gpu_map.has_value());
+  EXPECT_FALSE(answer("llama-3.3-70b", "Q8_0", "llamacpp", 32768, "rtx-3090-24gb").gpu_map.has_value());
+  EXPECT_FALSE(answer("llama-3.3-70b", "Q8_0", "reference", 32768).gpu_map.has_value());
 }
 
 // A layer split (-sm layer, llama.cpp's and Ollama's default) walks the devices one after another:

@@ -204,6 +204,29 @@ TEST(PageMarkdown, WhatRunsWithOffloadSaysSoInTheTables) {
   EXPECT_NE(RenderPageMarkdown(split.value(), Lang::kEn).find(gpu + " on each of the 2 GPUs"), std::string::npos);
 }
 
+// A Mac whose model fits only past its default Metal working set: the verdict is a stock Mac's,
+// and the line under it gives the wired limit to set (tests/core/engine_profiles_test.cc, by hand:
+// Llama 3.3 70B Q8_0 at 32K, 80.25 + 1 GiB against 3/4 of 96 GB) and the rate once it is set.
+TEST(PageMarkdown, AMacSaysWhichWiredLimitMakesTheModelFit) {
+  Request request = RequestOf("llama-3.3-70b", "llamacpp", "apple-m2-max-96gb");
+  request.format = "Q8_0";
+  const auto response = Evaluate(request, BuiltinCatalog().value());
+  ASSERT_TRUE(response.ok());
+  const std::string rate = FormatFixed(response.value().simulator.decode_tps, 1);
+  const std::string page = RenderPageMarkdown(response.value(), Lang::kEn);
+  EXPECT_NE(page.find("**Does not fit**"), std::string::npos);
+  EXPECT_NE(page.find("macOS lets the GPU wire 72.00 GB by default; this needs 81.25 GB: raise it with "
+                      "`sudo sysctl iogpu.wired_limit_mb=83968` (until a restart; mlx-lm's README), then it runs at about " +
+                      rate + " tok/s."),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("\nsudo sysctl iogpu.wired_limit_mb=83968\n"), std::string::npos);
+  EXPECT_NE(RenderPageMarkdown(response.value(), Lang::kDe)
+                .find("macOS lässt die GPU standardmäßig 72.00 GB belegen; dies braucht 81.25 GB: mit "
+                      "`sudo sysctl iogpu.wired_limit_mb=83968` anheben"),
+            std::string::npos);
+}
+
 // A multimodal checkpoint's towers on lines of their own (core/ESTIMATION.md section 5.2): Gemma 3
 // 12B's 421,290,864 tower parameters (its checkpoint's 12,187,325,040 less the language model's
 // 11,766,034,176) in BF16 under vLLM: 842,581,728 B = 0.78 GB; none under the reference profile.

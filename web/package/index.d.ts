@@ -160,9 +160,13 @@ export interface Answer {
   card?: { checkpoint: string; ollama_tag: string; ollama_tag_weights: string; release: string };
   offload?: Offload | null;
   ways?: Record<string, unknown> | null;
-  // An APU whose GPU maps less of the RAM by default than the model needs (a Strix Halo under Linux):
-  // what it maps, what it must map and the whole GiB to give `amd-ttm --set`; with the offload section
-  gpu_map?: { default_gib: number; needed_gib: number; set_gib: number } | null;
+  // A unified-memory GPU that may use less of the RAM by default than the model needs (a Strix Halo
+  // under Linux, where it fits; a Mac under an engine, where it fits only once raised): what it uses,
+  // what it must use, the value to set and the command; with the offload section
+  gpu_map?: {
+    /** linux: an APU's GTT limit, raised by `amd-ttm --set <GiB>`; macos: the wired limit, by `sudo sysctl iogpu.wired_limit_mb=<MiB>`. */
+    os: 'linux' | 'macos'; default_gib: number; needed_gib: number; set_gib: number; set_mib: number; command: string;
+  } | null;
   pool?: Record<string, unknown> | null;
   serving?: Serving | null;
 }

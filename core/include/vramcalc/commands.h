@@ -34,8 +34,12 @@ struct CommandInputs {
   int64_t max_context_tokens = 0;  // on this device, as the simulator shows it
   const OffloadPlan* offload = nullptr;  // the plan it runs with when it does not fit (section 7)
   double vision_gib = 0;           // the vision and audio towers loaded beside, as the simulator shows them
-  const GpuMap* gpu_map = nullptr;  // what an APU's GPU must map beyond its default (estimate.h GpuMapOf)
+  const GpuMap* gpu_map = nullptr;  // what a unified-memory GPU must use beyond its default (estimate.h GpuMapOf)
 };
+
+// The command that raises what the GPU may use (estimate.h GpuMap): "amd-ttm --set 82" or
+// "sudo sysctl iogpu.wired_limit_mb=83968".
+std::string GpuMapCommand(const GpuMap& map);
 
 // The scenario's runtime profile's commands, in its order.
 std::vector<Command> BuildCommands(const CommandInputs& inputs);

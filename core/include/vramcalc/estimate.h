@@ -188,14 +188,23 @@ EngineSettings ResolvedSettings(const Scenario& scenario);
 // memory − margin. The reference profile: the device's memory.
 double CapacityGib(const Scenario& scenario);
 
-// An APU whose operating system lets the GPU map less than the RAM by default (Device::
-// gpu_mapped_gib; section 5.1): when what fits the whole memory needs more than that, what the GPU
-// maps by default, what it must map (per_device_gib and the engine's margins at its utilization)
-// and that rounded up to the whole GiB `amd-ttm --set` takes; none otherwise.
+// A unified-memory GPU whose operating system lets it use less of the RAM by default than a model
+// needs (section 5.1), and the setting that raises it:
+// - Linux on an AMD APU (Device::gpu_mapped_gib): when what fits the whole memory needs more than
+//   the GTT maps by default, `amd-ttm --set <GiB>` (then a reboot);
+// - macOS under the engine profiles, which rate it against the Metal working set: when what does
+//   not fit that default would fit a wired limit of at most max(80 %, RAM − 5 GiB) (exo's
+//   configure_mlx.sh), `sudo sysctl iogpu.wired_limit_mb=<MiB>` (until a restart).
+// What it uses by default, what it must (per_device_gib and the engine's margins at its
+// utilization) and the value to set, the whole GiB at least that (macOS: at most the ceiling);
+// none otherwise.
+enum class GpuLimit : uint8_t { kLinuxGtt, kMacosWired };
 struct GpuMap {
+  GpuLimit limit = GpuLimit::kLinuxGtt;
   double default_gib = 0;
   double needed_gib = 0;
-  int64_t set_gib = 0;
+  int64_t set_gib = 0;  // Linux: what `amd-ttm --set` takes; 0 on macOS
+  int64_t set_mib = 0;  // macOS: what iogpu.wired_limit_mb takes; 0 on Linux
 };
 std::optional<GpuMap> GpuMapOf(const Scenario& scenario, double per_device_gib);
 // The share of visible memory the engine uses by default on this device (SGLang: from its

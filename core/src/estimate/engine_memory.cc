@@ -41,16 +41,42 @@ double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device) {
   return share * device.memory_gib;
 }
 
-std::optional<GpuMap> GpuMapOf(const Scenario& s, double per_device_gib) {
-  const double mapped = s.device->gpu_mapped_gib;
-  const double capacity = CapacityGib(s);
-  if (mapped <= 0 || per_device_gib > capacity) return std::nullopt;
-  // capacity = u × visible − margins; the same margins under a mapped memory M: u × M − margins.
+namespace {
+
+// What the GPU must be let use for `per_device_gib` to fit: the engine's margins are those of
+// capacity = u × visible − margins, the same under any limit.
+double NeededGib(const Scenario& s, double per_device_gib) {
   const double utilization = ResolvedSettings(s).memory_utilization;
-  const double margins = utilization * VisibleMemoryGib(*s.runtime, *s.device) - capacity;
-  const double needed = (per_device_gib + margins) / utilization;
+  const double margins = utilization * VisibleMemoryGib(*s.runtime, *s.device) - CapacityGib(s);
+  return (per_device_gib + margins) / utilization;
+}
+
+// The highest wired limit this offers on macOS: what exo's configure_mlx.sh sets (exo-explore/exo
+// @ 191553a), max(80 % of the RAM, the RAM less 5 GiB), in MiB as it computes it. mlx-lm's README
+// (ml-explore/mlx-lm @ 0130d3b, "Large Models") only asks for less than the RAM.
+int64_t WiredCeilingMib(const Device& device) {
+  const auto total_mib = static_cast<int64_t>(device.memory_gib * kMibPerGib);
+  return std::max(total_mib * 80 / 100, total_mib - 5 * static_cast<int64_t>(kMibPerGib));
+}
+
+std::optional<GpuMap> MacosWiredLimit(const Scenario& s, double per_device_gib) {
+  if (per_device_gib <= CapacityGib(s)) return std::nullopt;
+  const double needed = NeededGib(s, per_device_gib);
+  const int64_t ceiling = WiredCeilingMib(*s.device);
+  if (needed * kMibPerGib > static_cast<double>(ceiling)) return std::nullopt;
+  const auto whole_gib = static_cast<int64_t>(std::ceil(needed) * kMibPerGib);
+  return GpuMap{GpuLimit::kMacosWired, VisibleMemoryGib(*s.runtime, *s.device), needed, 0, std::min(whole_gib, ceiling)};
+}
+
+}  // namespace
+
+std::optional<GpuMap> GpuMapOf(const Scenario& s, double per_device_gib) {
+  if (s.runtime->capacity.working_set && s.device->platform == Platform::kMetal) return MacosWiredLimit(s, per_device_gib);
+  const double mapped = s.device->gpu_mapped_gib;
+  if (mapped <= 0 || per_device_gib > CapacityGib(s)) return std::nullopt;
+  const double needed = NeededGib(s, per_device_gib);
   if (needed <= mapped) return std::nullopt;
-  return GpuMap{mapped, needed, static_cast<int64_t>(std::ceil(needed))};
+  return GpuMap{GpuLimit::kLinuxGtt, mapped, needed, static_cast<int64_t>(std::ceil(needed)), 0};
 }
 
 double DefaultUtilization(const RuntimeProfile& runtime, const Device& device, int64_t device_count) {

@@ -216,6 +216,11 @@ std::vector<Command> BuildCommands(const CommandInputs& inputs) {
   return commands;
 }
 
+std::string GpuMapCommand(const GpuMap& map) {
+  return map.limit == GpuLimit::kMacosWired ? "sudo sysctl iogpu.wired_limit_mb=" + std::to_string(map.set_mib)
+                                            : "amd-ttm --set " + std::to_string(map.set_gib);
+}
+
 std::vector<std::string_view> CommandTemplateIds() {
   std::vector<std::string_view> ids;
   for (const CommandTemplate& t : AllTemplates()) ids.push_back(t.id);

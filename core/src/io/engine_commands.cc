@@ -47,14 +47,18 @@ std::string Headline(const CommandInputs& in, std::string_view usable_note) {
     out += "# " + FormatGb(in.per_device_gib) + " do not fit: " + FormatGb(in.offload->host_gib) + " stay in RAM (" +
            FormatFixed(in.offload->ram_share_pct, 0) + " % of the weights), about " +
            FormatFixed(in.offload->decode_tps, 1) + " tok/s.\n";
+  } else if (in.gpu_map != nullptr && in.gpu_map->limit == GpuLimit::kMacosWired) {
+    out += "# macOS lets the GPU wire " + FormatGb(in.gpu_map->default_gib) + " by default; this needs " +
+           FormatGb(in.gpu_map->needed_gib) + ". Raise it first, until a restart (mlx-lm's README):\n" +
+           GpuMapCommand(*in.gpu_map) + "\n";
   } else if (in.per_device_gib > capacity) {
     out += "# Does not fit: up to " + FormatGrouped(in.max_context_tokens) +
            " tokens of context fit; lower the context or choose a smaller format or a larger device.\n";
   }
-  if (in.gpu_map != nullptr) {
+  if (in.gpu_map != nullptr && in.gpu_map->limit == GpuLimit::kLinuxGtt) {
     out += "# Linux lets the GPU map " + FormatGb(in.gpu_map->default_gib) + " of the RAM by default; this needs " +
-           FormatGb(in.gpu_map->needed_gib) + ". Raise it once, then reboot (AMD's ROCm docs):\n# amd-ttm --set " +
-           std::to_string(in.gpu_map->set_gib) + "\n";
+           FormatGb(in.gpu_map->needed_gib) + ". Raise it once, then reboot (AMD's ROCm docs):\n# " +
+           GpuMapCommand(*in.gpu_map) + "\n";
   }
   return out;
 }
@@ -202,7 +206,7 @@ std::string MlxLm(const CommandInputs& in) {
   const std::string bits = MlxBits(*s.format);
   const std::string dir = MlxDir(model, *s.format);
   std::string out = Headline(in, " (the Metal working set)");
-  out += "# More: sudo sysctl iogpu.wired_limit_mb=<MB> (below the RAM size).\n";
+  if (in.gpu_map == nullptr) out += "# More: sudo sysctl iogpu.wired_limit_mb=<MB> (below the RAM size).\n";
   out += "mlx_lm.convert --hf-path " + model.checkpoint + " --mlx-path " + dir +
          (quantized ? " -q --q-bits " + bits + " --q-group-size 64" : " --dtype bfloat16") + "\n";
   out += "# The cache grows with the sequence; the estimate is for " + FormatGrouped(s.context_tokens) + " tokens.\n";

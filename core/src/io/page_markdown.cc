@@ -3,6 +3,7 @@
 #include <cctype>
 #include <string>
 
+#include "vramcalc/commands.h"
 #include "vramcalc/display.h"
 #include "vramcalc/i18n.h"
 
@@ -249,8 +250,10 @@ std::string Simulator(const Page& p) {
   out += OffloadText(p);
   out += WaysText(p);
   if (const std::optional<GpuMap>& map = p.response.gpu_map) {
-    out += p.Fill("offload.gpu_map", {{"default", FormatGb(map->default_gib)}, {"needed", FormatGb(map->needed_gib)},
-                                      {"command", "`amd-ttm --set " + std::to_string(map->set_gib) + "`"}}) +
+    // macOS: the verdict is its default's, "does not fit"; the note gives the rate once raised.
+    out += p.Fill(map->limit == GpuLimit::kMacosWired ? "offload.gpu_map_macos" : "offload.gpu_map",
+                  {{"default", FormatGb(map->default_gib)}, {"needed", FormatGb(map->needed_gib)},
+                   {"command", "`" + GpuMapCommand(*map) + "`"}, {"tps", FormatFixed(s.decode_tps, 1)}}) +
            "\n\n";
   }
   out += p.Text("share.weights") + ": " + FormatShare(s.share_weights_pct) + "% · " + p.Text("share.kv_cache") +

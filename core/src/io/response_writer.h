@@ -562,16 +562,20 @@ void WriteWays(W& w, const std::optional<Ways>& ways) {
   w.EndObject();
 }
 
-// What an APU's GPU must map beyond its default (estimate.h GpuMap), with the offload section: null
-// where the default is enough, the model does not fit, or the device maps all its memory.
+// What a unified-memory GPU must use beyond its operating system's default (estimate.h GpuMap),
+// with the offload section: null where there is no such default, it is enough, or raising it would
+// not make the model fit.
 template <typename W>
 void WriteGpuMap(W& w, const std::optional<GpuMap>& map) {
   w.Key("gpu_map");
   if (!map) return w.Null();
   w.BeginObject();
+  w.Field("os", std::string_view(map->limit == GpuLimit::kMacosWired ? "macos" : "linux"));
   w.Field("default_gib", map->default_gib);
   w.Field("needed_gib", map->needed_gib);
   w.Field("set_gib", map->set_gib);
+  w.Field("set_mib", map->set_mib);
+  w.Field("command", GpuMapCommand(*map));
   w.EndObject();
 }
 

@@ -46,9 +46,10 @@ export function renderWays(root, response, view) {
 }
 
 /**
- * Under the ways: where an APU's GPU maps less of the RAM by default than the model needs (the
- * core's "gpu_map"), what it maps, what this needs and the command that raises it, made once;
- * hidden otherwise.
+ * Under the ways: where a unified-memory GPU may use less of the RAM by default than the model
+ * needs (the core's "gpu_map": an APU under Linux, a Mac under an engine), what it uses, what
+ * this needs and the command that raises it, made once; hidden otherwise. On a Mac the verdict is
+ * the default's, "does not fit", so the note gives the rate once raised.
  */
 export function renderGpuMap(root, response, { t, lang }) {
   let line = byId(root, 'gpu-map');
@@ -57,14 +58,16 @@ export function renderGpuMap(root, response, { t, lang }) {
     byId(root, 'ways').after(line);
   }
   const map = response.gpu_map ?? null;
-  const key = map ? `${lang}:${map.default_gib}:${map.needed_gib}` : '';
+  const tps = response.simulator.decode_tps;
+  const key = map ? `${lang}:${map.command}:${map.needed_gib}:${tps}` : '';
   if (line.dataset.key !== key) {
     line.dataset.key = key;
     // The command in a <code> of its own: the text around its place holder, split there.
-    const [before, after] = map ? t('offload.gpu_map', {
+    const [before, after] = map ? t(map.os === 'macos' ? 'offload.gpu_map_macos' : 'offload.gpu_map', {
       default: fmt.gb(lang, map.default_gib), needed: fmt.gb(lang, map.needed_gib), command: '\u0000',
+      tps: fmt.fixed(lang, tps, 1),
     }).split('\u0000') : ['', ''];
-    line.replaceChildren(...(map ? [before, el('code', {}, `amd-ttm --set ${map.set_gib}`), after] : []));
+    line.replaceChildren(...(map ? [before, el('code', {}, map.command), after] : []));
   }
   if (line.hidden !== !map) line.hidden = !map;
 }
