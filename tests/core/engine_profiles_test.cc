@@ -399,6 +399,15 @@ TEST(LlamaCpp, AMacSaysWhenRaisingItsWiredLimitMakesTheModelFit) {
   EXPECT_NEAR(at64k.simulator.per_device_gib + 1.0, 91.31, 0.01);
   EXPECT_FALSE(at64k.gpu_map.has_value());
   EXPECT_NE(at64k.commands.front().text.find("# Does not fit"), std::string::npos);
+  // The hardware table's row for the same Mac says so; the 64 GB M-Max's ceiling, max(52,428, 60,416)
+  // MiB = 59 GiB, is below 81.25 GiB.
+  const auto row = [&at32k](std::string_view device) {
+    return *std::find_if(at32k.hardware.begin(), at32k.hardware.end(), [&](const HardwareRow& r) { return r.device->id == device; });
+  };
+  EXPECT_EQ(row("apple-m2-max-96gb").wired_limit_mib, 83968);
+  EXPECT_EQ(row("apple-m2-max-96gb").fit, Fit::kNoFit);
+  EXPECT_EQ(row("apple-m-max-64gb").wired_limit_mib, 0);
+  EXPECT_EQ(row("mac-studio-128gb").wired_limit_mib, 0);  // it fits the default
   // mlx-lm keeps no margin: what it needs is the total, 80.49 GiB, so 81 GiB = 82,944 MiB, and its
   // command's general hint gives way to the line.
   const Response mlx = answer("llama-3.3-70b", "MLX_8BIT", "mlx", 32768);

@@ -43,13 +43,14 @@ describe('table exports', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
     await page.locator('#hardware').scrollIntoViewIfNeeded();
     const [, header, ...rows] = await csvOf(page, 'hardware-csv');
     assert.deepEqual(header, ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s',
-      'offload_decode_tok_s']);
+      'offload_decode_tok_s', 'wired_limit_mb']);
     for (const [device, , , needed, , decode] of REFERENCE.hardware) {
       const row = rows.find((r) => r[0] === device);
       assert.ok(row, device);
       assert.equal(Number(row[4]).toFixed(2), referenceNumber(needed).toFixed(2), `${device} needed`);
       assert.equal(Number(row[7]).toFixed(1), referenceNumber(decode).toFixed(1), `${device} decode`);
       assert.equal(row[8], '', `${device}: the reference page's profile has no offload`);
+      assert.equal(row[9], '', `${device}: nor a Mac's working set`);
     }
   });
 

@@ -150,6 +150,15 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     assert.equal(await page.locator(`${byTestId('gpu-map')} code`).textContent(), 'sudo sysctl iogpu.wired_limit_mb=83968');
     assert.equal(await shownText(page, 'fit'), 'Does not fit');
     assert.match(await shownText(page, 'cmd-llama-server'), /\nsudo sysctl iogpu\.wired_limit_mb=83968\n/);
+    // The hardware table's row for the same Mac: the limit, the rate then and the command in the tip;
+    // the 64 GB M-Max's ceiling (59 GB) is too low.
+    const row = (device) => page.locator(`[data-testid="hw-row"][data-device="${device}"]`);
+    await page.locator('#hardware').scrollIntoViewIfNeeded();
+    assert.equal(await row('apple-m2-max-96gb').locator(byTestId('hw-fit')).textContent(), 'Fits with iogpu.wired_limit_mb=83968');
+    assert.equal(await row('apple-m2-max-96gb').locator(byTestId('hw-fit')).getAttribute('title'), 'sudo sysctl iogpu.wired_limit_mb=83968');
+    assert.equal(await row('apple-m2-max-96gb').locator(byTestId('hw-decode')).textContent(),
+      `${answer.simulator.decode_tps.toFixed(1)} tok/s`);
+    assert.equal(await row('apple-m-max-64gb').locator(byTestId('hw-fit')).textContent(), 'Does not fit');
     // In German, the same figures.
     await openPage(env, page, '#model=llama-3.3-70b&format=Q8_0&device=apple-m2-max-96gb&runtime=llamacpp&lang=de');
     await waitForMatch(env, page, 'gpu-map', /^macOS lässt die GPU standardmäßig 72,00 GB belegen; .*sudo sysctl iogpu\.wired_limit_mb=83968 /);

@@ -82,6 +82,7 @@ export interface HardwareRow {
   fit: Fit;
   decode_tps: number;
   offload_decode_tps: number;     // where it does not fit under llama.cpp or Ollama: the rate of the plan that runs it; 0: none
+  wired_limit_mib: number;        // a Mac that fits only with its wired limit raised: the iogpu.wired_limit_mb it needs; 0: none
   [field: string]: unknown;
 }
 

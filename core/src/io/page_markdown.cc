@@ -309,10 +309,15 @@ std::string Hardware(const Page& p) {
               p.Text("hw.col.fit"), p.Text("hw.col.decode")});
   out += "|---|---|---:|---|---:|\n";
   for (const HardwareRow& row : p.response.hardware) {
+    // A Mac that fits with its wired limit raised: that limit, and the rate then.
+    const bool wired = row.wired_limit_mib > 0;
     out += Row({p.Devices(s.device_count, row.device->name),
                 Amount(row.device->memory_gib) + " GB · " + Amount(row.device->bandwidth_gbps) + " GB/s",
-                FormatGb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)", p.Rating(row.fit, row.offload_decode_tps),
-                row.offload_decode_tps > 0 ? p.Rate(row.offload_decode_tps) : p.Decode(row.fit, row.decode_tps)});
+                FormatGb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)",
+                wired ? p.Fill("hw.wired", {{"mib", std::to_string(row.wired_limit_mib)}}) : p.Rating(row.fit, row.offload_decode_tps),
+                row.offload_decode_tps > 0 ? p.Rate(row.offload_decode_tps)
+                : wired                    ? p.Rate(row.decode_tps)
+                                           : p.Decode(row.fit, row.decode_tps)});
   }
   return out + "\n";
 }

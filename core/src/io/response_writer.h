@@ -480,6 +480,7 @@ void WriteHardware(W& w, const std::vector<HardwareRow>& rows) {
     w.Field("fit", kFits.Id(row.fit));
     w.Field("decode_tps", row.decode_tps);
     w.Field("offload_decode_tps", row.offload_decode_tps);
+    w.Field("wired_limit_mib", row.wired_limit_mib);
   });
 }
 
