@@ -149,6 +149,10 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
       `raise it with sudo sysctl iogpu.wired_limit_mb=83968 (until a restart; mlx-lm's README), then it runs at about ${answer.simulator.decode_tps.toFixed(1)} tok/s.`);
     assert.equal(await page.locator(`${byTestId('gpu-map')} code`).textContent(), 'sudo sysctl iogpu.wired_limit_mb=83968');
     assert.equal(await shownText(page, 'fit'), 'Does not fit');
+    // Unified memory is the RAM: llama.cpp puts nothing elsewhere, so the host's controls stay hidden.
+    await page.locator(`[data-host="ram"][hidden] ${byTestId('ram')}`).waitFor({ state: 'attached' });
+    assert.equal(await page.locator(byTestId('ram')).isVisible(), false);
+    assert.equal(await page.locator(byTestId('ramtype')).isVisible(), false);
     assert.match(await shownText(page, 'cmd-llama-server'), /\nsudo sysctl iogpu\.wired_limit_mb=83968\n/);
     // The hardware table's row for the same Mac: the limit, the rate then and the command in the tip;
     // the 64 GB M-Max's ceiling (59 GB) is too low.

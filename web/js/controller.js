@@ -278,7 +278,7 @@ export class PageController {
       this.#rendered.painted !== this.#painted;
     this.#renderStatic(response, view);
     if (all) renderChoices(this.#root, response, view);
-    if (all && this.#lowerCode) this.#lowerCode.renderHostChoices(this.#root, view);  // the host's RAM
+    if (all && this.#lowerCode) this.#lowerCode.renderHostChoices(this.#root, response, view);  // the host's RAM
     renderControls(this.#root, response, view, all || this.#choicesTouched);
     this.#choicesTouched = false;
     this.#renderViewSwitch(response, view);

@@ -82,19 +82,21 @@ function hostControls(form, t) {
 
 /**
  * The host's RAM (its size, its type or a bandwidth of one's own), for the runtimes that put
- * what does not fit on the GPU into it; the bandwidth field shows with "custom". They show once
- * this code and their strings are here, after the first numbers.
+ * what does not fit on the GPU into it, on a device with memory of its own (unified memory is the
+ * RAM: nothing goes elsewhere); the bandwidth field shows with "custom". They show once this code
+ * and their strings are here, after the first numbers.
  */
-export function renderHostChoices(root, { t, lang, catalog, scenario }) {
+export function renderHostChoices(root, response, { t, lang, catalog, scenario }) {
   const runtime = runtimeOf(scenario, catalog);
+  const offloads = Boolean(runtime.offload) && !response.simulator.unified_memory;
   const form = byId(root, 'controls');
   hostControls(form, t);
   const own = scenario.rambw !== null && scenario.rambw !== undefined;
   for (const wrap of form.querySelectorAll('[data-host]')) {
-    const shown = Boolean(runtime.offload) && (wrap.dataset.host !== 'rambw' || own);
+    const shown = offloads && (wrap.dataset.host !== 'rambw' || own);
     if (wrap.hidden === shown) wrap.hidden = !shown;
   }
-  if (!runtime.offload) return;
+  if (!offloads) return;
   fillSelect(form.elements.ramtype, [
     ...catalog.host_memory_types.map((h) => [h.id, `${ramTypeLabel(h.id, t)} · ${fmt.plain(lang, h.bandwidth_gbps)} ${t('unit.gbps')}`]),
     ['custom', t('offload.ramtype_custom')],
