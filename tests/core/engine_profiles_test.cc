@@ -358,8 +358,8 @@ TEST(LlamaCpp, AStrixHaloSaysWhenItsGpuMustMapMoreThanLinuxsDefault) {
   EXPECT_EQ(sweep.gpu_map_set_gib[static_cast<std::size_t>(llama - sweep.gpu_map_cells.begin())], 82);
 }
 
-// A Mac under the engines is rated against its Metal working set, 3/4 of 96 GB = 72 GiB (73,728
-// MiB, llama.cpp#3213), which `sudo sysctl iogpu.wired_limit_mb=N` raises until a restart
+// A Mac under the engines is rated against its Metal working set, 81 % of 96 GB = 77.76 GiB on
+// macOS 26 (83,494.17 MB, koriym/llm-switch), which `sudo sysctl iogpu.wired_limit_mb=N` raises until a restart
 // (mlx-lm's README: N "larger than the size of the model in megabytes but smaller than the memory
 // size of the machine"). The answer says so where the model does not fit the default but fits a
 // limit of at most max(80 % of 98,304 MiB, 98,304 − 5,120) = 93,184 MiB (exo's configure_mlx.sh).
@@ -383,7 +383,7 @@ TEST(LlamaCpp, AMacSaysWhenRaisingItsWiredLimitMakesTheModelFit) {
   ASSERT_EQ(at32k.simulator.fit, Fit::kNoFit);
   ASSERT_TRUE(at32k.gpu_map.has_value());
   EXPECT_EQ(at32k.gpu_map->limit, GpuLimit::kMacosWired);
-  EXPECT_DOUBLE_EQ(at32k.gpu_map->default_gib, 72.0);
+  EXPECT_NEAR(at32k.gpu_map->default_gib, 77.76, 1e-9);
   EXPECT_NEAR(at32k.simulator.kv_cache_gib, 10.0, 1e-9);
   EXPECT_NEAR(at32k.gpu_map->needed_gib, 81.25, 0.005);
   EXPECT_EQ(at32k.gpu_map->set_mib, 83968);
@@ -415,11 +415,11 @@ TEST(LlamaCpp, AMacSaysWhenRaisingItsWiredLimitMakesTheModelFit) {
   EXPECT_DOUBLE_EQ(mlx.gpu_map->needed_gib, mlx.simulator.per_device_gib);
   EXPECT_EQ(mlx.gpu_map->set_mib, 82944);
   EXPECT_EQ(mlx.commands.front().text.find("<MB>"), std::string::npos);
-  // A 16 GB Mac's working set is 2/3 (10,922.67 MiB, llama-cpp-python#687) and its ceiling 80 %:
-  // 13,107 MiB. Qwen3-8B Q8_0 at 20K needs 12.28 GiB, whose whole 13 GiB is past it: the ceiling.
+  // A 16 GB Mac's working set is 74 % (12,713.12 MB) and its ceiling 80 %: 13,107 MiB. Qwen3-8B
+  // Q8_0 at 20K needs 12.28 GiB, whose whole 13 GiB is past it: the ceiling.
   const nlohmann::json small = nlohmann::json::parse(EvaluateJson(
       R"({"model":"qwen3-8b","format":"Q8_0","runtime":"llamacpp","context":20480,"device":"custom:16:120:metal+unified:M4 16GB"})"));
-  EXPECT_NEAR(small["gpu_map"]["default_gib"].get<double>() * 1024, 10922.67, 0.01);
+  EXPECT_NEAR(small["gpu_map"]["default_gib"].get<double>() * kGib, 12713115648.0, 16384);
   EXPECT_NEAR(small["gpu_map"]["needed_gib"].get<double>(), 12.28, 0.005);
   EXPECT_EQ(small["gpu_map"]["set_mib"], 13107);
   EXPECT_EQ(small["gpu_map"]["command"], "sudo sysctl iogpu.wired_limit_mb=13107");
@@ -648,17 +648,20 @@ TEST(Sglang, Qwen3_235bAtTp4KeepsOneHeadPerGpu) {
 
 // ---- MLX and Apple's working set -------------------------------------------------------------
 
-// recommendedMaxWorkingSetSize as llama.cpp logs it: 10,922.67 MiB on 16 GB
-// (llama-cpp-python#687), 21,845.34 MiB on 32 GB (llama.cpp#2011), 51,539.61 MB = 49,152 MiB
-// on 64 GB, 73,728 MiB on 96 GB (llama.cpp#3213), 103,079.22 MB = 98,304 MiB on 128 GB.
+// recommendedMaxWorkingSetSize as macOS 26 and 27 report it (engine_memory.cc), in the units each
+// source prints: llama.cpp's "MB" are 10^6 bytes (its 2023 builds printed MiB), MLX's and
+// slotstream's decimal GB, ds4's GiB; each within the 16 KiB page macOS rounds up to, or the
+// printed digit.
 TEST(Mlx, AMacOffersItsMetalWorkingSet) {
   const RuntimeProfile& mlx = *FindRuntimeProfile("mlx");
-  const auto ws_mib = [&mlx](double ram) { return Mib(VisibleMemoryGib(mlx, Gpu(ram, DeviceClass::kApple))); };
-  EXPECT_NEAR(ws_mib(16), 10922.67, 0.005);
-  EXPECT_NEAR(ws_mib(32), 21845.34, 0.01);  // 2023 builds printed MiB; a hair above 2/3 of 32 GiB
-  EXPECT_DOUBLE_EQ(ws_mib(64), 49152.0);
-  EXPECT_DOUBLE_EQ(ws_mib(96), 73728.0);
-  EXPECT_DOUBLE_EQ(ws_mib(128), 98304.0);
+  const auto bytes = [&mlx](double ram) { return VisibleMemoryGib(mlx, Gpu(ram, DeviceClass::kApple)) * kGib; };
+  EXPECT_NEAR(bytes(16), 12713115648.0, 16384);      // "mem_total=12713115648", an M4's llama.cpp log
+  EXPECT_NEAR(bytes(36) / 1e9, 30.2, 0.05);          // "30.2 GB Metal working set", slotstream#26 (26.0.1)
+  EXPECT_NEAR(bytes(48) / 1e6, 40200.90, 0.02);      // llama.cpp#16634
+  EXPECT_NEAR(bytes(64) / 1e9, 55.7, 0.05);          // slotstream#22 (27.0)
+  EXPECT_NEAR(bytes(96) / 1e6, 83494.17, 0.02);      // koriym/llm-switch @ f65b2be
+  EXPECT_NEAR(bytes(128) / kGib, 107.52, 0.005);     // antirez/ds4#893 (26.x)
+  EXPECT_NEAR(bytes(192) / kMib, 165150.0, 1.0);     // llama.cpp#18919
   // The reference profile keeps the reference page's rule: all of it.
   EXPECT_DOUBLE_EQ(VisibleMemoryGib(*FindRuntimeProfile("reference"), Gpu(64, DeviceClass::kApple)), 64.0);
 }
@@ -818,10 +821,11 @@ TEST(CustomDevice, ItsFiguresAndPlatformDecideWhatRunsAndHowMuchFits) {
   EXPECT_NE(vulkan.find(R"("capacity_gib":19.0)"), std::string::npos) << vulkan;
   // vLLM runs on CUDA and ROCm, not Vulkan.
   EXPECT_EQ(ErrorOf(R"({"model":"qwen3-8b","runtime":"vllm","device":"custom:20:800:vulkan:RX 7900 XT"})"), "device");
-  // Metal: an Apple device, its working set: 2/3 of 24 GiB = 16 GiB for mlx-lm.
+  // Metal: an Apple device, its working set: 74 % of 24 GiB = 17.76 GiB for mlx-lm (macOS 26's
+  // 19,069.67 MB of a 24 GB M5).
   const std::string mac =
       Evaluated(R"({"model":"qwen3-8b","runtime":"mlx","device":"custom:24:120:metal:Mac mini","sections":["simulator"]})");
-  EXPECT_NE(mac.find(R"("capacity_gib":16.0)"), std::string::npos) << mac;
+  EXPECT_NE(mac.find(R"("capacity_gib":17.7599999)"), std::string::npos) << mac;
   // "+unified": host RAM is the device's memory, so llama.cpp's token embedding counts on it.
   const std::string spark = Evaluated(
       R"({"model":"qwen3-8b","runtime":"llamacpp","device":"custom:128:273:cuda+unified:DGX Spark","sections":["simulator"]})");

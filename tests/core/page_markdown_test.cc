@@ -206,7 +206,7 @@ TEST(PageMarkdown, WhatRunsWithOffloadSaysSoInTheTables) {
 
 // A Mac whose model fits only past its default Metal working set: the verdict is a stock Mac's,
 // and the line under it gives the wired limit to set (tests/core/engine_profiles_test.cc, by hand:
-// Llama 3.3 70B Q8_0 at 32K, 80.25 + 1 GiB against 3/4 of 96 GB) and the rate once it is set.
+// Llama 3.3 70B Q8_0 at 32K, 80.25 + 1 GiB against 81 % of 96 GB) and the rate once it is set.
 TEST(PageMarkdown, AMacSaysWhichWiredLimitMakesTheModelFit) {
   Request request = RequestOf("llama-3.3-70b", "llamacpp", "apple-m2-max-96gb");
   request.format = "Q8_0";
@@ -215,17 +215,17 @@ TEST(PageMarkdown, AMacSaysWhichWiredLimitMakesTheModelFit) {
   const std::string rate = FormatFixed(response.value().simulator.decode_tps, 1);
   const std::string page = RenderPageMarkdown(response.value(), Lang::kEn);
   EXPECT_NE(page.find("**Does not fit**"), std::string::npos);
-  EXPECT_NE(page.find("macOS lets the GPU wire 72.00 GB by default; this needs 81.25 GB: raise it with "
+  EXPECT_NE(page.find("macOS lets the GPU wire 77.76 GB by default; this needs 81.25 GB: raise it with "
                       "`sudo sysctl iogpu.wired_limit_mb=83968` (until a restart; mlx-lm's README), then it runs at about " +
                       rate + " tok/s."),
             std::string::npos)
       << page;
   EXPECT_NE(page.find("\nsudo sysctl iogpu.wired_limit_mb=83968\n"), std::string::npos);
-  EXPECT_NE(page.find("| Apple M2 Max 96GB | 96 GB · 400 GB/s | 80.25 GB (113%) | Fits with iogpu.wired_limit_mb=83968 | " + rate +
+  EXPECT_NE(page.find("| Apple M2 Max 96GB | 96 GB · 400 GB/s | 80.25 GB (105%) | Fits with iogpu.wired_limit_mb=83968 | " + rate +
                       " tok/s |"),
             std::string::npos);
   EXPECT_NE(RenderPageMarkdown(response.value(), Lang::kDe)
-                .find("macOS lässt die GPU standardmäßig 72.00 GB belegen; dies braucht 81.25 GB: mit "
+                .find("macOS lässt die GPU standardmäßig 77.76 GB belegen; dies braucht 81.25 GB: mit "
                       "`sudo sysctl iogpu.wired_limit_mb=83968` anheben"),
             std::string::npos);
 }

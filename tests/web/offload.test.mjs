@@ -138,14 +138,14 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
 
   test('a Mac whose model fits only past its default working set says how to raise the wired limit', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
-    // Llama 3.3 70B Q8_0 at 32K needs 81.25 GB under llama.cpp, past the 72 GB a 96 GB M2 Max's GPU
+    // Llama 3.3 70B Q8_0 at 32K needs 81.25 GB under llama.cpp, past the 77.76 GB a 96 GB M2 Max's GPU
     // wires by default, below the 91 GB exo's configure_mlx.sh would set (tests/core/engine_profiles_test.cc).
     const request = { model: 'llama-3.3-70b', format: 'Q8_0', device: 'apple-m2-max-96gb', runtime: 'llamacpp', context: 32768 };
     const answer = core.evaluate({ ...request, sections: ['simulator', 'offload'] });
     assert.equal(answer.gpu_map.os, 'macos');
     assert.equal(answer.gpu_map.set_mib, 83968);
     await openPage(env, page, '#model=llama-3.3-70b&format=Q8_0&device=apple-m2-max-96gb&runtime=llamacpp&lang=en');
-    await waitForText(env, page, 'gpu-map', `macOS lets the GPU wire 72.00 GB by default; this needs ${gb(answer.gpu_map.needed_gib)}: ` +
+    await waitForText(env, page, 'gpu-map', `macOS lets the GPU wire 77.76 GB by default; this needs ${gb(answer.gpu_map.needed_gib)}: ` +
       `raise it with sudo sysctl iogpu.wired_limit_mb=83968 (until a restart; mlx-lm's README), then it runs at about ${answer.simulator.decode_tps.toFixed(1)} tok/s.`);
     assert.equal(await page.locator(`${byTestId('gpu-map')} code`).textContent(), 'sudo sysctl iogpu.wired_limit_mb=83968');
     assert.equal(await shownText(page, 'fit'), 'Does not fit');
@@ -165,7 +165,7 @@ describe('offload to host RAM', { timeout: TEST_TIMEOUT_MS * 8 }, () => {
     assert.equal(await row('apple-m-max-64gb').locator(byTestId('hw-fit')).textContent(), 'Does not fit');
     // In German, the same figures.
     await openPage(env, page, '#model=llama-3.3-70b&format=Q8_0&device=apple-m2-max-96gb&runtime=llamacpp&lang=de');
-    await waitForMatch(env, page, 'gpu-map', /^macOS lässt die GPU standardmäßig 72,00 GB belegen; .*sudo sysctl iogpu\.wired_limit_mb=83968 /);
+    await waitForMatch(env, page, 'gpu-map', /^macOS lässt die GPU standardmäßig 77,76 GB belegen; .*sudo sysctl iogpu\.wired_limit_mb=83968 /);
     // A model that fits the default: no line.
     await page.locator(byTestId('model')).selectOption('qwen3-8b');
     await page.locator(`${byTestId('gpu-map')}[hidden]`).waitFor({ state: 'attached' });

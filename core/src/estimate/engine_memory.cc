@@ -12,14 +12,23 @@ namespace {
 
 constexpr double kMibPerGib = 1024;
 
-// Apple's Metal working set (recommendedMaxWorkingSetSize) as a share of RAM, as macOS before
-// 26 reports it: 2/3 up to 32 GB (10,922.67 MiB of 16 GB, llama-cpp-python#687; 21,845.34 MiB
-// of 32 GB, llama.cpp#2011), 3/4 above (28,991.03 MB of 36 GB; 51,539.61 MB of 64 GB;
-// 73,728 MiB of 96 GB, llama.cpp#3213; 103,079.22 MB of 128 GB). macOS 26 reports more on
-// large machines (107.52 GiB of 128 GB, antirez/ds4#893); this keeps the lower, older value.
-constexpr double kSmallMacMaxGib = 32;
-constexpr double kSmallMacWorkingSet = 2.0 / 3.0;
-constexpr double kLargeMacWorkingSet = 3.0 / 4.0;
+// Apple's Metal working set (recommendedMaxWorkingSetSize) as a share of RAM, as macOS 26 and 27
+// report it: a share that steps up with the RAM (the values are that share of the GiB, to a 16 KiB
+// page), each step from the next size Apple sells after the last one measured below it:
+// - 74 %: 12,713.12 MB of 16 GB (llama.cpp's logs on M4 Macs, "mem_total=12713115648"; "12.7 GB
+//   Metal working set" on 26.6.2, carloslfu/slotstream#5);
+// - 78 % from 32 GB: "30.2 GB Metal working set" of 36 GB on 26.0.1 (slotstream#26); 40,200.90 MB
+//   of 48 GB (llama.cpp#16634);
+// - 81 % from 64 GB: "55.7 GB" of 64 GB on 27.0 (slotstream#22); 83,494.17 MB of 96 GB ("= 77.76
+//   GiB, on a 96 GiB machine", koriym/llm-switch README @ f65b2be);
+// - 84 % from 128 GB: 107.52 GiB of 128 GB on 26.x (antirez/ds4#893); 165,150 MiB of 192 GB
+//   (llama.cpp#18919). Above 192 GB no macOS 26 value was found: the top step is kept.
+// Before macOS 26 it was 2/3 up to 32 GB and 3/4 above (73,728 MiB of 96 GB, llama.cpp#3213).
+struct WorkingSetStep {
+  double from_gib;
+  double share;
+};
+constexpr WorkingSetStep kWorkingSetSteps[] = {{0, 0.74}, {32, 0.78}, {64, 0.81}, {128, 0.84}};
 
 int64_t RoundUp(int64_t value, int64_t granule) {
   return granule <= 1 ? value : (value + granule - 1) / granule * granule;
@@ -37,7 +46,10 @@ bool LargeBatchDevice(const EngineDefaults& defaults, const Device& device) {
 
 double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device) {
   if (!runtime.capacity.working_set || device.platform != Platform::kMetal) return device.memory_gib;
-  const double share = device.memory_gib <= kSmallMacMaxGib ? kSmallMacWorkingSet : kLargeMacWorkingSet;
+  double share = 0;
+  for (const WorkingSetStep& step : kWorkingSetSteps) {
+    if (device.memory_gib >= step.from_gib) share = step.share;
+  }
   return share * device.memory_gib;
 }
 
