@@ -329,6 +329,11 @@ TEST(LlamaCpp, AStrixHaloSaysWhenItsGpuMustMapMoreThanLinuxsDefault) {
   EXPECT_DOUBLE_EQ(big.gpu_map->needed_gib, big.simulator.per_device_gib + 1.0);
   EXPECT_EQ(big.gpu_map->set_gib, 82);
   EXPECT_NE(big.commands.front().text.find("\n# amd-ttm --set 82\n"), std::string::npos) << big.commands.front().text;
+  // The hardware table's row for the Strix Halo says the same; a discrete card's says nothing.
+  for (const HardwareRow& row : big.hardware) {
+    EXPECT_EQ(row.gpu_map.has_value(), row.device->id == "ryzen-ai-max-395-128gb") << row.device->id;
+    if (row.gpu_map) EXPECT_EQ(row.gpu_map->set_gib, 82);
+  }
   const Response small = answer("qwen3-8b", "Q4_K_M", "ryzen-ai-max-395-128gb");
   EXPECT_FALSE(small.gpu_map.has_value());
   EXPECT_EQ(small.commands.front().text.find("amd-ttm"), std::string::npos);
@@ -404,10 +409,11 @@ TEST(LlamaCpp, AMacSaysWhenRaisingItsWiredLimitMakesTheModelFit) {
   const auto row = [&at32k](std::string_view device) {
     return *std::find_if(at32k.hardware.begin(), at32k.hardware.end(), [&](const HardwareRow& r) { return r.device->id == device; });
   };
-  EXPECT_EQ(row("apple-m2-max-96gb").wired_limit_mib, 83968);
+  ASSERT_TRUE(row("apple-m2-max-96gb").gpu_map.has_value());
+  EXPECT_EQ(row("apple-m2-max-96gb").gpu_map->set_mib, 83968);
   EXPECT_EQ(row("apple-m2-max-96gb").fit, Fit::kNoFit);
-  EXPECT_EQ(row("apple-m-max-64gb").wired_limit_mib, 0);
-  EXPECT_EQ(row("mac-studio-128gb").wired_limit_mib, 0);  // it fits the default
+  EXPECT_FALSE(row("apple-m-max-64gb").gpu_map.has_value());
+  EXPECT_FALSE(row("mac-studio-128gb").gpu_map.has_value());  // it fits the default
   // mlx-lm keeps no margin: what it needs is the total, 80.49 GiB, so 81 GiB = 82,944 MiB, and its
   // command's general hint gives way to the line.
   const Response mlx = answer("llama-3.3-70b", "MLX_8BIT", "mlx", 32768);

@@ -221,7 +221,7 @@ TEST(PageMarkdown, AMacSaysWhichWiredLimitMakesTheModelFit) {
             std::string::npos)
       << page;
   EXPECT_NE(page.find("\nsudo sysctl iogpu.wired_limit_mb=83968\n"), std::string::npos);
-  EXPECT_NE(page.find("| Apple M2 Max 96GB | 96 GB · 400 GB/s | 80.25 GB (105%) | Fits with iogpu.wired_limit_mb=83968 | " + rate +
+  EXPECT_NE(page.find("| Apple M2 Max 96GB | 96 GB · 400 GB/s | 80.25 GB (105%) | Fits with sudo sysctl iogpu.wired_limit_mb=83968 | " + rate +
                       " tok/s |"),
             std::string::npos);
   EXPECT_NE(RenderPageMarkdown(response.value(), Lang::kDe)

@@ -43,7 +43,7 @@ describe('table exports', { timeout: TEST_TIMEOUT_MS * 3 }, () => {
     await page.locator('#hardware').scrollIntoViewIfNeeded();
     const [, header, ...rows] = await csvOf(page, 'hardware-csv');
     assert.deepEqual(header, ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s',
-      'offload_decode_tok_s', 'wired_limit_mb']);
+      'offload_decode_tok_s', 'gpu_limit_command']);
     for (const [device, , , needed, , decode] of REFERENCE.hardware) {
       const row = rows.find((r) => r[0] === device);
       assert.ok(row, device);

@@ -23,9 +23,9 @@ const CSV = {
   },
   hardware: {
     header: () => ['device', 'name', 'memory_gb', 'bandwidth_gb_s', 'needed_gb', 'usage_pct', 'fit', 'decode_tok_s',
-      'offload_decode_tok_s', 'wired_limit_mb'],
+      'offload_decode_tok_s', 'gpu_limit_command'],
     rows: (response) => response.hardware.map((r) => [r.device, r.name, r.memory_gib, r.bandwidth_gbps, r.needed_gib,
-      r.usage_pct, r.fit, r.decode_tps, r.offload_decode_tps || '', r.wired_limit_mib || '']),
+      r.usage_pct, r.fit, r.decode_tps, r.offload_decode_tps || '', r.gpu_map?.command ?? '']),
   },
 };
 

@@ -72,6 +72,11 @@ export interface MatrixRow {
   recommended_device_count: number | null;
 }
 
+/** linux: an APU's GTT limit, raised by `amd-ttm --set <GiB>`; macos: the wired limit, by `sudo sysctl iogpu.wired_limit_mb=<MiB>`. */
+export interface GpuMap {
+  os: 'linux' | 'macos'; default_gib: number; needed_gib: number; set_gib: number; set_mib: number; command: string;
+}
+
 export interface HardwareRow {
   device: string;
   name: string;
@@ -82,7 +87,7 @@ export interface HardwareRow {
   fit: Fit;
   decode_tps: number;
   offload_decode_tps: number;     // where it does not fit under llama.cpp or Ollama: the rate of the plan that runs it; 0: none
-  wired_limit_mib: number;        // a Mac that fits only with its wired limit raised: the iogpu.wired_limit_mb it needs; 0: none
+  gpu_map: GpuMap | null;         // where the OS must let the GPU use more (a Mac's wired limit, an APU's GTT): as Response's
   [field: string]: unknown;
 }
 
@@ -164,10 +169,7 @@ export interface Answer {
   // A unified-memory GPU that may use less of the RAM by default than the model needs (a Strix Halo
   // under Linux, where it fits; a Mac under an engine, where it fits only once raised): what it uses,
   // what it must use, the value to set and the command; with the offload section
-  gpu_map?: {
-    /** linux: an APU's GTT limit, raised by `amd-ttm --set <GiB>`; macos: the wired limit, by `sudo sysctl iogpu.wired_limit_mb=<MiB>`. */
-    os: 'linux' | 'macos'; default_gib: number; needed_gib: number; set_gib: number; set_mib: number; command: string;
-  } | null;
+  gpu_map?: GpuMap | null;
   pool?: Record<string, unknown> | null;
   serving?: Serving | null;
 }

@@ -258,9 +258,10 @@ struct HardwareRow {
   // Where it does not fit and the engine offloads (llama.cpp, Ollama): the decode rate of the plan
   // that runs it with a part in the host's RAM (section 7, as the simulator's verdict); 0: none.
   double offload_decode_tps = 0;
-  // Where it does not fit a Mac's default Metal working set but would fit a raised wired limit
-  // (estimate.h GpuMapOf): what iogpu.wired_limit_mb must be; 0: none.
-  int64_t wired_limit_mib = 0;
+  // Where the operating system's default lets the GPU use too little for it (estimate.h GpuMapOf):
+  // a Mac that fits only with its wired limit raised (rated "no fit"), an APU under Linux that
+  // fits once its GTT limit is raised; none otherwise.
+  std::optional<GpuMap> gpu_map;
 };
 
 // The catalog models nearest in total memory at the request's format, context, batch, KV

@@ -46,10 +46,8 @@ std::vector<HardwareRow> BuildHardware(const Scenario& s, const Request& request
     row.usage_pct = 100.0 * row.needed_gib / row.capacity_gib;
     row.fit = RateFit(*s.runtime, row.needed_gib, row.capacity_gib);
     row.decode_tps = DecodeTokensPerSecond(row_scenario, footprint);
-    if (row.fit == Fit::kNoFit) {
-      row.offload_decode_tps = OffloadDecodeTps(row_scenario);
-      if (const std::optional<GpuMap> map = GpuMapOf(row_scenario, row.needed_gib)) row.wired_limit_mib = map->set_mib;
-    }
+    if (row.fit == Fit::kNoFit) row.offload_decode_tps = OffloadDecodeTps(row_scenario);
+    row.gpu_map = GpuMapOf(row_scenario, row.needed_gib);
     rows.push_back(row);
   }
   return rows;

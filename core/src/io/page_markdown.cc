@@ -309,14 +309,14 @@ std::string Hardware(const Page& p) {
               p.Text("hw.col.fit"), p.Text("hw.col.decode")});
   out += "|---|---|---:|---|---:|\n";
   for (const HardwareRow& row : p.response.hardware) {
-    // A Mac that fits with its wired limit raised: that limit, and the rate then.
-    const bool wired = row.wired_limit_mib > 0;
+    // A device whose operating system must let its GPU use more: the command, and the rate then.
+    const GpuMap* map = row.gpu_map ? &*row.gpu_map : nullptr;
     out += Row({p.Devices(s.device_count, row.device->name),
                 Amount(row.device->memory_gib) + " GB · " + Amount(row.device->bandwidth_gbps) + " GB/s",
                 FormatGb(row.needed_gib) + " (" + FormatFixed(row.usage_pct, 0) + "%)",
-                wired ? p.Fill("hw.wired", {{"mib", std::to_string(row.wired_limit_mib)}}) : p.Rating(row.fit, row.offload_decode_tps),
+                map ? p.Fill("hw.gpu_map", {{"command", GpuMapCommand(*map)}}) : p.Rating(row.fit, row.offload_decode_tps),
                 row.offload_decode_tps > 0 ? p.Rate(row.offload_decode_tps)
-                : wired                    ? p.Rate(row.decode_tps)
+                : map                      ? p.Rate(row.decode_tps)
                                            : p.Decode(row.fit, row.decode_tps)});
   }
   return out + "\n";

@@ -470,6 +470,23 @@ void WriteDeviceRef(W& w, const Device& device) {
   w.Field("bandwidth_gbps", device.bandwidth_gbps);
 }
 
+// What a unified-memory GPU must use beyond its operating system's default (estimate.h GpuMap),
+// the answer's with the offload section and each hardware row's: null where there is no such
+// default, it is enough, or raising it would not make the model fit.
+template <typename W>
+void WriteGpuMap(W& w, const std::optional<GpuMap>& map) {
+  w.Key("gpu_map");
+  if (!map) return w.Null();
+  w.BeginObject();
+  w.Field("os", std::string_view(map->limit == GpuLimit::kMacosWired ? "macos" : "linux"));
+  w.Field("default_gib", map->default_gib);
+  w.Field("needed_gib", map->needed_gib);
+  w.Field("set_gib", map->set_gib);
+  w.Field("set_mib", map->set_mib);
+  w.Field("command", GpuMapCommand(*map));
+  w.EndObject();
+}
+
 template <typename W>
 void WriteHardware(W& w, const std::vector<HardwareRow>& rows) {
   w.Objects("hardware", rows, [&w](const HardwareRow& row) {
@@ -480,7 +497,7 @@ void WriteHardware(W& w, const std::vector<HardwareRow>& rows) {
     w.Field("fit", kFits.Id(row.fit));
     w.Field("decode_tps", row.decode_tps);
     w.Field("offload_decode_tps", row.offload_decode_tps);
-    w.Field("wired_limit_mib", row.wired_limit_mib);
+    WriteGpuMap(w, row.gpu_map);
   });
 }
 
@@ -563,22 +580,6 @@ void WriteWays(W& w, const std::optional<Ways>& ways) {
   w.EndObject();
 }
 
-// What a unified-memory GPU must use beyond its operating system's default (estimate.h GpuMap),
-// with the offload section: null where there is no such default, it is enough, or raising it would
-// not make the model fit.
-template <typename W>
-void WriteGpuMap(W& w, const std::optional<GpuMap>& map) {
-  w.Key("gpu_map");
-  if (!map) return w.Null();
-  w.BeginObject();
-  w.Field("os", std::string_view(map->limit == GpuLimit::kMacosWired ? "macos" : "linux"));
-  w.Field("default_gib", map->default_gib);
-  w.Field("needed_gib", map->needed_gib);
-  w.Field("set_gib", map->set_gib);
-  w.Field("set_mib", map->set_mib);
-  w.Field("command", GpuMapCommand(*map));
-  w.EndObject();
-}
 
 // Serving (core/ESTIMATION.md section 8): a prompt and its answer on the simulator's devices, the
 // prefill rule the figures follow (null with a gap) and whether it is another engine's.

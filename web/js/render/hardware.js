@@ -54,15 +54,14 @@ function renderRow(row, data, sim, view) {
   put(neededText, fmt.gb(lang, data.needed_gib));
   if (needed.dataset.value !== String(data.needed_gib)) needed.dataset.value = String(data.needed_gib);
   put(usage, `(${fmt.integer(lang, data.usage_pct)}%)`, data.usage_pct);
-  // What does not fit but runs with a part in the host's RAM says so, at that plan's rate; a Mac
-  // that fits with its wired limit raised, that limit and the rate then (the command in the tip).
+  // What does not fit but runs with a part in the host's RAM says so, at that plan's rate; a device
+  // whose operating system must let its GPU use more (a Mac's wired limit, an APU's GTT under
+  // Linux), the command that does it and the rate then.
   const offload = data.offload_decode_tps > 0;
-  const wired = data.wired_limit_mib > 0;
-  const rating = offload ? 'offload' : wired ? 'wired' : data.fit;
-  put(fit, offload ? t('offload.fit') : wired ? t('hw.wired', { mib: data.wired_limit_mib }) : t(`fit.${data.fit}`), rating);
+  const map = data.gpu_map ?? null;
+  const rating = offload ? 'offload' : map ? 'gpu-map' : data.fit;
+  put(fit, offload ? t('offload.fit') : map ? t('hw.gpu_map', { command: map.command }) : t(`fit.${data.fit}`), rating);
   if (fit.className !== `fit-${rating}`) fit.className = `fit-${rating}`;
-  if (wired) setAttr(fit, 'title', `sudo sysctl iogpu.wired_limit_mb=${data.wired_limit_mib}`);
-  else fit.removeAttribute('title');
   const tps = offload ? data.offload_decode_tps : data.decode_tps;
   put(decode, fmt.decodeRate(t, lang, rating, tps), tps);
   markSelected(row, data.device === sim.device && (scenario.device === null || scenario.device === data.device));
