@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "vramcalc/catalog.h"
+#include "vramcalc/commands.h"
 #include "vramcalc/display.h"
 #include "vramcalc/json_codec.h"
 #include "vramcalc/page_markdown.h"
@@ -300,20 +301,27 @@ void PrintOffloads(const vramcalc::SweepResult& result) {
   PrintTable(rows);
 }
 
-// The GiB `amd-ttm --set` takes for cell `index`, where it needs an APU's GPU to map more than its
-// default; empty otherwise.
-std::string GpuMapSet(const vramcalc::SweepResult& result, std::size_t index) {
+// The command that lets the GPU use more for cell `index` (`amd-ttm --set` on an APU under Linux,
+// `sudo sysctl iogpu.wired_limit_mb` on a Mac), where its operating system's default is too
+// little; empty otherwise.
+std::string GpuMapCommandAt(const vramcalc::SweepResult& result, std::size_t index) {
   const auto& cells = result.gpu_map_cells;
   const auto at = std::lower_bound(cells.begin(), cells.end(), static_cast<int64_t>(index));
   if (at == cells.end() || *at != static_cast<int64_t>(index)) return "";
-  return std::to_string(result.gpu_map_set_gib[static_cast<std::size_t>(at - cells.begin())]);
+  const auto k = static_cast<std::size_t>(at - cells.begin());
+  vramcalc::GpuMap map;
+  map.set_gib = result.gpu_map_set_gib[k];
+  map.set_mib = result.gpu_map_set_mib[k];
+  map.limit = map.set_mib > 0 ? vramcalc::GpuLimit::kMacosWired : vramcalc::GpuLimit::kLinuxGtt;
+  return vramcalc::GpuMapCommand(map);
 }
 
 // One device's sweep as the page's fits view lists it: each model's most precise format that
 // fits, with its time to the first token of a prompt of the whole context; a model whose own
 // maximum context is below the one asked, apart; a largest context the model's maximum stops
-// ("*": memory would allow more); a memory an APU's GPU maps only once raised ("†", with a line
-// per model giving the amount).
+// ("*": memory would allow more); a memory the GPU may use only once its operating system's
+// default is raised ("†", with a line per model giving the command): an APU's under Linux, a
+// Mac's, which fits no model past its default otherwise.
 void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   const vramcalc::SweepRequest& r = result.request;
   const vramcalc::Device& device = *result.devices.front();
@@ -323,7 +331,7 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   std::vector<std::vector<std::string>> rows = {{"model", "best format", "memory", "decode", "first token", "max context"}};
   std::vector<std::vector<std::string>> beyond = {{"model", "its maximum context"}};
   bool capped = false;
-  std::vector<std::string> gpu_maps;  // "  <model> (<format>): amd-ttm --set <GB>", under the "†" note
+  std::vector<std::string> gpu_maps;  // "  <model> (<format>): <command>", under the "†" note
   for (std::size_t m = 0; m < result.models.size(); ++m) {
     const vramcalc::ModelSpec& model = *result.models[m];
     if (model.BeyondMaxPosition(r.context_tokens)) {
@@ -334,11 +342,11 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
     std::vector<std::string> row = {model.name, offloads ? "runs with offload (below)" : "does not fit in any format"};
     for (std::size_t f = 0; f < result.formats.size(); ++f) {
       const auto& cell = result.cells[m * result.formats.size() + f];  // one device: device index 0
-      if (cell.fit == vramcalc::Fit::kNoFit) continue;
+      const std::string command = GpuMapCommandAt(result, m * result.formats.size() + f);
+      if (cell.fit == vramcalc::Fit::kNoFit && command.empty()) continue;
       capped = capped || cell.max_context_capped;
-      const std::string set = GpuMapSet(result, m * result.formats.size() + f);
-      if (!set.empty()) gpu_maps.push_back("  " + model.name + " (" + std::string(result.formats[f]->id) + "): amd-ttm --set " + set);
-      row = {model.name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib) + (set.empty() ? "" : " †"),
+      if (!command.empty()) gpu_maps.push_back("  " + model.name + " (" + std::string(result.formats[f]->id) + "): " + command);
+      row = {model.name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib) + (command.empty() ? "" : " †"),
              vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s", vramcalc::FormatSeconds(cell.ttft_s),
              vramcalc::FormatGrouped(cell.max_context_tokens) + (cell.max_context_capped ? "*" : "")};
       break;
@@ -348,8 +356,13 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   PrintTable(rows);
   if (capped) std::cout << "\n* the model's own maximum context; memory would allow more.\n";
   if (!gpu_maps.empty()) {
-    std::cout << "\n† more than the " << vramcalc::FormatGb(device.gpu_mapped_gib)
-              << " Linux lets the GPU map by default: raise it once, then reboot (AMD's ROCm docs):\n";
+    if (device.gpu_mapped_gib > 0) {
+      std::cout << "\n† more than the " << vramcalc::FormatGb(device.gpu_mapped_gib)
+                << " Linux lets the GPU map by default: raise it once, then reboot (AMD's ROCm docs):\n";
+    } else {
+      std::cout << "\n† more than macOS lets the GPU wire by default (its Metal working set): raise it first, until a "
+                   "restart (mlx-lm's README):\n";
+    }
     for (const std::string& line : gpu_maps) std::cout << line << "\n";
   }
   PrintOffloads(result);

@@ -429,6 +429,29 @@ TEST(LlamaCpp, AMacSaysWhenRaisingItsWiredLimitMakesTheModelFit) {
   EXPECT_NEAR(small["gpu_map"]["needed_gib"].get<double>(), 12.28, 0.005);
   EXPECT_EQ(small["gpu_map"]["set_mib"], 13107);
   EXPECT_EQ(small["gpu_map"]["command"], "sudo sysctl iogpu.wired_limit_mb=13107");
+  // The sweep (the fits view's and `vramcalc sweep --device`'s "†") marks the same cell with the same
+  // MiB, "no fit" by default; its first token and largest context are as once raised, the latter at
+  // the 91 GiB ceiling: 61,440 tokens fit it (90.05 GiB above), 65,536 do not (91.31).
+  SweepRequest sweep_request;
+  sweep_request.runtime = "llamacpp";
+  sweep_request.devices = {"apple-m2-max-96gb"};
+  const SweepResult sweep = Sweep(sweep_request, BuiltinCatalog().value()).value();
+  const auto cell_of = [&sweep](std::string_view model, std::string_view format) {
+    const auto m = std::find_if(sweep.models.begin(), sweep.models.end(), [&](const ModelSpec* s) { return s->id == model; });
+    const auto f = std::find_if(sweep.formats.begin(), sweep.formats.end(), [&](const QuantFormat* q) { return q->id == format; });
+    return (m - sweep.models.begin()) * static_cast<std::ptrdiff_t>(sweep.formats.size()) + (f - sweep.formats.begin());
+  };
+  const auto marked = std::find(sweep.gpu_map_cells.begin(), sweep.gpu_map_cells.end(), cell_of("llama-3.3-70b", "Q8_0"));
+  ASSERT_NE(marked, sweep.gpu_map_cells.end());
+  const auto k = static_cast<std::size_t>(marked - sweep.gpu_map_cells.begin());
+  EXPECT_EQ(sweep.gpu_map_set_mib[k], 83968);
+  EXPECT_EQ(sweep.gpu_map_set_gib[k], 0);
+  const SweepCell& raised = sweep.cells[static_cast<std::size_t>(*marked)];
+  EXPECT_EQ(raised.fit, Fit::kNoFit);
+  EXPECT_GT(raised.ttft_s, 0);
+  EXPECT_GE(raised.max_context_tokens, 61440);
+  EXPECT_LT(raised.max_context_tokens, 65536);
+  EXPECT_EQ(std::count(sweep.gpu_map_cells.begin(), sweep.gpu_map_cells.end(), cell_of("qwen3-8b", "Q8_0")), 0);
   // What fits needs nothing raised, nor does a discrete card or the reference profile.
   EXPECT_FALSE(answer("qwen3-8b", "Q8_0", "llamacpp", 32768).gpu_map.has_value());
   EXPECT_FALSE(answer("llama-3.3-70b", "Q8_0", "llamacpp", 32768, "rtx-3090-24gb").gpu_map.has_value());

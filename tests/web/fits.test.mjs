@@ -260,6 +260,24 @@ async function fitsFromSimulator(page, hash) {
   return waitForHash(env, page, (h) => hashParams(h).get('view') === 'fits', 'view=fits');
 }
 
+/**
+ * The fits view's rows on `device` at 32K under llama.cpp against `vramcalc sweep --device`'s: the
+ * same format and memory in each, a "†" where the row carries a command to let the GPU use more.
+ */
+async function rowsAsTheCliHasThem(page, device) {
+  await openFits(page, `#view=fits&device=${device}&context=32768&runtime=llamacpp&lang=en`);
+  const shown = await readRows(page);
+  const cli = cliFits(device, 32768);
+  const name = (id) => catalog.models.find((m) => m.id === id).name;
+  assert.equal(shown.length, cli.fitting.length, device);
+  for (const row of shown) {
+    const [, format, memory] = cli.fitting.find((c) => c[0] === name(row.model));
+    assert.deepEqual([row.texts[1], row.texts[3]], [format, memory], row.model);
+    assert.equal(memory.endsWith(' †'), row.gpuMapCommand !== '', row.model);
+  }
+  return shown;
+}
+
 describe('the simulator links to the fits view', { timeout: TEST_TIMEOUT_MS * 2 }, () => {
   before(async () => { env = await launch({ locale: 'de-DE' }); }, { timeout: TEST_TIMEOUT_MS });
   after(async () => env?.close(), { timeout: TEST_TIMEOUT_MS });
@@ -268,25 +286,33 @@ describe('the simulator links to the fits view', { timeout: TEST_TIMEOUT_MS * 2 
     const { page } = env;
     // AMD's ROCm docs: 62.82 GB by default (tests/core/engine_profiles_test.cc); Llama 3.3 70B's best
     // format there, Q8_0 at 32K, needs 81.70 GB mapped under llama.cpp: amd-ttm --set 82.
-    await openFits(page, '#view=fits&device=ryzen-ai-max-395-128gb&context=32768&lang=en');
-    const shown = await readRows(page);
-    const cli = cliFits('ryzen-ai-max-395-128gb', 32768);
-    const name = (id) => catalog.models.find((m) => m.id === id).name;
-    for (const row of shown) {
-      const [, format, memory] = cli.fitting.find((c) => c[0] === name(row.model));
-      assert.deepEqual([row.texts[1], row.texts[3]], [format, memory], row.model);
-      assert.equal(memory.endsWith(' †'), Number(row.gpuMapSet) > 0, row.model);
-    }
+    const shown = await rowsAsTheCliHasThem(page, 'ryzen-ai-max-395-128gb');
     const llama = shown.find((r) => r.model === 'llama-3.3-70b');
-    assert.deepEqual([llama.format, llama.gpuMapSet, llama.texts[3]], ['Q8_0', '82', '80.70 GB †']);
+    assert.deepEqual([llama.format, llama.gpuMapCommand, llama.texts[3]], ['Q8_0', 'amd-ttm --set 82', '80.70 GB †']);
     assert.equal(await page.locator('[data-testid="fit-row"][data-model="llama-3.3-70b"] td:nth-of-type(3)').getAttribute('title'),
       'amd-ttm --set 82');
     assert.match(await page.locator(byTestId('fits-gpu-map-note')).innerText(), /^† More than the 62\.82 GB Linux lets the GPU map/);
-    assert.ok(shown.some((r) => r.gpuMapSet === '0'), 'smaller models need no more');
+    assert.ok(shown.some((r) => r.gpuMapCommand === ''), 'smaller models need no more');
     // A discrete card: no mark, no note.
     await openFits(page);
     assert.equal(await page.locator(byTestId('fits-gpu-map-note')).isVisible(), false);
     await assertHealthy(env, page, 'fits on a Strix Halo');
+  });
+
+  test('on a Mac, what fits only once its wired limit is raised is marked, as the CLI marks it', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page } = env;
+    // macOS 26 lets a 96 GB M2 Max's GPU wire 77.76 GB; Llama 3.3 70B Q8_0 at 32K needs 80.25 + 1
+    // GB under llama.cpp: iogpu.wired_limit_mb=83968 (tests/core/engine_profiles_test.cc).
+    const shown = await rowsAsTheCliHasThem(page, 'apple-m2-max-96gb');
+    for (const row of shown) assert.equal(row.texts[2] === 'Fits once raised', row.gpuMapCommand !== '', row.model);
+    const llama = shown.find((r) => r.model === 'llama-3.3-70b');
+    assert.deepEqual([llama.format, llama.gpuMapCommand, llama.texts[2], llama.texts[3]],
+      ['Q8_0', 'sudo sysctl iogpu.wired_limit_mb=83968', 'Fits once raised', '80.25 GB †']);
+    assert.equal(await page.locator('[data-testid="fit-row"][data-model="llama-3.3-70b"] td:nth-of-type(3)').getAttribute('title'),
+      'sudo sysctl iogpu.wired_limit_mb=83968');
+    assert.match(await page.locator(byTestId('fits-gpu-map-note')).innerText(), /^† More than macOS lets the GPU wire by default/);
+    assert.equal(shown.find((r) => r.model === 'qwen3-8b').texts[2], 'Fits comfortably');
+    await assertHealthy(env, page, 'fits on a Mac');
   });
 
   test('with the device and context it shows', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -48,8 +48,12 @@ export function fitsOf(sweep, catalog) {
   const formats = sweep.formats.length;
   const devices = sweep.devices.length;
   const noFit = sweep.fit_ids.indexOf('no_fit');
-  // The cells that need an APU's GPU to map more than its default, with the GiB to set.
-  const gpuMaps = new Map((sweep.gpu_map_cells ?? []).map((cell, k) => [cell, sweep.gpu_map_set_gib[k]]));
+  // The cells whose operating system must let the GPU use more, with the command that does: an
+  // APU's under Linux (they fit), a Mac's wired limit (they fit only once it is raised).
+  const gpuMaps = new Map((sweep.gpu_map_cells ?? []).map((cell, k) => {
+    const mib = sweep.gpu_map_set_mib?.[k] ?? 0;
+    return [cell, mib > 0 ? `sudo sysctl iogpu.wired_limit_mb=${mib}` : `amd-ttm --set ${sweep.gpu_map_set_gib[k]}`];
+  }));
   const result = { rows: [], offload: [], none: [], beyond: [] };
   sweep.models.forEach((id, m) => {
     const model = models.get(id);
@@ -61,17 +65,18 @@ export function fitsOf(sweep, catalog) {
     sweep.devices.forEach((device, d) => {
       // Cell ((m × formats + f) × devices + d); formats run from the most precise to the smallest.
       const cellOf = (f) => (m * formats + f) * devices + d;
-      const f = [...Array(formats).keys()].find((i) => sweep.fit[cellOf(i)] !== noFit);
+      const f = [...Array(formats).keys()].find((i) => sweep.fit[cellOf(i)] !== noFit || gpuMaps.has(cellOf(i)));
       if (f === undefined) {
         const offload = offloadOf(sweep, model, m * devices + d, device);
         if (offload) result.offload.push(offload);
         return;
       }
       const i = cellOf(f);
+      const fit = sweep.fit_ids[sweep.fit[i]];
       result.rows.push({
-        model, device, format: sweep.formats[f], fit: sweep.fit_ids[sweep.fit[i]], total_gib: sweep.total_gib[i],
+        model, device, format: sweep.formats[f], fit: fit === 'no_fit' ? 'raised' : fit, total_gib: sweep.total_gib[i],
         decode_tps: sweep.decode_tps[i], ttft_s: sweep.ttft_s[i], max_context: sweep.max_context[i],
-        capped: sweep.max_context_capped[i] === 1, gpu_map_set: gpuMaps.get(i) ?? 0,
+        capped: sweep.max_context_capped[i] === 1, gpu_map_command: gpuMaps.get(i) ?? '',
         gpu_mapped_gib: sweep.gpu_mapped_gib?.[d] ?? 0,
       });
     });
@@ -94,7 +99,7 @@ export function filterRows(rows, { family = '', size = '', comfortable = false }
     (!comfortable || r.fit === 'comfortable'));
 }
 
-const FIT_ORDER = { comfortable: 0, tight: 1, no_fit: 2 };
+const FIT_ORDER = { comfortable: 0, tight: 1, raised: 2, no_fit: 3 };
 const SORT_KEYS = {
   model: (r) => r.model.name.toLowerCase(),
   device: (r) => r.device,
@@ -121,7 +126,10 @@ export function sortRows(rows, column, ascending) {
 // ---- exports (exports.js writes them) ---------------------------------------------------------
 
 /** A row's memory, marked "†" where an APU's GPU must map more than its default (the view's note). */
-export const memoryText = (lang, r) => `${gb(lang, r.total_gib)}${r.gpu_map_set ? ' †' : ''}`;
+export const memoryText = (lang, r) => `${gb(lang, r.total_gib)}${r.gpu_map_command ? ' †' : ''}`;
+
+/** A row's rating: a Mac's that fits only once its wired limit is raised says so. */
+export const fitText = (t, r) => t(r.fit === 'raised' ? 'fits.raised' : `fit.${r.fit}`);
 
 /**
  * A table's cells as shown: [header, ...rows], each an array of strings; with `deviceName`
@@ -130,7 +138,7 @@ export const memoryText = (lang, r) => `${gb(lang, r.total_gib)}${r.gpu_map_set 
 export function fitsTable(rows, { t, lang }, deviceName = null) {
   const columns = ['model', 'format', 'fit', 'memory', 'decode', 'ttft', 'max_context', ...(deviceName ? ['device'] : [])];
   return [columns.map((c) => t(`fits.col.${c}`)), ...rows.map((r) => [
-    r.model.name, r.format, t(`fit.${r.fit}`), memoryText(lang, r), `${fixed(lang, r.decode_tps, 1)} tok/s`,
+    r.model.name, r.format, fitText(t, r), memoryText(lang, r), `${fixed(lang, r.decode_tps, 1)} tok/s`,
     duration(lang, r.ttft_s), integer(lang, r.max_context), ...(deviceName ? [deviceName(r.device)] : []),
   ])];
 }

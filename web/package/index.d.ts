@@ -204,6 +204,10 @@ export interface SweepAnswer {
   max_context: number[];          // at most the model's maximum
   max_context_capped: number[];   // 1: memory would allow more
   ttft_s: number[];               // first token of a prompt of the whole context; 0: no estimate
+  gpu_mapped_gib: number[];       // per device: what an APU's GPU maps by default (0: all of it)
+  gpu_map_cells: number[];        // cells whose OS must let the GPU use more, ascending (Response's gpu_map)
+  gpu_map_set_gib: number[];      // per such cell: amd-ttm --set's GiB (an APU under Linux), else 0
+  gpu_map_set_mib: number[];      // per such cell: iogpu.wired_limit_mb's MiB (a Mac, "no_fit" until raised), else 0
 }
 
 export interface Catalog {

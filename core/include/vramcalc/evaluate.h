@@ -397,10 +397,14 @@ struct SweepResult {
   std::vector<SweepCell> cells;
   // models.size() × devices.size(), device fastest: offloads[model × devices + device].
   std::vector<SweepOffload> offloads;
-  // The cells that fit an APU's whole memory but need its GPU to map more than its default
-  // (estimate.h GpuMapOf), ascending, each with the whole GiB `amd-ttm --set` takes.
+  // The cells whose operating system must let the GPU use more (estimate.h GpuMapOf), ascending:
+  // those that fit an APU's whole memory but need its GPU to map more than Linux's default, each
+  // with the whole GiB `amd-ttm --set` takes (set_mib 0), and those that fit a Mac only once its
+  // wired limit is raised (rated "no fit", their first token as once raised), each with the MiB
+  // iogpu.wired_limit_mb takes (set_gib 0).
   std::vector<int64_t> gpu_map_cells;
   std::vector<int64_t> gpu_map_set_gib;
+  std::vector<int64_t> gpu_map_set_mib;
 };
 
 // Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime), unknown_device

@@ -82,6 +82,11 @@ std::optional<GpuMap> MacosWiredLimit(const Scenario& s, double per_device_gib) 
 
 }  // namespace
 
+double RaisedWiredCapacityGib(const Scenario& s) {
+  const double raised_gib = static_cast<double>(WiredCeilingMib(*s.device)) / kMibPerGib;
+  return CapacityGib(s) + ResolvedSettings(s).memory_utilization * (raised_gib - VisibleMemoryGib(*s.runtime, *s.device));
+}
+
 std::optional<GpuMap> GpuMapOf(const Scenario& s, double per_device_gib) {
   if (s.runtime->capacity.working_set && s.device->platform == Platform::kMetal) return MacosWiredLimit(s, per_device_gib);
   const double mapped = s.device->gpu_mapped_gib;

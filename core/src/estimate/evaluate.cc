@@ -440,15 +440,22 @@ SweepCell SweepCellOf(const Scenario& s) {
   return cell;
 }
 
-// The cell just added, where it fits an APU's whole memory but needs more than its GPU maps by
-// default: its index and the GiB to set.
+// The cell just added, where its operating system must let the GPU use more (SweepResult::
+// gpu_map_cells): its index and the value to set. A Mac's, "no fit" by default, gets its first
+// token and its largest context as once raised, the latter at the highest limit offered, as an
+// APU's is at its whole memory.
 void AddGpuMap(const Scenario& s, SweepResult& result) {
-  const SweepCell& cell = result.cells.back();
-  if (s.device->gpu_mapped_gib <= 0 || cell.fit == Fit::kNoFit) return;
-  if (const std::optional<GpuMap> map = GpuMapOf(s, cell.total_gib)) {
-    result.gpu_map_cells.push_back(static_cast<int64_t>(result.cells.size() - 1));
-    result.gpu_map_set_gib.push_back(map->set_gib);
-  }
+  SweepCell& cell = result.cells.back();
+  const std::optional<GpuMap> map = GpuMapOf(s, cell.total_gib);
+  if (!map) return;
+  result.gpu_map_cells.push_back(static_cast<int64_t>(result.cells.size() - 1));
+  result.gpu_map_set_gib.push_back(map->set_gib);
+  result.gpu_map_set_mib.push_back(map->set_mib);
+  if (cell.fit != Fit::kNoFit) return;
+  cell.ttft_s = TimeToFirstToken(s, s.context_tokens);
+  const int64_t by_memory = MaxContextByMemory(s, RaisedWiredCapacityGib(s));
+  cell.max_context_tokens = std::min(by_memory, s.model->max_position_embeddings);
+  cell.max_context_capped = s.model->BeyondMaxPosition(by_memory);
 }
 
 // A model that fits `s`'s device in no format: the plans in the engine's default format, the one

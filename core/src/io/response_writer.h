@@ -728,6 +728,7 @@ void WriteSweep(W& w, const SweepResult& sweep) {
   w.Numbers("gpu_mapped_gib", mapped);
   w.Numbers("gpu_map_cells", sweep.gpu_map_cells);
   w.Numbers("gpu_map_set_gib", sweep.gpu_map_set_gib);
+  w.Numbers("gpu_map_set_mib", sweep.gpu_map_set_mib);
   w.EndObject();
 }
 

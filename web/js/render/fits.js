@@ -8,7 +8,8 @@ import * as fmt from '../format.js';
 import { duration } from '../duration.js';
 import { copyText, download, toCsv, toMarkdown } from '../exports.js';
 import {
-  FITS_CSV_HEADER, SIZES, fitsCsvRows, fitsOf, fitsTable, filterRows, memoryText, offloadTable, sortRows, sweepRequestFor,
+  FITS_CSV_HEADER, SIZES, fitText, fitsCsvRows, fitsOf, fitsTable, filterRows, memoryText, offloadTable, sortRows,
+  sweepRequestFor,
 } from '../fits.js';
 import { deviceOf, runsOnDevice, runtimeOf } from '../state.js';
 import { cell, selectButton, syncRows } from './rows.js';
@@ -81,17 +82,17 @@ function renderRow(row, r, { t, lang }, scene) {
   put(device, deviceName);
   if (device.hidden !== !scene.several) device.hidden = !scene.several;
   put(format, r.format);
-  put(fit, t(`fit.${r.fit}`));
+  put(fit, fitText(t, r));
   if (fit.className !== `fit-${r.fit}`) fit.className = `fit-${r.fit}`;
   put(total, memoryText(lang, r));
-  setAttr(total, 'title', r.gpu_map_set ? `amd-ttm --set ${r.gpu_map_set}` : '');
+  setAttr(total, 'title', r.gpu_map_command);
   put(decode, `${fmt.fixed(lang, r.decode_tps, 1)} tok/s`);
   put(ttft, duration(lang, r.ttft_s));
   put(context, `${fmt.integer(lang, r.max_context)}${r.capped ? '*' : ''}`);
   setAttr(context, 'title', r.capped ? t('fits.capped') : '');
   const data = {
     model: r.model.id, format: r.format, fit: r.fit, total: r.total_gib, decode: r.decode_tps, ttft: r.ttft_s,
-    maxContext: r.max_context, device: r.device, gpuMapSet: r.gpu_map_set,
+    maxContext: r.max_context, device: r.device, gpuMapCommand: r.gpu_map_command,
   };
   for (const [name, value] of Object.entries(data)) {
     if (row.dataset[name] !== String(value)) row.dataset[name] = String(value);
@@ -195,9 +196,12 @@ export function renderFits(root, fits, view, scene) {
   const shown = syncRows(table.tBodies[0], rows.map((r) => `${r.model.id} ${r.device}`), createRow);
   rows.forEach((r, i) => renderRow(shown[i], r, view, scene));
   byId(root, 'fits-capped-note').hidden = !rows.some((r) => r.capped);
-  const mapped = rows.find((r) => r.gpu_map_set);
-  if (mapped) putPart(root, 'fits-gpu-map-note', t('fits.gpu_map_note', { default: fmt.gb(lang, mapped.gpu_mapped_gib) }));
-  byId(root, 'fits-gpu-map-note').hidden = !mapped;
+  // "†": an APU's note (Linux's default, amd-ttm) and a Mac's (its wired limit), as the rows need.
+  const mapped = rows.find((r) => r.gpu_map_command && r.fit !== 'raised');
+  const wired = rows.some((r) => r.fit === 'raised');
+  const notes = [mapped && t('fits.gpu_map_note', { default: fmt.gb(lang, mapped.gpu_mapped_gib) }), wired && t('fits.wired_note')];
+  if (mapped || wired) putPart(root, 'fits-gpu-map-note', notes.filter(Boolean).join(' '));
+  byId(root, 'fits-gpu-map-note').hidden = !mapped && !wired;
   const offload = sortRows(filterRows(fits.offload, s), s.sort, s.ascending);
   s.shownOffload = offload;
   renderOffload(root, offload, view, scene);
