@@ -282,8 +282,6 @@ Fit RateFit(const RuntimeProfile& runtime, double total_gib, double capacity_gib
 // position for profiles that say so (context_within_model); MaxContextByMemory never does.
 int64_t MaxContextByMemory(const Scenario& scenario);
 int64_t MaxContextTokens(const Scenario& scenario);
-// The same on `capacity_gib` per device instead of CapacityGib's.
-int64_t MaxContextByMemory(const Scenario& scenario, double capacity_gib);
 
 // The KV pool an engine that preallocates one (vLLM, SGLang) reserves on each device (section
 // 5.5): the capacity less weights, state and overhead. SGLang: `tokens` is the longest single

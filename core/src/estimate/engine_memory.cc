@@ -24,11 +24,10 @@ constexpr double kMibPerGib = 1024;
 // - 84 % from 128 GB: 107.52 GiB of 128 GB on 26.x (antirez/ds4#893); 165,150 MiB of 192 GB
 //   (llama.cpp#18919). Above 192 GB no macOS 26 value was found: the top step is kept.
 // Before macOS 26 it was 2/3 up to 32 GB and 3/4 above (73,728 MiB of 96 GB, llama.cpp#3213).
-struct WorkingSetStep {
-  double from_gib;
-  double share;
-};
-constexpr WorkingSetStep kWorkingSetSteps[] = {{0, 0.74}, {32, 0.78}, {64, 0.81}, {128, 0.84}};
+// In whole percent: the first module carries this, and every byte of it counts.
+int WorkingSetPercent(double memory_gib) {
+  return memory_gib >= 128 ? 84 : memory_gib >= 64 ? 81 : memory_gib >= 32 ? 78 : 74;
+}
 
 int64_t RoundUp(int64_t value, int64_t granule) {
   return granule <= 1 ? value : (value + granule - 1) / granule * granule;
@@ -46,11 +45,7 @@ bool LargeBatchDevice(const EngineDefaults& defaults, const Device& device) {
 
 double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device) {
   if (!runtime.capacity.working_set || device.platform != Platform::kMetal) return device.memory_gib;
-  double share = 0;
-  for (const WorkingSetStep& step : kWorkingSetSteps) {
-    if (device.memory_gib >= step.from_gib) share = step.share;
-  }
-  return share * device.memory_gib;
+  return WorkingSetPercent(device.memory_gib) * device.memory_gib / 100;
 }
 
 namespace {
@@ -82,9 +77,17 @@ std::optional<GpuMap> MacosWiredLimit(const Scenario& s, double per_device_gib) 
 
 }  // namespace
 
-double RaisedWiredCapacityGib(const Scenario& s) {
-  const double raised_gib = static_cast<double>(WiredCeilingMib(*s.device)) / kMibPerGib;
-  return CapacityGib(s) + ResolvedSettings(s).memory_utilization * (raised_gib - VisibleMemoryGib(*s.runtime, *s.device));
+int64_t RaisedWiredMaxContext(const Scenario& s) {
+  // The Mac as the raised limit leaves it: a device of that much memory, all of it the GPU's. (The
+  // engines that run on a Mac read a device's memory only through its working set.)
+  Device raised = *s.device;
+  raised.memory_gib = static_cast<double>(WiredCeilingMib(*s.device)) / kMibPerGib;
+  RuntimeProfile runtime = *s.runtime;
+  runtime.capacity.working_set = false;
+  Scenario at = s;
+  at.device = &raised;
+  at.runtime = &runtime;
+  return MaxContextByMemory(at);
 }
 
 std::optional<GpuMap> GpuMapOf(const Scenario& s, double per_device_gib) {

@@ -12,9 +12,9 @@ namespace vramcalc {
 // profiles that use it (section 5.1), else all of it.
 double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device);
 
-// What one Mac may hold under the scenario's profile once its wired limit is at the highest
-// GpuMapOf offers (estimate.h; max(80 %, RAM − 5 GiB)), with the same margins as CapacityGib.
-double RaisedWiredCapacityGib(const Scenario& scenario);
+// The largest context (MaxContextByMemory) on the scenario's Mac once its wired limit is at the
+// highest GpuMapOf offers (estimate.h; max(80 %, RAM − 5 GiB)).
+int64_t RaisedWiredMaxContext(const Scenario& scenario);
 
 // The profile's cell allocation with the scenario's settings (ubatch, batched tokens).
 KvAllocation AllocationOf(const RuntimeProfile& runtime, const EngineSettings& settings);

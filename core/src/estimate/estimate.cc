@@ -316,9 +316,10 @@ int64_t LargestFitting(const Scenario& s, int64_t upper, double capacity_gib) {
 
 }  // namespace
 
-int64_t MaxContextByMemory(const Scenario& s, double capacity_gib) {
+int64_t MaxContextByMemory(const Scenario& s) {
   const RuntimeProfile& runtime = *s.runtime;
   const OverheadRule& rule = runtime.OverheadFor(s.device_class());
+  const double capacity_gib = CapacityGib(s);
   Scenario empty = s;
   empty.context_tokens = 0;
   // The overhead at the smallest context: the linear bound below is then never too low.
@@ -353,8 +354,6 @@ int64_t MaxContextByMemory(const Scenario& s, double capacity_gib) {
   // context are above the linear bound; the whole footprint decides.
   return LargestFitting(s, tokens, capacity_gib);
 }
-
-int64_t MaxContextByMemory(const Scenario& s) { return MaxContextByMemory(s, CapacityGib(s)); }
 
 int64_t MaxContextTokens(const Scenario& s) {
   const int64_t tokens = MaxContextByMemory(s);

@@ -453,7 +453,7 @@ void AddGpuMap(const Scenario& s, SweepResult& result) {
   result.gpu_map_set_mib.push_back(map->set_mib);
   if (cell.fit != Fit::kNoFit) return;
   cell.ttft_s = TimeToFirstToken(s, s.context_tokens);
-  const int64_t by_memory = MaxContextByMemory(s, RaisedWiredCapacityGib(s));
+  const int64_t by_memory = RaisedWiredMaxContext(s);
   cell.max_context_tokens = std::min(by_memory, s.model->max_position_embeddings);
   cell.max_context_capped = s.model->BeyondMaxPosition(by_memory);
 }
