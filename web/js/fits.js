@@ -125,7 +125,10 @@ export function sortRows(rows, column, ascending) {
 
 // ---- exports (exports.js writes them) ---------------------------------------------------------
 
-/** A row's memory, marked "†" where an APU's GPU must map more than its default (the view's note). */
+/**
+ * A row's memory, marked "†" where its operating system must let the GPU use more than by default
+ * (an APU's under Linux, a Mac's wired limit; the view's note).
+ */
 export const memoryText = (lang, r) => `${gb(lang, r.total_gib)}${r.gpu_map_command ? ' †' : ''}`;
 
 /** A row's rating: a Mac's that fits only once its wired limit is raised says so. */

@@ -22,7 +22,8 @@ constexpr double kMibPerGib = 1024;
 // - 81 % from 64 GB: "55.7 GB" of 64 GB on 27.0 (slotstream#22); 83,494.17 MB of 96 GB ("= 77.76
 //   GiB, on a 96 GiB machine", koriym/llm-switch README @ f65b2be);
 // - 84 % from 128 GB: 107.52 GiB of 128 GB on 26.x (antirez/ds4#893); 165,150 MiB of 192 GB
-//   (llama.cpp#18919). Above 192 GB no macOS 26 value was found: the top step is kept.
+//   (llama.cpp#18919). Below 16 GB and above 192 GB no macOS 26 value was found: the nearest step
+//   is kept.
 // Before macOS 26 it was 2/3 up to 32 GB and 3/4 above (73,728 MiB of 96 GB, llama.cpp#3213).
 // In whole percent: the first module carries this, and every byte of it counts.
 int WorkingSetPercent(double memory_gib) {
