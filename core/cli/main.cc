@@ -320,8 +320,8 @@ std::string GpuMapCommandAt(const vramcalc::SweepResult& result, std::size_t ind
 // fits, with its time to the first token of a prompt of the whole context; a model whose own
 // maximum context is below the one asked, apart; a largest context the model's maximum stops
 // ("*": memory would allow more); a memory the GPU may use only once its operating system's
-// default is raised ("†", with a line per model giving the command): an APU's under Linux, a
-// Mac's, which fits no model past its default otherwise.
+// default is raised ("†", with a line per model giving the command): an APU's under Linux, and a
+// Mac's where the model fits in no format as the Mac is set up.
 void PrintDeviceSweep(const vramcalc::SweepResult& result) {
   const vramcalc::SweepRequest& r = result.request;
   const vramcalc::Device& device = *result.devices.front();
@@ -340,13 +340,17 @@ void PrintDeviceSweep(const vramcalc::SweepResult& result) {
     }
     const bool offloads = result.offloads[m].plan.has_value();  // one device: device index 0
     std::vector<std::string> row = {model.name, offloads ? "runs with offload (below)" : "does not fit in any format"};
-    for (std::size_t f = 0; f < result.formats.size(); ++f) {
-      const auto& cell = result.cells[m * result.formats.size() + f];  // one device: device index 0
-      const std::string command = GpuMapCommandAt(result, m * result.formats.size() + f);
-      if (cell.fit == vramcalc::Fit::kNoFit && command.empty()) continue;
+    // The most precise format that fits as the device is set up; else, on a Mac, once its wired
+    // limit is raised (the cells GpuMapCommandAt names that are "no fit").
+    for (std::size_t f = 0; f < 2 * result.formats.size(); ++f) {
+      const std::size_t index = m * result.formats.size() + f % result.formats.size();  // one device: device index 0
+      const auto& cell = result.cells[index];
+      const std::string command = GpuMapCommandAt(result, index);
+      if (f < result.formats.size() ? cell.fit == vramcalc::Fit::kNoFit : command.empty()) continue;
       capped = capped || cell.max_context_capped;
-      if (!command.empty()) gpu_maps.push_back("  " + model.name + " (" + std::string(result.formats[f]->id) + "): " + command);
-      row = {model.name, std::string(result.formats[f]->id), vramcalc::FormatGb(cell.total_gib) + (command.empty() ? "" : " †"),
+      const std::string format(result.formats[f % result.formats.size()]->id);
+      if (!command.empty()) gpu_maps.push_back("  " + model.name + " (" + format + "): " + command);
+      row = {model.name, format, vramcalc::FormatGb(cell.total_gib) + (command.empty() ? "" : " †"),
              vramcalc::FormatFixed(cell.decode_tps, 1) + " tok/s", vramcalc::FormatSeconds(cell.ttft_s),
              vramcalc::FormatGrouped(cell.max_context_tokens) + (cell.max_context_capped ? "*" : "")};
       break;

@@ -301,15 +301,18 @@ describe('the simulator links to the fits view', { timeout: TEST_TIMEOUT_MS * 2 
 
   test('on a Mac, what fits only once its wired limit is raised is marked, as the CLI marks it', { timeout: TEST_TIMEOUT_MS }, async () => {
     const { page } = env;
-    // macOS 26 lets a 96 GB M2 Max's GPU wire 77.76 GB; Llama 3.3 70B Q8_0 at 32K needs 80.25 + 1
-    // GB under llama.cpp: iogpu.wired_limit_mb=83968 (tests/core/engine_profiles_test.cc).
+    // macOS 26 lets a 96 GB M2 Max's GPU wire 77.76 GB (76.76 under llama.cpp's --fit). Qwen3.5-397B-A17B
+    // fits it in no format, but at IQ1_M, 85.55 GB, once raised to 85.55 + 1 GB: 87 GiB = 89,088 MiB.
+    // Llama 3.3 70B keeps its Q6_K as the Mac is set up (its Q8_0 needs the limit raised: the simulator says so).
     const shown = await rowsAsTheCliHasThem(page, 'apple-m2-max-96gb');
     for (const row of shown) assert.equal(row.texts[2] === 'Fits once raised', row.gpuMapCommand !== '', row.model);
+    const qwen = shown.find((r) => r.model === 'qwen3.5-397b-a17b');
+    assert.deepEqual([qwen.format, qwen.gpuMapCommand, qwen.texts[2], qwen.texts[3]],
+      ['IQ1_M', 'sudo sysctl iogpu.wired_limit_mb=89088', 'Fits once raised', '85.55 GB †']);
+    assert.equal(await page.locator('[data-testid="fit-row"][data-model="qwen3.5-397b-a17b"] td:nth-of-type(3)').getAttribute('title'),
+      'sudo sysctl iogpu.wired_limit_mb=89088');
     const llama = shown.find((r) => r.model === 'llama-3.3-70b');
-    assert.deepEqual([llama.format, llama.gpuMapCommand, llama.texts[2], llama.texts[3]],
-      ['Q8_0', 'sudo sysctl iogpu.wired_limit_mb=83968', 'Fits once raised', '80.25 GB †']);
-    assert.equal(await page.locator('[data-testid="fit-row"][data-model="llama-3.3-70b"] td:nth-of-type(3)').getAttribute('title'),
-      'sudo sysctl iogpu.wired_limit_mb=83968');
+    assert.deepEqual([llama.format, llama.gpuMapCommand], ['Q6_K', '']);
     assert.match(await page.locator(byTestId('fits-gpu-map-note')).innerText(), /^† More than macOS lets the GPU wire by default/);
     assert.equal(shown.find((r) => r.model === 'qwen3-8b').texts[2], 'Fits comfortably');
     await assertHealthy(env, page, 'fits on a Mac');

@@ -65,7 +65,9 @@ export function fitsOf(sweep, catalog) {
     sweep.devices.forEach((device, d) => {
       // Cell ((m × formats + f) × devices + d); formats run from the most precise to the smallest.
       const cellOf = (f) => (m * formats + f) * devices + d;
-      const f = [...Array(formats).keys()].find((i) => sweep.fit[cellOf(i)] !== noFit || gpuMaps.has(cellOf(i)));
+      // As the device is set up; else, on a Mac, once its wired limit is raised.
+      const f = [...Array(formats).keys()].find((i) => sweep.fit[cellOf(i)] !== noFit) ??
+        [...Array(formats).keys()].find((i) => gpuMaps.has(cellOf(i)));
       if (f === undefined) {
         const offload = offloadOf(sweep, model, m * devices + d, device);
         if (offload) result.offload.push(offload);
