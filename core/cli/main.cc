@@ -308,12 +308,7 @@ std::string GpuMapCommandAt(const vramcalc::SweepResult& result, std::size_t ind
   const auto& cells = result.gpu_map_cells;
   const auto at = std::lower_bound(cells.begin(), cells.end(), static_cast<int64_t>(index));
   if (at == cells.end() || *at != static_cast<int64_t>(index)) return "";
-  const auto k = static_cast<std::size_t>(at - cells.begin());
-  vramcalc::GpuMap map;
-  map.set_gib = result.gpu_map_set_gib[k];
-  map.set_mib = result.gpu_map_set_mib[k];
-  map.limit = map.set_mib > 0 ? vramcalc::GpuLimit::kMacosWired : vramcalc::GpuLimit::kLinuxGtt;
-  return vramcalc::GpuMapCommand(map);
+  return vramcalc::GpuMapCommand(vramcalc::GpuMapAt(result, static_cast<std::size_t>(at - cells.begin())));
 }
 
 // One device's sweep as the page's fits view lists it: each model's most precise format that

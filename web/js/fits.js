@@ -48,12 +48,9 @@ export function fitsOf(sweep, catalog) {
   const formats = sweep.formats.length;
   const devices = sweep.devices.length;
   const noFit = sweep.fit_ids.indexOf('no_fit');
-  // The cells whose operating system must let the GPU use more, with the command that does: an
-  // APU's under Linux (they fit), a Mac's wired limit (they fit only once it is raised).
-  const gpuMaps = new Map((sweep.gpu_map_cells ?? []).map((cell, k) => {
-    const mib = sweep.gpu_map_set_mib?.[k] ?? 0;
-    return [cell, mib > 0 ? `sudo sysctl iogpu.wired_limit_mb=${mib}` : `amd-ttm --set ${sweep.gpu_map_set_gib[k]}`];
-  }));
+  // The cells whose operating system must let the GPU use more, with the core's command that does:
+  // an APU's under Linux (they fit), a Mac's wired limit (they fit only once it is raised).
+  const gpuMaps = new Map((sweep.gpu_map_cells ?? []).map((cell, k) => [cell, sweep.gpu_map_commands[k]]));
   const result = { rows: [], offload: [], none: [], beyond: [] };
   sweep.models.forEach((id, m) => {
     const model = models.get(id);

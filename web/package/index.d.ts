@@ -208,6 +208,7 @@ export interface SweepAnswer {
   gpu_map_cells: number[];        // cells whose OS must let the GPU use more, ascending (Response's gpu_map)
   gpu_map_set_gib: number[];      // per such cell: amd-ttm --set's GiB (an APU under Linux), else 0
   gpu_map_set_mib: number[];      // per such cell: iogpu.wired_limit_mb's MiB (a Mac, "no_fit" until raised), else 0
+  gpu_map_commands: string[];     // per such cell: the command that sets it
 }
 
 export interface Catalog {

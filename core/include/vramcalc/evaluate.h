@@ -407,6 +407,10 @@ struct SweepResult {
   std::vector<int64_t> gpu_map_set_mib;
 };
 
+// The setting of gpu_map_cells[k] (its limit and value, for GpuMapCommand; the amounts are not
+// kept).
+GpuMap GpuMapAt(const SweepResult& sweep, std::size_t k);
+
 // Errors: unknown_kv_dtype (field kv_dtype), unknown_runtime (field runtime), unknown_device
 // and unsupported_device (field device or compare), unsupported_device_count,
 // unknown_host_memory_type (field host_memory_type).

@@ -52,10 +52,10 @@ double VisibleMemoryGib(const RuntimeProfile& runtime, const Device& device) {
 namespace {
 
 // What the GPU must be let use for `per_device_gib` to fit: the engine's margins are those of
-// capacity = u × visible − margins, the same under any limit.
-double NeededGib(const Scenario& s, double per_device_gib) {
+// capacity = u × visible − margins, the same under any limit (`capacity`: CapacityGib(s)).
+double NeededGib(const Scenario& s, double per_device_gib, double capacity) {
   const double utilization = ResolvedSettings(s).memory_utilization;
-  const double margins = utilization * VisibleMemoryGib(*s.runtime, *s.device) - CapacityGib(s);
+  const double margins = utilization * VisibleMemoryGib(*s.runtime, *s.device) - capacity;
   return (per_device_gib + margins) / utilization;
 }
 
@@ -68,8 +68,9 @@ int64_t WiredCeilingMib(const Device& device) {
 }
 
 std::optional<GpuMap> MacosWiredLimit(const Scenario& s, double per_device_gib) {
-  if (per_device_gib <= CapacityGib(s)) return std::nullopt;
-  const double needed = NeededGib(s, per_device_gib);
+  const double capacity = CapacityGib(s);
+  if (per_device_gib <= capacity) return std::nullopt;
+  const double needed = NeededGib(s, per_device_gib, capacity);
   const int64_t ceiling = WiredCeilingMib(*s.device);
   if (needed * kMibPerGib > static_cast<double>(ceiling)) return std::nullopt;
   const auto whole_gib = static_cast<int64_t>(std::ceil(needed) * kMibPerGib);
@@ -94,8 +95,10 @@ int64_t RaisedWiredMaxContext(const Scenario& s) {
 std::optional<GpuMap> GpuMapOf(const Scenario& s, double per_device_gib) {
   if (s.runtime->capacity.working_set && s.device->platform == Platform::kMetal) return MacosWiredLimit(s, per_device_gib);
   const double mapped = s.device->gpu_mapped_gib;
-  if (mapped <= 0 || per_device_gib > CapacityGib(s)) return std::nullopt;
-  const double needed = NeededGib(s, per_device_gib);
+  if (mapped <= 0) return std::nullopt;
+  const double capacity = CapacityGib(s);
+  if (per_device_gib > capacity) return std::nullopt;
+  const double needed = NeededGib(s, per_device_gib, capacity);
   if (needed <= mapped) return std::nullopt;
   return GpuMap{GpuLimit::kLinuxGtt, mapped, needed, static_cast<int64_t>(std::ceil(needed)), 0};
 }

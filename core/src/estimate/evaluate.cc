@@ -487,6 +487,14 @@ void AddOffloads(const Scenario& s, SweepResult& result) {
 
 }  // namespace
 
+GpuMap GpuMapAt(const SweepResult& sweep, std::size_t k) {
+  GpuMap map;
+  map.set_gib = sweep.gpu_map_set_gib[k];
+  map.set_mib = sweep.gpu_map_set_mib[k];
+  map.limit = map.set_mib > 0 ? GpuLimit::kMacosWired : GpuLimit::kLinuxGtt;
+  return map;
+}
+
 Result<SweepResult> Sweep(const SweepRequest& request, const Catalog& catalog) {
   Request tables;
   tables.kv_dtype = request.kv_dtype;

@@ -580,7 +580,6 @@ void WriteWays(W& w, const std::optional<Ways>& ways) {
   w.EndObject();
 }
 
-
 // Serving (core/ESTIMATION.md section 8): a prompt and its answer on the simulator's devices, the
 // prefill rule the figures follow (null with a gap) and whether it is another engine's.
 template <typename W>
@@ -721,14 +720,18 @@ void WriteSweep(W& w, const SweepResult& sweep) {
   column("max_context_capped", [](const SweepCell& c) { return int64_t{c.max_context_capped ? 1 : 0}; });
   column("ttft_s", [](const SweepCell& c) { return c.ttft_s; });  // 0: no estimate
   WriteSweepOffloads(w, sweep);
-  // An APU's GPU-mapped memory: each device's default (0: it maps all), and the cells that need
-  // more, with the GiB to set (evaluate.h SweepResult).
+  // An APU's GPU-mapped memory (each device's default; 0: it maps all) and the cells whose
+  // operating system must let the GPU use more, with the value to set and its command
+  // (evaluate.h SweepResult).
   std::vector<double> mapped;
   for (const Device* device : sweep.devices) mapped.push_back(device->gpu_mapped_gib);
   w.Numbers("gpu_mapped_gib", mapped);
   w.Numbers("gpu_map_cells", sweep.gpu_map_cells);
   w.Numbers("gpu_map_set_gib", sweep.gpu_map_set_gib);
   w.Numbers("gpu_map_set_mib", sweep.gpu_map_set_mib);
+  std::vector<std::string> commands;
+  for (std::size_t k = 0; k < sweep.gpu_map_cells.size(); ++k) commands.push_back(GpuMapCommand(GpuMapAt(sweep, k)));
+  w.Field("gpu_map_commands", commands);
   w.EndObject();
 }
 
