@@ -30,8 +30,8 @@ export { registerServiceWorker } from './pwa.js';
 /**
  * The figures the full module adds beside the simulator's: what runs with offload and the KV
  * pool an engine preallocates; serving, below the plot; and, when it does not fit, the nearest
- * ways to make it run, under the verdict, and where an APU's GPU maps too little by default, how
- * to raise it.
+ * ways to make it run, under the verdict, and where the operating system lets the GPU use too
+ * little by default (an APU under Linux, a Mac's wired limit), how to raise it.
  */
 export function renderFigures(root, response, view) {
   renderOffload(root, response, view);
